@@ -1,0 +1,31 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Vellum",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "VellumStore", targets: ["VellumStore"]),
+        .executable(name: "vellum", targets: ["vellum"]),
+        .executable(name: "vellum-bench", targets: ["vellum-bench"]),
+    ],
+    targets: [
+        // System SQLite (libsqlite3-dev).
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // ncursesw plus a tiny C shim for the macros Swift cannot import.
+        .target(
+            name: "CCurses",
+            cSettings: [.define("_XOPEN_SOURCE_EXTENDED"), .define("NCURSES_WIDECHAR", to: "1")],
+            linkerSettings: [.linkedLibrary("ncursesw")]
+        ),
+        .target(name: "VellumStore", dependencies: ["CSQLite"]),
+        .target(name: "VellumTerminal", dependencies: ["CCurses"]),
+        .target(name: "VellumApp", dependencies: ["VellumStore", "VellumTerminal"]),
+        .executableTarget(name: "vellum", dependencies: ["VellumStore", "VellumApp", "VellumTerminal"]),
+        .executableTarget(name: "vellum-bench", dependencies: ["VellumStore", "CSQLite"]),
+        .testTarget(name: "VellumStoreTests", dependencies: ["VellumStore", "CSQLite"]),
+        .testTarget(name: "VellumTerminalTests", dependencies: ["VellumTerminal"]),
+        .testTarget(name: "VellumCLITests", dependencies: ["vellum", "VellumStore"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

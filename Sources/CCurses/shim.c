@@ -1,0 +1,4 @@
+#include "ccurses.h"
+
+int ccurses_lines(void) { return LINES; }
+int ccurses_cols(void) { return COLS; }

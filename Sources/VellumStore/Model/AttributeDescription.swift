@@ -1,0 +1,41 @@
+import Foundation
+
+/// An attribute of an entity: a typed value with validation rules.
+public struct AttributeDescription: Sendable, Hashable {
+    public var name: String
+    public var type: AttributeType
+    public var isOptional: Bool
+    /// Transient attributes live in memory only: no column.
+    public var isTransient: Bool
+    public var defaultValue: Value?
+    /// Minimum value (numbers, dates) or minimum length (strings, binary).
+    public var minValue: Double?
+    /// Maximum value (numbers, dates) or maximum length (strings, binary).
+    public var maxValue: Double?
+    /// A regular expression a string value must match as a whole.
+    public var regex: String?
+    public var isIndexed: Bool
+    /// Kept in persistent history when the row is deleted (a tombstone value).
+    public var preservesValueInHistoryOnDeletion: Bool
+    /// Xcode's renaming identifier, for migration.
+    public var renamingIdentifier: String?
+
+    public init(
+        name: String, type: AttributeType, isOptional: Bool = true, isTransient: Bool = false,
+        defaultValue: Value? = nil, minValue: Double? = nil, maxValue: Double? = nil,
+        regex: String? = nil, isIndexed: Bool = false,
+        preservesValueInHistoryOnDeletion: Bool = false, renamingIdentifier: String? = nil
+    ) {
+        self.name = name
+        self.type = type
+        self.isOptional = isOptional
+        self.isTransient = isTransient
+        self.defaultValue = defaultValue
+        self.minValue = minValue
+        self.maxValue = maxValue
+        self.regex = regex
+        self.isIndexed = isIndexed
+        self.preservesValueInHistoryOnDeletion = preservesValueInHistoryOnDeletion
+        self.renamingIdentifier = renamingIdentifier
+    }
+}

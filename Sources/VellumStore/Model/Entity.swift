@@ -1,0 +1,64 @@
+import Foundation
+
+/// An entity resolved within its model: inherited properties included, lookups
+/// by name in O(1). Immutable and shared by every context using the model.
+public final class Entity: Sendable, CustomStringConvertible {
+    public let name: String
+    public let declaration: EntityDescription
+    /// The top of this entity's inheritance chain; its table holds this entity's rows.
+    public let rootName: String
+    /// Ancestors from the root down to the direct parent.
+    public let ancestorNames: [String]
+    /// Direct sub-entities, sorted by name.
+    public let subentityNames: [String]
+    /// This entity and every descendant, in pre-order.
+    public let hierarchyNames: [String]
+    /// Inherited attributes first (root first), then this entity's own.
+    public let attributes: [AttributeDescription]
+    public let relationships: [RelationshipDescription]
+    /// Inherited and own uniqueness constraints.
+    public let uniquenessConstraints: [[String]]
+    public let attributeIndexByName: [String: Int]
+    public let relationshipIndexByName: [String: Int]
+    /// Indices of attributes that have a column (not transient).
+    public let storedAttributeIndices: [Int]
+
+    public var isAbstract: Bool { declaration.isAbstract }
+    public var description: String { name }
+
+    init(declaration: EntityDescription, rootName: String, ancestorNames: [String],
+         subentityNames: [String], hierarchyNames: [String],
+         attributes: [AttributeDescription], relationships: [RelationshipDescription],
+         uniquenessConstraints: [[String]]) {
+        self.name = declaration.name
+        self.declaration = declaration
+        self.rootName = rootName
+        self.ancestorNames = ancestorNames
+        self.subentityNames = subentityNames
+        self.hierarchyNames = hierarchyNames
+        self.attributes = attributes
+        self.relationships = relationships
+        self.uniquenessConstraints = uniquenessConstraints
+        var a: [String: Int] = [:]
+        for (i, attr) in attributes.enumerated() { a[attr.name] = i }
+        var r: [String: Int] = [:]
+        for (i, rel) in relationships.enumerated() { r[rel.name] = i }
+        attributeIndexByName = a
+        relationshipIndexByName = r
+        storedAttributeIndices = attributes.indices.filter { !attributes[$0].isTransient }
+    }
+
+    public func attribute(named name: String) -> AttributeDescription? {
+        attributeIndexByName[name].map { attributes[$0] }
+    }
+
+    public func relationship(named name: String) -> RelationshipDescription? {
+        relationshipIndexByName[name].map { relationships[$0] }
+    }
+
+    /// True if `other` is this entity or one of its descendants.
+    public func includes(_ other: String) -> Bool { hierarchyNames.contains(other) }
+
+    /// True if this entity is `name` or inherits from it.
+    public func isKind(of name: String) -> Bool { self.name == name || ancestorNames.contains(name) }
+}

@@ -1,0 +1,167 @@
+import Foundation
+
+/// A validated object model: entities with inheritance resolved. Create one from
+/// descriptions (or `ModelBuilder`, a JSON file, an Xcode model); invalid models
+/// are refused with a `ModelError` naming the entity and property.
+public final class ManagedObjectModel: Sendable, Equatable, CustomStringConvertible {
+    /// The declarations, sorted by entity name.
+    public let entityDescriptions: [EntityDescription]
+    /// Resolved entities by name.
+    public let entitiesByName: [String: Entity]
+    /// Entity names, sorted.
+    public let entityNames: [String]
+    /// A SHA-256 over the model's structure, independent of declaration order.
+    public let versionHash: String
+
+    public init(entities: [EntityDescription]) throws(ModelError) {
+        let sorted = entities.sorted { $0.name < $1.name }
+        var byName: [String: EntityDescription] = [:]
+        for e in sorted {
+            if e.name.isEmpty { throw .invalidName(entity: e.name, property: nil, detail: "entity name is empty") }
+            if byName[e.name] != nil { throw .duplicateEntity(e.name) }
+            byName[e.name] = e
+        }
+        entityDescriptions = sorted
+        entitiesByName = try Self.resolve(byName)
+        entityNames = sorted.map(\.name)
+        try Self.validateRelationships(entitiesByName)
+        versionHash = SHA256.hex(Self.canonicalText(sorted))
+    }
+
+    public func entity(named name: String) -> Entity? { entitiesByName[name] }
+
+    /// Root entities (no parent), sorted by name.
+    public var rootEntities: [Entity] { entityNames.compactMap { entitiesByName[$0] }.filter { $0.declaration.parent == nil } }
+
+    public static func == (lhs: ManagedObjectModel, rhs: ManagedObjectModel) -> Bool {
+        lhs.entityDescriptions == rhs.entityDescriptions
+    }
+
+    public var description: String { "ManagedObjectModel(\(entityNames.joined(separator: ", ")))" }
+
+    // MARK: - Resolution
+
+    private static func resolve(_ byName: [String: EntityDescription]) throws(ModelError) -> [String: Entity] {
+        // Ancestors, checking parents and cycles.
+        var ancestors: [String: [String]] = [:]
+        for name in byName.keys.sorted() {
+            var chain: [String] = []
+            var current = byName[name]!
+            var seen: Set<String> = [name]
+            while let parent = current.parent {
+                guard let p = byName[parent] else { throw .unknownParent(entity: current.name, parent: parent) }
+                if !seen.insert(parent).inserted { throw .inheritanceCycle(entity: name) }
+                chain.insert(parent, at: 0)
+                current = p
+            }
+            ancestors[name] = chain
+        }
+        var children: [String: [String]] = [:]
+        for e in byName.values { if let p = e.parent { children[p, default: []].append(e.name) } }
+        for k in children.keys { children[k]!.sort() }
+        func preorder(_ name: String) -> [String] { [name] + (children[name] ?? []).flatMap(preorder) }
+
+        var result: [String: Entity] = [:]
+        for (name, decl) in byName {
+            let chain = ancestors[name]!
+            let lineage = chain.map { byName[$0]! } + [decl]
+            var attributes: [AttributeDescription] = []
+            var relationships: [RelationshipDescription] = []
+            var propertyNames: Set<String> = []
+            var constraints: [[String]] = []
+            for level in lineage {
+                for a in level.attributes {
+                    guard propertyNames.insert(a.name).inserted else { throw .duplicateProperty(entity: name, property: a.name) }
+                    try validateAttribute(a, entity: level.name)
+                    attributes.append(a)
+                }
+                for r in level.relationships {
+                    guard propertyNames.insert(r.name).inserted else { throw .duplicateProperty(entity: name, property: r.name) }
+                    relationships.append(r)
+                }
+                constraints.append(contentsOf: level.uniquenessConstraints)
+            }
+            for c in decl.uniquenessConstraints {
+                for a in c where !attributes.contains(where: { $0.name == a && !$0.isTransient }) {
+                    throw .constraintOnMissingAttribute(entity: name, attribute: a)
+                }
+            }
+            for index in decl.indexes {
+                for a in index.attributes where !propertyNames.contains(a) {
+                    throw .indexOnMissingAttribute(entity: name, index: index.name, attribute: a)
+                }
+            }
+            result[name] = Entity(
+                declaration: decl, rootName: chain.first ?? name, ancestorNames: chain,
+                subentityNames: children[name] ?? [], hierarchyNames: preorder(name),
+                attributes: attributes, relationships: relationships, uniquenessConstraints: constraints)
+        }
+        return result
+    }
+
+    private static func validateAttribute(_ a: AttributeDescription, entity: String) throws(ModelError) {
+        if a.name.isEmpty || a.name.hasPrefix("_") {
+            throw .invalidName(entity: entity, property: a.name, detail: "property names must be non-empty and not start with '_'")
+        }
+        if a.type == .undefined && !a.isTransient { throw .undefinedTypeNotTransient(entity: entity, property: a.name) }
+        if let d = a.defaultValue {
+            do { _ = try d.coerced(to: a.type) } catch {
+                throw .invalidDefault(entity: entity, property: a.name, detail: error.description)
+            }
+        }
+        if let pattern = a.regex, (try? NSRegularExpression(pattern: pattern)) == nil {
+            throw .invalidRegex(entity: entity, property: a.name, pattern: pattern)
+        }
+    }
+
+    private static func validateRelationships(_ entities: [String: Entity]) throws(ModelError) {
+        for name in entities.keys.sorted() {
+            let entity = entities[name]!
+            for r in entity.declaration.relationships {
+                guard let destination = entities[r.destination] else {
+                    throw .missingDestination(entity: name, relationship: r.name, destination: r.destination)
+                }
+                if r.inverse.isEmpty { throw .missingInverse(entity: name, relationship: r.name) }
+                guard let inverse = destination.relationship(named: r.inverse) else {
+                    throw .inverseMismatch(entity: name, relationship: r.name,
+                                           detail: "inverse \(r.inverse) does not exist on \(r.destination)")
+                }
+                guard inverse.inverse == r.name else {
+                    throw .inverseMismatch(entity: name, relationship: r.name,
+                                           detail: "inverse \(r.destination).\(r.inverse) names \(inverse.inverse) as its inverse, not \(r.name)")
+                }
+                guard entities[inverse.destination]?.rootName == entity.rootName else {
+                    throw .inverseMismatch(entity: name, relationship: r.name,
+                                           detail: "inverse \(r.destination).\(r.inverse) points to \(inverse.destination), not \(name)")
+                }
+            }
+        }
+    }
+
+    // MARK: - Version hash
+
+    /// A canonical text of everything that affects the store's shape or validation;
+    /// sorted so that declaration order does not matter.
+    static func canonicalText(_ entities: [EntityDescription]) -> String {
+        var out = "vellum-model-1\n"
+        for e in entities.sorted(by: { $0.name < $1.name }) {
+            out += "E \(e.name) parent=\(e.parent ?? "") abstract=\(e.isAbstract)\n"
+            for a in e.attributes.sorted(by: { $0.name < $1.name }) {
+                out += "A \(a.name) \(a.type.rawValue) opt=\(a.isOptional) transient=\(a.isTransient)"
+                out += " default=\(a.defaultValue.map { String(reflecting: $0) } ?? "") min=\(a.minValue.map { "\($0)" } ?? "")"
+                out += " max=\(a.maxValue.map { "\($0)" } ?? "") regex=\(a.regex ?? "") indexed=\(a.isIndexed)\n"
+            }
+            for r in e.relationships.sorted(by: { $0.name < $1.name }) {
+                out += "R \(r.name) \(r.destination) inverse=\(r.inverse) many=\(r.isToMany) ordered=\(r.isOrdered)"
+                out += " opt=\(r.isOptional) min=\(r.minCount ?? -1) max=\(r.maxCount ?? -1) rule=\(r.deleteRule.rawValue)\n"
+            }
+            for c in e.uniquenessConstraints.map({ $0.sorted() }).sorted(by: { $0.joined(separator: ",") < $1.joined(separator: ",") }) {
+                out += "U \(c.joined(separator: ","))\n"
+            }
+            for i in e.indexes.sorted(by: { $0.name < $1.name }) {
+                out += "I \(i.name) \(i.attributes.joined(separator: ","))\n"
+            }
+        }
+        return out
+    }
+}

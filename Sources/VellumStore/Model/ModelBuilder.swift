@@ -1,0 +1,70 @@
+import Foundation
+
+/// The Swift way to define a model:
+///
+///     let model = try ModelBuilder()
+///         .entity("Provider") { $0.attribute("name", .string, optional: false)
+///                               $0.toMany("products", "Product", inverse: "provider") }
+///         .entity("Product") { $0.attribute("price", .double)
+///                              $0.toOne("provider", "Provider", inverse: "products") }
+///         .build()
+public struct ModelBuilder {
+    private var entities: [EntityDescription] = []
+
+    public init() {}
+
+    public func entity(_ name: String, parent: String? = nil, abstract: Bool = false,
+                       _ body: (inout EntityBuilder) -> Void = { _ in }) -> ModelBuilder {
+        var builder = EntityBuilder(EntityDescription(name: name, parent: parent, isAbstract: abstract))
+        body(&builder)
+        var copy = self
+        copy.entities.append(builder.description)
+        return copy
+    }
+
+    public func build() throws(ModelError) -> ManagedObjectModel {
+        try ManagedObjectModel(entities: entities)
+    }
+}
+
+/// Adds properties, constraints and indexes to one entity of a `ModelBuilder`.
+public struct EntityBuilder {
+    public private(set) var description: EntityDescription
+
+    init(_ description: EntityDescription) { self.description = description }
+
+    public mutating func attribute(
+        _ name: String, _ type: AttributeType, optional: Bool = true, default defaultValue: Value? = nil,
+        min: Double? = nil, max: Double? = nil, regex: String? = nil, indexed: Bool = false,
+        transient: Bool = false, preservedOnDeletion: Bool = false
+    ) {
+        description.attributes.append(AttributeDescription(
+            name: name, type: type, isOptional: optional, isTransient: transient, defaultValue: defaultValue,
+            minValue: min, maxValue: max, regex: regex, isIndexed: indexed,
+            preservesValueInHistoryOnDeletion: preservedOnDeletion))
+    }
+
+    public mutating func toOne(_ name: String, _ destination: String, inverse: String,
+                               optional: Bool = true, deleteRule: DeleteRule = .nullify) {
+        description.relationships.append(RelationshipDescription(
+            name: name, destination: destination, inverse: inverse, isToMany: false,
+            isOptional: optional, deleteRule: deleteRule))
+    }
+
+    public mutating func toMany(_ name: String, _ destination: String, inverse: String, ordered: Bool = false,
+                                optional: Bool = true, min: Int? = nil, max: Int? = nil,
+                                deleteRule: DeleteRule = .nullify) {
+        description.relationships.append(RelationshipDescription(
+            name: name, destination: destination, inverse: inverse, isToMany: true, isOrdered: ordered,
+            isOptional: optional, minCount: min, maxCount: max, deleteRule: deleteRule))
+    }
+
+    /// A uniqueness constraint over one or more attributes.
+    public mutating func unique(_ attributes: String...) {
+        description.uniquenessConstraints.append(attributes)
+    }
+
+    public mutating func index(_ name: String, _ attributes: String...) {
+        description.indexes.append(IndexDescription(name: name, attributes: attributes))
+    }
+}
