@@ -1,0 +1,79 @@
+import Foundation
+
+/// The identity of a managed object: `Sendable`, so it crosses contexts and
+/// threads where managed objects cannot. Temporary until the object's first save.
+public struct ObjectID: Sendable, Hashable, CustomStringConvertible, Comparable {
+    public enum Key: Sendable, Hashable {
+        case permanent(Int64)
+        case temporary(UUID)
+    }
+
+    /// The entity the object is known to be (for hierarchies, possibly an ancestor of the row's entity).
+    public let entityName: String
+    /// The root entity, whose table holds the row; identity is (root, key, store).
+    public let rootName: String
+    public let key: Key
+    /// The store's UUID (empty for temporary IDs).
+    public let storeIdentifier: String
+
+    public init(entityName: String, rootName: String, key: Key, storeIdentifier: String) {
+        self.entityName = entityName
+        self.rootName = rootName
+        self.key = key
+        self.storeIdentifier = storeIdentifier
+    }
+
+    public var isTemporary: Bool { if case .temporary = key { return true } else { return false } }
+
+    /// The row's primary key, for permanent IDs.
+    public var primaryKey: Int64? { if case .permanent(let pk) = key { return pk } else { return nil } }
+
+    /// `vellum://<store>/<Entity>/p<pk>`; temporary: `vellum:///<Entity>/t<UUID>`.
+    public var uriString: String {
+        switch key {
+        case .permanent(let pk): return "vellum://\(storeIdentifier)/\(entityName)/p\(pk)"
+        case .temporary(let u): return "vellum:///\(entityName)/t\(u.uuidString)"
+        }
+    }
+
+    public var uri: URL { URL(string: uriString)! }
+
+    public var description: String { uriString }
+
+    public static func == (a: ObjectID, b: ObjectID) -> Bool {
+        a.key == b.key && a.rootName == b.rootName && a.storeIdentifier == b.storeIdentifier
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        switch key {
+        case .permanent(let pk): hasher.combine(pk)
+        case .temporary(let u): hasher.combine(u)
+        }
+    }
+
+    /// Orders by root entity, then permanent keys ascending, then temporary IDs:
+    /// the tie-breaker that makes every sort order total.
+    public static func < (a: ObjectID, b: ObjectID) -> Bool {
+        if a.rootName != b.rootName { return a.rootName < b.rootName }
+        switch (a.key, b.key) {
+        case (.permanent(let x), .permanent(let y)): return x < y
+        case (.permanent, .temporary): return true
+        case (.temporary, .permanent): return false
+        case (.temporary(let x), .temporary(let y)): return x.uuidString < y.uuidString
+        }
+    }
+
+    /// Parses a URI produced by `uriString`; the caller resolves the root via its model.
+    public static func parse(_ uri: String) -> (store: String, entity: String, key: Key)? {
+        guard uri.hasPrefix("vellum://") else { return nil }
+        let rest = uri.dropFirst("vellum://".count)
+        let parts = rest.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 3, let tag = parts[2].first else { return nil }
+        let body = String(parts[2].dropFirst())
+        switch tag {
+        case "p": return Int64(body).map { (String(parts[0]), String(parts[1]), .permanent($0)) }
+        case "t": return UUID(uuidString: body).map { (String(parts[0]), String(parts[1]), .temporary($0)) }
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,183 @@
+import CSQLite
+import Foundation
+
+/// `SQLITE_TRANSIENT`: SQLite copies bound text and blobs. The C macro is not importable.
+let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+/// One SQLite connection. Not thread-safe: a connection is confined to the queue
+/// (or lock) of its owner, as SQLite's multi-thread mode requires.
+public final class Connection {
+    public struct OpenOptions: Sendable {
+        public var readOnly = false
+        public var create = false
+        public var busyTimeoutMilliseconds: Int32 = 5000
+        /// WAL lets readers see committed snapshots while one writer works.
+        public var journalModeWAL = true
+        public init(readOnly: Bool = false, create: Bool = false, busyTimeoutMilliseconds: Int32 = 5000, journalModeWAL: Bool = true) {
+            self.readOnly = readOnly
+            self.create = create
+            self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
+            self.journalModeWAL = journalModeWAL
+        }
+    }
+
+    let handle: OpaquePointer
+    public let path: String
+    private var statementCache: [String: Statement] = [:]
+    private var savepointCounter = 0
+
+    public init(path: String, options: OpenOptions = OpenOptions()) throws(StoreError) {
+        var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
+        flags |= options.readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE
+        if options.create && !options.readOnly { flags |= SQLITE_OPEN_CREATE }
+        var db: OpaquePointer?
+        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        guard rc == SQLITE_OK, let db else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            let ext = db.map { sqlite3_extended_errcode($0) } ?? rc
+            if let db { sqlite3_close_v2(db) }
+            throw .sqlite(SQLiteFailure(code: rc & 0xff, extendedCode: ext, message: "cannot open \(path): \(message)", sql: nil))
+        }
+        handle = db
+        self.path = path
+        sqlite3_extended_result_codes(db, 1)
+        sqlite3_busy_timeout(db, options.busyTimeoutMilliseconds)
+        do {
+            // Touch the schema first so that a non-database file fails here, before any pragma writes.
+            try execute("SELECT count(*) FROM sqlite_master")
+            if options.journalModeWAL && !options.readOnly && path != ":memory:" && !path.isEmpty {
+                let mode = try scalarText("PRAGMA journal_mode")
+                if mode?.lowercased() != "wal" { try execute("PRAGMA journal_mode=WAL") }
+            }
+            try execute("PRAGMA foreign_keys=ON")
+            try execute("PRAGMA synchronous=NORMAL")
+            SQLFunctions.register(on: db)
+        } catch {
+            statementCache.removeAll()
+            sqlite3_close_v2(db)
+            if case .sqlite(let f) = error, f.kind == .notADatabase || f.kind == .corrupt {
+                throw .notADatabase(path: path, detail: f.message)
+            }
+            throw error
+        }
+    }
+
+    deinit {
+        statementCache.removeAll()
+        sqlite3_close_v2(handle)
+    }
+
+    func failure(_ rc: Int32, sql: String?) -> StoreError {
+        .sqlite(SQLiteFailure(code: rc & 0xff, extendedCode: sqlite3_extended_errcode(handle),
+                              message: String(cString: sqlite3_errmsg(handle)), sql: sql))
+    }
+
+    // MARK: - Statements
+
+    /// A prepared statement from the per-connection cache; reset and cleared of bindings.
+    public func cachedStatement(_ sql: String) throws(StoreError) -> Statement {
+        if let s = statementCache[sql] {
+            s.reset()
+            return s
+        }
+        let s = try Statement(connection: self, sql: sql)
+        statementCache[sql] = s
+        return s
+    }
+
+    /// A new statement, not cached (for one-off SQL).
+    public func prepare(_ sql: String) throws(StoreError) -> Statement {
+        try Statement(connection: self, sql: sql)
+    }
+
+    /// Runs one or more statements without results.
+    public func execute(_ sql: String) throws(StoreError) {
+        var errmsg: UnsafeMutablePointer<CChar>?
+        let rc = sqlite3_exec(handle, sql, nil, nil, &errmsg)
+        if rc != SQLITE_OK {
+            let message = errmsg.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(handle))
+            sqlite3_free(errmsg)
+            throw .sqlite(SQLiteFailure(code: rc & 0xff, extendedCode: sqlite3_extended_errcode(handle), message: message, sql: sql))
+        }
+    }
+
+    /// Runs a statement with bindings and no results.
+    public func run(_ sql: String, _ values: [Value] = []) throws(StoreError) {
+        let s = try cachedStatement(sql)
+        try s.bind(values)
+        try s.runToCompletion()
+    }
+
+    /// All rows of a query, as arrays of values.
+    public func rows(_ sql: String, _ values: [Value] = []) throws(StoreError) -> [[Value]] {
+        let s = try cachedStatement(sql)
+        try s.bind(values)
+        var out: [[Value]] = []
+        while try s.step() {
+            out.append((0..<s.columnCount).map { s.value(at: $0) })
+        }
+        return out
+    }
+
+    public func scalarText(_ sql: String, _ values: [Value] = []) throws(StoreError) -> String? {
+        try rows(sql, values).first?.first?.stringValue
+    }
+
+    public func scalarInt(_ sql: String, _ values: [Value] = []) throws(StoreError) -> Int64? {
+        try rows(sql, values).first?.first?.integerValue
+    }
+
+    public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+    public var changes: Int { Int(sqlite3_changes(handle)) }
+    public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
+    /// `PRAGMA data_version`: changes when another connection commits to the file.
+    public func dataVersion() throws(StoreError) -> Int64 {
+        try scalarInt("PRAGMA data_version") ?? 0
+    }
+
+    // MARK: - Transactions
+
+    public enum TransactionKind: String, Sendable { case deferred = "DEFERRED", immediate = "IMMEDIATE", exclusive = "EXCLUSIVE" }
+
+    /// Runs `body` in a transaction; commits if it returns, rolls back if it throws.
+    /// Writers use `.immediate` so the write lock is taken up front (no deadlock on upgrade).
+    public func transaction<T>(_ kind: TransactionKind = .immediate, _ body: () throws -> T) throws -> T {
+        try execute("BEGIN \(kind.rawValue)")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            if isInTransaction { try? execute("ROLLBACK") }
+            throw error
+        }
+    }
+
+    /// Runs `body` inside a savepoint (nestable); rolls back to it if `body` throws.
+    public func savepoint<T>(_ body: () throws -> T) throws -> T {
+        savepointCounter += 1
+        let name = "vellum_sp\(savepointCounter)"
+        defer { savepointCounter -= 1 }
+        try execute("SAVEPOINT \(name)")
+        do {
+            let result = try body()
+            try execute("RELEASE \(name)")
+            return result
+        } catch {
+            try? execute("ROLLBACK TO \(name)")
+            try? execute("RELEASE \(name)")
+            throw error
+        }
+    }
+
+    /// True if a table of that name exists.
+    public func tableExists(_ name: String) throws(StoreError) -> Bool {
+        try scalarInt("SELECT count(*) FROM sqlite_master WHERE type='table' AND name=?", [.string(name)]) ?? 0 > 0
+    }
+}
+
+/// Quotes an SQL identifier.
+public func quoteIdentifier(_ name: String) -> String {
+    "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+}

@@ -1,0 +1,167 @@
+import CSQLite
+import Foundation
+
+/// A prepared statement with typed binding and reading.
+public final class Statement {
+    let handle: OpaquePointer
+    unowned let connection: Connection
+    public let sql: String
+    public let columnCount: Int
+
+    init(connection: Connection, sql: String) throws(StoreError) {
+        var stmt: OpaquePointer?
+        let rc = sqlite3_prepare_v3(connection.handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &stmt, nil)
+        guard rc == SQLITE_OK, let stmt else { throw connection.failure(rc, sql: sql) }
+        handle = stmt
+        self.connection = connection
+        self.sql = sql
+        columnCount = Int(sqlite3_column_count(stmt))
+    }
+
+    deinit { sqlite3_finalize(handle) }
+
+    public func reset() {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+    }
+
+    public func columnName(_ i: Int) -> String { String(cString: sqlite3_column_name(handle, Int32(i))) }
+
+    // MARK: Binding (1-based indices, as SQLite)
+
+    public func bind(_ values: [Value]) throws(StoreError) {
+        for (i, v) in values.enumerated() { try bind(v, at: Int32(i + 1)) }
+    }
+
+    public func bind(_ value: Value, at index: Int32) throws(StoreError) {
+        let rc: Int32
+        switch value {
+        case .null: rc = sqlite3_bind_null(handle, index)
+        case .integer(let i): rc = sqlite3_bind_int64(handle, index, i)
+        case .bool(let b): rc = sqlite3_bind_int64(handle, index, b ? 1 : 0)
+        case .double(let d): rc = sqlite3_bind_double(handle, index, d)
+        case .date(let d): rc = sqlite3_bind_double(handle, index, d.timeIntervalSince1970)
+        case .string(let s): rc = bindText(s, at: index)
+        case .decimal(let d): rc = bindText("\(d)", at: index)
+        case .uri(let u): rc = bindText(u.absoluteString, at: index)
+        case .uuid(let u): rc = bindData(withUnsafeBytes(of: u.uuid) { Data($0) }, at: index)
+        case .data(let d): rc = bindData(d, at: index)
+        }
+        if rc != SQLITE_OK { throw connection.failure(rc, sql: sql) }
+    }
+
+    public func bind(_ i: Int64, at index: Int32) { sqlite3_bind_int64(handle, index, i) }
+    public func bind(_ d: Double, at index: Int32) { sqlite3_bind_double(handle, index, d) }
+    public func bindNull(at index: Int32) { sqlite3_bind_null(handle, index) }
+    @discardableResult
+    public func bindText(_ s: String, at index: Int32) -> Int32 {
+        var s = s
+        return s.withUTF8 { buf -> Int32 in
+            guard let base = buf.baseAddress else { return sqlite3_bind_text(handle, index, "", 0, sqliteTransient) }
+            return sqlite3_bind_text(handle, index, UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self), Int32(buf.count), sqliteTransient)
+        }
+    }
+    @discardableResult
+    public func bindData(_ d: Data, at index: Int32) -> Int32 {
+        d.withUnsafeBytes { buf in
+            sqlite3_bind_blob(handle, index, buf.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(buf.count), sqliteTransient)
+        }
+    }
+
+    // MARK: Stepping
+
+    /// Advances to the next row; false when done.
+    public func step() throws(StoreError) -> Bool {
+        let rc = sqlite3_step(handle)
+        if rc == SQLITE_ROW { return true }
+        if rc == SQLITE_DONE { return false }
+        let error = connection.failure(rc, sql: sql)
+        sqlite3_reset(handle)
+        throw error
+    }
+
+    public func runToCompletion() throws(StoreError) {
+        while try step() {}
+    }
+
+    // MARK: Reading (0-based columns)
+
+    public func isNull(_ i: Int) -> Bool { sqlite3_column_type(handle, Int32(i)) == SQLITE_NULL }
+    public func int64(_ i: Int) -> Int64 { sqlite3_column_int64(handle, Int32(i)) }
+    public func double(_ i: Int) -> Double { sqlite3_column_double(handle, Int32(i)) }
+    public func string(_ i: Int) -> String {
+        guard let p = sqlite3_column_text(handle, Int32(i)) else { return "" }
+        let n = Int(sqlite3_column_bytes(handle, Int32(i)))
+        return String(decoding: UnsafeBufferPointer(start: p, count: n), as: UTF8.self)
+    }
+    public func data(_ i: Int) -> Data {
+        let n = Int(sqlite3_column_bytes(handle, Int32(i)))
+        guard n > 0, let p = sqlite3_column_blob(handle, Int32(i)) else { return Data() }
+        return Data(bytes: p, count: n)
+    }
+
+    /// The column's value by its SQLite storage class.
+    public func value(at i: Int) -> Value {
+        switch sqlite3_column_type(handle, Int32(i)) {
+        case SQLITE_INTEGER: return .integer(int64(i))
+        case SQLITE_FLOAT: return .double(double(i))
+        case SQLITE_TEXT: return .string(string(i))
+        case SQLITE_BLOB: return .data(data(i))
+        default: return .null
+        }
+    }
+
+    /// The column's value decoded as the given attribute type.
+    public func value(at i: Int, as type: AttributeType) -> Value {
+        let col = Int32(i)
+        let storage = sqlite3_column_type(handle, col)
+        if storage == SQLITE_NULL { return .null }
+        switch type {
+        case .string, .transformable:
+            return .string(string(i))
+        case .integer16, .integer32, .integer64:
+            return storage == SQLITE_INTEGER ? .integer(int64(i)) : Value.lenient(value(at: i), as: type)
+        case .boolean:
+            return storage == SQLITE_INTEGER ? .bool(int64(i) != 0) : Value.lenient(value(at: i), as: type)
+        case .double, .float:
+            return storage == SQLITE_TEXT || storage == SQLITE_BLOB ? Value.lenient(value(at: i), as: type) : .double(double(i))
+        case .date:
+            return storage == SQLITE_TEXT ? Value.lenient(value(at: i), as: type) : .date(Date(timeIntervalSince1970: double(i)))
+        case .decimal:
+            if storage == SQLITE_TEXT, let d = Decimal(string: string(i)) { return .decimal(d) }
+            return Value.lenient(value(at: i), as: type)
+        case .binary:
+            return .data(data(i))
+        case .uuid:
+            let d = data(i)
+            if d.count == 16 { return .uuid(UUID(uuid: d.withUnsafeBytes { $0.loadUnaligned(as: uuid_t.self) })) }
+            if storage == SQLITE_TEXT, let u = UUID(uuidString: string(i)) { return .uuid(u) }
+            return .data(d)
+        case .uri:
+            return URL(string: string(i)).map(Value.uri) ?? .string(string(i))
+        case .undefined:
+            return value(at: i)
+        }
+    }
+}
+
+extension Value {
+    /// Best-effort decoding of a value written by something other than Vellum
+    /// (the sqlite3 shell may store any type in any column): keep it readable
+    /// rather than failing.
+    static func lenient(_ raw: Value, as type: AttributeType) -> Value {
+        switch (type, raw) {
+        case (.integer16, .double(let d)), (.integer32, .double(let d)), (.integer64, .double(let d)):
+            return d == d.rounded() && abs(d) < 9e18 ? .integer(Int64(d)) : raw
+        case (.integer16, .string(let s)), (.integer32, .string(let s)), (.integer64, .string(let s)):
+            return Int64(s).map(Value.integer) ?? raw
+        case (.boolean, .double(let d)): return .bool(d != 0)
+        case (.boolean, .string(let s)): return ["1", "true", "yes"].contains(s.lowercased()) ? .bool(true) : (["0", "false", "no"].contains(s.lowercased()) ? .bool(false) : raw)
+        case (.double, .string(let s)), (.float, .string(let s)): return Double(s).map(Value.double) ?? raw
+        case (.date, .string(let s)): return Value.parseISO8601(s).map(Value.date) ?? raw
+        case (.decimal, .integer(let i)): return .decimal(Decimal(i))
+        case (.decimal, .double(let d)): return .decimal(Decimal(d))
+        default: return raw
+        }
+    }
+}

@@ -1,0 +1,115 @@
+import CSQLite
+import Foundation
+
+/// Every error the store layer raises. Cases are specific enough for a caller to
+/// switch on; each carries what is needed to tell the user what and why.
+public enum StoreError: Error, Sendable, CustomStringConvertible {
+    /// SQLite refused an operation. `kind` classifies the extended code.
+    case sqlite(SQLiteFailure)
+    /// The file exists but is not a SQLite database.
+    case notADatabase(path: String, detail: String)
+    /// The file is not a Vellum store (no metadata table).
+    case notAStore(path: String)
+    /// The store was created from a different model.
+    case modelMismatch(path: String, storeHash: String, modelHash: String)
+    /// A value does not fit the attribute.
+    case validation(ValidationFailure)
+    /// Several validation failures at once (a save reports all of them).
+    case multipleValidation([ValidationFailure])
+    /// An unknown entity, attribute or relationship name was used.
+    case unknownKey(entity: String, key: String)
+    case unknownEntity(String)
+    /// The object does not exist in the store (deleted, or never saved).
+    case objectNotFound(ObjectID)
+    /// A delete was refused by a `deny` rule.
+    case deleteDenied(entity: String, relationship: String, count: Int)
+    /// An object of another context was passed in.
+    case wrongContext(detail: String)
+    /// Optimistic locking or uniqueness conflicts found by a save.
+    case conflicts([MergeConflict])
+    /// The store is busy (locked by another connection) after all retries.
+    case busy(path: String, detail: String)
+    /// A predicate or sort failed to compile or evaluate.
+    case query(String)
+    /// Any other misuse, described.
+    case invalidOperation(String)
+
+    public var description: String {
+        switch self {
+        case .sqlite(let f): return f.description
+        case .notADatabase(let path, let detail): return "\(path): not a database (\(detail))"
+        case .notAStore(let path): return "\(path): a SQLite database, but not a Vellum store (no _vellum_metadata table)"
+        case .modelMismatch(let path, let s, let m):
+            return "\(path): the store was created with a different model (store hash \(s.prefix(12)), model hash \(m.prefix(12)))"
+        case .validation(let v): return v.description
+        case .multipleValidation(let vs): return vs.map(\.description).joined(separator: "\n")
+        case .unknownKey(let e, let k): return "\(e) has no property named '\(k)'"
+        case .unknownEntity(let e): return "the model has no entity named '\(e)'"
+        case .objectNotFound(let id): return "object \(id.uriString) does not exist in the store"
+        case .deleteDenied(let e, let r, let n):
+            return "cannot delete \(e): relationship '\(r)' still has \(n) object\(n == 1 ? "" : "s") and its delete rule is deny"
+        case .wrongContext(let d): return "object used in the wrong context: \(d)"
+        case .conflicts(let cs): return "save conflicts:\n" + cs.map { "  " + $0.description }.joined(separator: "\n")
+        case .busy(let path, let detail): return "\(path): database is busy (\(detail))"
+        case .query(let m): return m
+        case .invalidOperation(let m): return m
+        }
+    }
+
+    /// True for errors worth retrying later (busy/locked).
+    public var isBusy: Bool {
+        switch self {
+        case .busy: return true
+        case .sqlite(let f): return f.kind == .busy
+        default: return false
+        }
+    }
+}
+
+/// A failed SQLite call: extended result code, SQLite's message and the SQL.
+public struct SQLiteFailure: Sendable, CustomStringConvertible {
+    public enum Kind: Sendable, Hashable {
+        case constraint, busy, notADatabase, corrupt, readOnly, io, cantOpen, full, other
+    }
+    public var code: Int32
+    public var extendedCode: Int32
+    public var message: String
+    public var sql: String?
+
+    public var kind: Kind {
+        switch code {
+        case SQLITE_CONSTRAINT: return .constraint
+        case SQLITE_BUSY, SQLITE_LOCKED: return .busy
+        case SQLITE_NOTADB: return .notADatabase
+        case SQLITE_CORRUPT: return .corrupt
+        case SQLITE_READONLY: return .readOnly
+        case SQLITE_IOERR: return .io
+        case SQLITE_CANTOPEN: return .cantOpen
+        case SQLITE_FULL: return .full
+        default: return .other
+        }
+    }
+
+    public var description: String {
+        var s = "SQLite error \(extendedCode) (\(kind)): \(message)"
+        if let sql { s += " — in: \(sql.prefix(200))" }
+        return s
+    }
+}
+
+/// One attribute or relationship value that failed validation.
+public struct ValidationFailure: Error, Sendable, Hashable, CustomStringConvertible {
+    public var entity: String
+    public var key: String
+    public var reason: String
+    public var objectURI: String?
+
+    public init(entity: String, key: String, reason: String, objectURI: String? = nil) {
+        self.entity = entity
+        self.key = key
+        self.reason = reason
+        self.objectURI = objectURI
+    }
+
+    public var description: String { "\(entity).\(key): \(reason)" }
+}
