@@ -8,6 +8,10 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     case sqlite(SQLiteFailure)
     /// The file exists but is not a SQLite database.
     case notADatabase(path: String, detail: String)
+    /// The file or its directory cannot be written, and a writable store was asked for.
+    case readOnly(path: String)
+    /// The file does not exist and creating it was not asked for.
+    case fileNotFound(path: String)
     /// The file is not a Vellum store (no metadata table).
     case notAStore(path: String)
     /// The store was created from a different model.
@@ -38,6 +42,8 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
         switch self {
         case .sqlite(let f): return f.description
         case .notADatabase(let path, let detail): return "\(path): not a database (\(detail))"
+        case .readOnly(let path): return "\(path): the store is read-only (no write permission on the file or its folder); open it read-only to browse"
+        case .fileNotFound(let path): return "\(path): no such file"
         case .notAStore(let path): return "\(path): a SQLite database, but not a Vellum store (no _vellum_metadata table)"
         case .modelMismatch(let path, let s, let m):
             return "\(path): the store was created with a different model (store hash \(s.prefix(12)), model hash \(m.prefix(12)))"

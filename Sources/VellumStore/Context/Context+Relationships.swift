@@ -1,0 +1,154 @@
+import Foundation
+
+extension ManagedObjectContext {
+    /// The loaded relationship `index` of `object`: the stored destinations read
+    /// from the store, adjusted by this context's unsaved changes to the inverse side.
+    func relation(of object: ManagedObject, at index: Int) throws -> Relation {
+        if object.relations.isEmpty { object.relations = Array(repeating: nil, count: object.entity.relationships.count) }
+        if let r = object.relations[index] { return r }
+        let relationship = object.entity.relationships[index]
+        let mapping = store.layout.mapping(for: object.entity.name)!
+        var stored: [ManagedObject] = []
+        if let pk = object.objectID.primaryKey {
+            switch mapping.relationshipStorage[index] {
+            case .foreignKey:
+                if object.isFault { try fulfillFault(object) }
+                if let r = object.relations[index] { return r }
+            case .inverseForeignKey(let table, let column, let position):
+                let order = position.map { "\(quoteIdentifier($0)), " } ?? ""
+                let rows = try connection.rows("SELECT \"_pk\", \"_entity\" FROM \(quoteIdentifier(table)) WHERE \(quoteIdentifier(column)) = ? ORDER BY \(order)\"_pk\"", [.integer(pk)])
+                stored = rows.compactMap(objectForRow)
+            case .joinTable(let table, let source, let target, let position):
+                let destination = try entity(relationship.destination)
+                let order = position.map { "j.\(quoteIdentifier($0)), " } ?? ""
+                let rows = try connection.rows("""
+                    SELECT t."_pk", t."_entity" FROM \(quoteIdentifier(table)) AS j JOIN \(quoteIdentifier(destination.rootName)) AS t ON t."_pk" = j.\(quoteIdentifier(target)) \
+                    WHERE j.\(quoteIdentifier(source)) = ? ORDER BY \(order)t."_pk"
+                    """, [.integer(pk)])
+                stored = rows.compactMap(objectForRow)
+            }
+        }
+        // Unsaved changes made from the other side while this side was not loaded.
+        var current = stored
+        for other in changedObjects.values where other !== object {
+            guard let inverseIndex = other.entity.relationshipIndexByName[relationship.inverse],
+                  other.entity.relationships[inverseIndex].destination == relationship.destination || object.entity.isKind(of: other.entity.relationships[inverseIndex].destination),
+                  other.relations.count > inverseIndex, let inverse = other.relations[inverseIndex] else { continue }
+            let nowLinked = inverse.current.contains { $0 === object }
+            let wasLinked = inverse.stored.contains { $0 === object }
+            if nowLinked && !current.contains(where: { $0 === other }) { current.append(other) }
+            if !nowLinked && wasLinked { current.removeAll { $0 === other } }
+        }
+        let r = Relation(stored: stored, current: current)
+        object.relations[index] = r
+        if r.isChanged { changedObjects[ObjectIdentifier(object)] = object }
+        return r
+    }
+
+    private func objectForRow(_ row: [Value]) -> ManagedObject? {
+        guard let pk = row[0].integerValue, let name = row[1].stringValue, let e = store.model.entity(named: name) else { return nil }
+        let id = store.objectID(entity: name, primaryKey: pk)
+        return registry[id] ?? register(entity: e, id: id, isFault: true)
+    }
+
+    private func checkSameContext(_ objects: [ManagedObject], key: String, of owner: ManagedObject) throws {
+        for o in objects where o.context !== self {
+            throw StoreError.wrongContext(detail: "\(owner.entity.name).\(key): \(o.objectID.uriString) belongs to another context; fetch it here with object(with: id)")
+        }
+    }
+
+    /// Sets relationship `index` of `object` to `destinations`, updating every inverse.
+    func setRelation(of object: ManagedObject, at index: Int, to destinations: [ManagedObject]) throws {
+        let relationship = object.entity.relationships[index]
+        try checkSameContext(destinations, key: relationship.name, of: object)
+        if object.isDeleted { throw StoreError.invalidOperation("\(object.objectID.uriString) is deleted; it cannot be changed") }
+        for d in destinations {
+            guard d.entity.isKind(of: relationship.destination) else {
+                throw StoreError.validation(ValidationFailure(entity: object.entity.name, key: relationship.name,
+                    reason: "expects \(relationship.destination), got \(d.entity.name)", objectURI: object.objectID.uriString))
+            }
+            if d.isDeleted { throw StoreError.invalidOperation("\(object.entity.name).\(relationship.name): \(d.objectID.uriString) is deleted") }
+        }
+        var unique: [ManagedObject] = []
+        for d in destinations where !unique.contains(where: { $0 === d }) { unique.append(d) }
+        let old = try relation(of: object, at: index).current
+        let removed = old.filter { o in !unique.contains { $0 === o } }
+        let added = unique.filter { o in !old.contains { $0 === o } }
+        if removed.isEmpty && added.isEmpty && old.elementsEqual(unique, by: ===) { return }
+        for d in removed { try unlink(d, inverseOf: relationship, from: object) }
+        for d in added { try link(d, inverseOf: relationship, to: object) }
+        object.relations[index]!.current = unique
+        markChanged(object, key: relationship.name)
+    }
+
+    /// Adds `owner` to `destination`'s inverse of `relationship`.
+    private func link(_ destination: ManagedObject, inverseOf relationship: RelationshipDescription, to owner: ManagedObject) throws {
+        guard let inverseIndex = destination.entity.relationshipIndexByName[relationship.inverse] else { return }
+        let inverse = destination.entity.relationships[inverseIndex]
+        var current = try self.relation(of: destination, at: inverseIndex).current
+        if !inverse.isToMany, let previous = current.first, previous !== owner {
+            // The destination leaves its previous owner's relationship.
+            try unlink(previous, inverseOf: inverse, from: destination, cascadeInverse: false)
+            if let i = previous.entity.relationshipIndexByName[relationship.name] {
+                _ = try self.relation(of: previous, at: i)
+                previous.relations[i]!.current.removeAll { $0 === destination }
+                markChanged(previous, key: relationship.name)
+            }
+            current = []
+        }
+        if !current.contains(where: { $0 === owner }) { current.append(owner) }
+        destination.relations[inverseIndex]!.current = current
+        markChanged(destination, key: inverse.name)
+    }
+
+    /// Removes `owner` from `destination`'s inverse of `relationship`.
+    private func unlink(_ destination: ManagedObject, inverseOf relationship: RelationshipDescription, from owner: ManagedObject, cascadeInverse: Bool = true) throws {
+        guard let inverseIndex = destination.entity.relationshipIndexByName[relationship.inverse] else { return }
+        _ = try self.relation(of: destination, at: inverseIndex)
+        destination.relations[inverseIndex]!.current.removeAll { $0 === owner }
+        markChanged(destination, key: relationship.inverse)
+    }
+
+    func markChanged(_ object: ManagedObject, key: String) {
+        let oid = ObjectIdentifier(object)
+        changedObjects[oid] = object
+        pendingChangedKeys[oid, default: []].insert(key)
+        if !object.isInserted && !object.isDeleted { notifyChange(updated: [object], keys: [object.objectID: [key]]) }
+    }
+
+    // MARK: - Delete
+
+    /// Deletes an object. Delete rules apply now: nullify removes it from inverse
+    /// relationships, cascade deletes the destinations; deny is checked at save
+    /// (the save fails naming the relationship if it still has objects).
+    public func delete(_ object: ManagedObject) throws {
+        guard object.context === self else {
+            throw StoreError.wrongContext(detail: "\(object.objectID.uriString) belongs to another context")
+        }
+        if object.isDeleted { return }
+        if object.isFault { try fulfillFault(object) }
+        object.isDeleted = true
+        changedObjects[ObjectIdentifier(object)] = object
+        for (i, relationship) in object.entity.relationships.enumerated() {
+            switch relationship.deleteRule {
+            case .deny:
+                // Kept for the save-time check.
+                _ = try relation(of: object, at: i)
+            case .noAction:
+                break
+            case .nullify:
+                let destinations = try relation(of: object, at: i).current
+                for d in destinations { try unlink(d, inverseOf: relationship, from: object) }
+            case .cascade:
+                let destinations = try relation(of: object, at: i).current
+                for d in destinations { try unlink(d, inverseOf: relationship, from: object) }
+                for d in destinations where !d.isDeleted { try delete(d) }
+            }
+        }
+        if object.isInserted {
+            registry[object.objectID] = nil
+            changedObjects[ObjectIdentifier(object)] = nil
+        }
+        notifyChange(deleted: [object])
+    }
+}

@@ -1,0 +1,226 @@
+import Foundation
+
+/// An object managed by one context. Not `Sendable`: it lives on its context's
+/// queue. Pass its `objectID` to other contexts instead.
+///
+/// Values are read and written by key with type checking; relationship setters
+/// keep the inverse side in step. A fetched object may be a fault: its values
+/// load on first access.
+public final class ManagedObject: Hashable, CustomStringConvertible {
+    public let entity: Entity
+    public internal(set) var objectID: ObjectID
+    /// The owning context; nil once the context is gone.
+    public internal(set) weak var context: ManagedObjectContext?
+
+    /// Current attribute values, aligned with `entity.attributes` (empty while a fault).
+    var values: [Value] = []
+    /// The values as last read from or written to the store, kept from the first
+    /// change until save or rollback (nil = unchanged since loaded).
+    var committed: [Value]?
+    /// The row version read from the store (0 for inserted objects).
+    var version: Int64 = 0
+    /// Loaded relationships, aligned with `entity.relationships` (nil = not loaded yet).
+    var relations: [Relation?] = []
+    public internal(set) var isFault: Bool
+    public internal(set) var isInserted = false
+    public internal(set) var isDeleted = false
+    /// Loaded as part of a batched fetch: firing one fault loads its neighbours.
+    var batch: FaultBatch?
+
+    init(entity: Entity, objectID: ObjectID, context: ManagedObjectContext, isFault: Bool) {
+        self.entity = entity
+        self.objectID = objectID
+        self.context = context
+        self.isFault = isFault
+    }
+
+    public static func == (a: ManagedObject, b: ManagedObject) -> Bool { a === b }
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+
+    public var description: String {
+        let name = entity.name
+        if isFault { return "<\(name) \(objectID.uriString) fault>" }
+        let fields = entity.attributes.indices.map { "\(entity.attributes[$0].name)=\(values[$0])" }
+        return "<\(name) \(objectID.uriString) \(fields.joined(separator: " "))>"
+    }
+
+    /// True if the object has unsaved changes (inserted, deleted, or changed values or relationships).
+    public var hasChanges: Bool {
+        isInserted || isDeleted || hasChangedValues
+    }
+
+    var hasChangedValues: Bool {
+        if let committed, committed != values { return true }
+        return relations.contains { $0?.isChanged == true }
+    }
+
+    // MARK: - Attribute access
+
+    private func owningContext() throws -> ManagedObjectContext {
+        guard let context else { throw StoreError.invalidOperation("\(objectID.uriString): its context no longer exists") }
+        return context
+    }
+
+    func attributeIndex(_ key: String) throws -> Int {
+        guard let i = entity.attributeIndexByName[key] else { throw StoreError.unknownKey(entity: entity.name, key: key) }
+        return i
+    }
+
+    /// Loads the object's values if it is a fault.
+    public func fireFault() throws {
+        if isFault { try owningContext().fulfillFault(self) }
+    }
+
+    /// The value of an attribute by name (`.null` for nil).
+    public subscript(key: String) -> Value {
+        get throws { try value(forKey: key) }
+    }
+
+    public func value(forKey key: String) throws -> Value {
+        let i = try attributeIndex(key)
+        if isFault { try fireFault() }
+        return values[i]
+    }
+
+    /// The value at an attribute index (see `entity.attributeIndexByName`): the fast path for bulk reads.
+    public func value(at index: Int) throws -> Value {
+        if isFault { try fireFault() }
+        return values[index]
+    }
+
+    /// Sets an attribute, checking its type (integers widen to doubles and decimals;
+    /// an out-of-range integer, a wrong type or an unknown key throws and changes nothing).
+    public func setValue(_ value: Value, forKey key: String) throws {
+        let i = try attributeIndex(key)
+        try setValue(value, at: i)
+    }
+
+    public func setValue(_ value: Value, at index: Int) throws {
+        let attribute = entity.attributes[index]
+        let coerced: Value
+        do { coerced = try value.coerced(to: attribute.type) } catch {
+            throw StoreError.validation(ValidationFailure(entity: entity.name, key: attribute.name, reason: error.description, objectURI: objectID.uriString))
+        }
+        if isDeleted { throw StoreError.invalidOperation("\(objectID.uriString) is deleted; it cannot be changed") }
+        let context = try owningContext()
+        if isFault { try context.fulfillFault(self) }
+        if values[index] == coerced { return }
+        context.willChange(self)
+        if committed == nil && !isInserted { committed = values }
+        values[index] = coerced
+        context.didChange(self, key: attribute.name)
+    }
+
+    /// Sets several attributes from a dictionary; an unknown key or a bad value throws before anything changes.
+    public func setValues(_ dictionary: [String: Value]) throws {
+        var checked: [(Int, Value)] = []
+        for (key, value) in dictionary.sorted(by: { $0.key < $1.key }) {
+            let i = try attributeIndex(key)
+            do { checked.append((i, try value.coerced(to: entity.attributes[i].type))) } catch {
+                throw StoreError.validation(ValidationFailure(entity: entity.name, key: key, reason: error.description, objectURI: objectID.uriString))
+            }
+        }
+        for (i, v) in checked { try setValue(v, at: i) }
+    }
+
+    /// All attribute values by name (faults are fired).
+    public func dictionaryOfValues() throws -> [String: Value] {
+        if isFault { try fireFault() }
+        var d: [String: Value] = [:]
+        for (i, a) in entity.attributes.enumerated() { d[a.name] = values[i] }
+        return d
+    }
+
+    /// Names of attributes and relationships changed since the last save or fetch.
+    public var changedKeys: Set<String> {
+        var keys: Set<String> = []
+        if let committed {
+            for i in values.indices where i < committed.count && values[i] != committed[i] { keys.insert(entity.attributes[i].name) }
+        } else if isInserted {
+            keys.formUnion(entity.attributes.map(\.name))
+        }
+        for (i, r) in relations.enumerated() where r?.isChanged == true { keys.insert(entity.relationships[i].name) }
+        return keys
+    }
+
+    /// Values as last saved (the committed snapshot), for changed objects.
+    public func committedValues() throws -> [String: Value] {
+        if isFault { try fireFault() }
+        let source = committed ?? values
+        var d: [String: Value] = [:]
+        for (i, a) in entity.attributes.enumerated() { d[a.name] = source[i] }
+        return d
+    }
+
+    // MARK: - Relationships
+
+    func relationshipIndex(_ key: String) throws -> Int {
+        guard let i = entity.relationshipIndexByName[key] else { throw StoreError.unknownKey(entity: entity.name, key: key) }
+        return i
+    }
+
+    /// The destination of a to-one relationship.
+    public func toOne(_ key: String) throws -> ManagedObject? {
+        let i = try relationshipIndex(key)
+        guard !entity.relationships[i].isToMany else {
+            throw StoreError.invalidOperation("\(entity.name).\(key) is a to-many relationship; use toMany(_:)")
+        }
+        return try owningContext().relation(of: self, at: i).current.first
+    }
+
+    /// The destinations of a to-many relationship (in order, if ordered).
+    public func toMany(_ key: String) throws -> [ManagedObject] {
+        let i = try relationshipIndex(key)
+        guard entity.relationships[i].isToMany else {
+            throw StoreError.invalidOperation("\(entity.name).\(key) is a to-one relationship; use toOne(_:)")
+        }
+        return try owningContext().relation(of: self, at: i).current
+    }
+
+    /// Sets a to-one relationship; the inverse is updated on both old and new destinations.
+    public func setToOne(_ key: String, _ destination: ManagedObject?) throws {
+        let i = try relationshipIndex(key)
+        guard !entity.relationships[i].isToMany else {
+            throw StoreError.invalidOperation("\(entity.name).\(key) is a to-many relationship")
+        }
+        try owningContext().setRelation(of: self, at: i, to: destination.map { [$0] } ?? [])
+    }
+
+    /// Replaces a to-many relationship's contents.
+    public func setToMany(_ key: String, _ destinations: [ManagedObject]) throws {
+        let i = try relationshipIndex(key)
+        guard entity.relationships[i].isToMany else {
+            throw StoreError.invalidOperation("\(entity.name).\(key) is a to-one relationship")
+        }
+        try owningContext().setRelation(of: self, at: i, to: destinations)
+    }
+
+    public func add(_ destination: ManagedObject, to key: String) throws {
+        var current = try toMany(key)
+        guard !current.contains(destination) else { return }
+        current.append(destination)
+        try setToMany(key, current)
+    }
+
+    public func remove(_ destination: ManagedObject, from key: String) throws {
+        let current = try toMany(key)
+        try setToMany(key, current.filter { $0 !== destination })
+    }
+}
+
+/// A loaded relationship: as stored, and as currently set in the context.
+struct Relation {
+    var stored: [ManagedObject]
+    var current: [ManagedObject]
+    var isChanged: Bool { !stored.elementsEqual(current, by: ===) }
+}
+
+/// Faults fetched together; firing one loads up to `size` neighbours in one query.
+final class FaultBatch {
+    var objects: [ManagedObject]
+    let size: Int
+    init(objects: [ManagedObject], size: Int) {
+        self.objects = objects
+        self.size = size
+    }
+}

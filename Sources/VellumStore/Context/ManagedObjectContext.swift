@@ -1,0 +1,251 @@
+import Foundation
+
+/// A scratch pad of managed objects over one store: insert, fetch, change,
+/// delete, then `save()` all of it in one transaction — or `rollback()`.
+///
+/// A context is confined to one queue (the main actor for the view context, a
+/// private queue for background contexts) and is deliberately not `Sendable`;
+/// objects never leave it, object IDs do. Uniquing: at most one object per ID.
+public final class ManagedObjectContext {
+    public let store: PersistentStore
+    let connection: Connection
+    /// Named in persistent history and in did-save events.
+    public var transactionAuthor: String?
+    public var name: String?
+
+    /// Objects by ID: the uniquing table.
+    var registry: [ObjectID: ManagedObject] = [:]
+    /// Inserted, changed or deleted objects not yet saved, by identity.
+    var changedObjects: [ObjectIdentifier: ManagedObject] = [:]
+    /// Changed keys per changed object, for change events.
+    var pendingChangedKeys: [ObjectIdentifier: Set<String>] = [:]
+
+    /// Select lists per root entity, built once.
+    var selections: [String: RowLoader.Selection] = [:]
+    /// Observers of local changes (`objectsDidChange`), called synchronously on the context's queue.
+    var changeObservers: [UUID: (ObjectsDidChange) -> Void] = [:]
+    /// Observers of saves, called after commit.
+    var saveObservers: [UUID: (DidSave) -> Void] = [:]
+
+    public init(store: PersistentStore) throws {
+        self.store = store
+        self.connection = try store.makeReaderConnection()
+    }
+
+    deinit {
+        // Break reference cycles between related objects.
+        for object in registry.values { object.relations = [] }
+    }
+
+    public var model: ManagedObjectModel { store.model }
+
+    func entity(_ name: String) throws -> Entity {
+        guard let e = store.model.entity(named: name) else { throw StoreError.unknownEntity(name) }
+        return e
+    }
+
+    // MARK: - Objects by ID
+
+    /// All objects currently registered (materialized or faults).
+    public var registeredObjects: [ManagedObject] { Array(registry.values) }
+
+    /// The registered object for an ID, if any; never does I/O.
+    public func registeredObject(for id: ObjectID) -> ManagedObject? { registry[id] }
+
+    /// The object for an ID: the registered one, or a fault (no I/O unless the ID
+    /// names an entity with sub-entities, whose concrete entity is looked up).
+    public func object(with id: ObjectID) throws -> ManagedObject {
+        if let o = registry[id] { return o }
+        guard id.storeIdentifier == store.identifier, !id.isTemporary else {
+            throw StoreError.wrongContext(detail: "\(id.uriString) does not belong to this store or is an unsaved object of another context")
+        }
+        var entity = try self.entity(id.entityName)
+        if !entity.subentityNames.isEmpty, let pk = id.primaryKey {
+            let table = quoteIdentifier(entity.rootName)
+            if let name = try connection.scalarText("SELECT \"_entity\" FROM \(table) WHERE \"_pk\" = ?", [.integer(pk)]),
+               let concrete = store.model.entity(named: name) { entity = concrete }
+        }
+        return register(entity: entity, id: id, isFault: true)
+    }
+
+    /// The object for an ID, loaded from the store; throws `objectNotFound` when it does not exist.
+    public func existingObject(with id: ObjectID) throws -> ManagedObject {
+        let o = try object(with: id)
+        if o.isDeleted { throw StoreError.objectNotFound(id) }
+        try o.fireFault()
+        return o
+    }
+
+    func register(entity: Entity, id: ObjectID, isFault: Bool) -> ManagedObject {
+        let o = ManagedObject(entity: entity, objectID: id, context: self, isFault: isFault)
+        registry[id] = o
+        return o
+    }
+
+    // MARK: - Insert
+
+    /// Inserts a new object of `entityName` with default values and a temporary ID.
+    @discardableResult
+    public func insert(_ entityName: String) throws -> ManagedObject {
+        let entity = try self.entity(entityName)
+        if entity.isAbstract { throw StoreError.invalidOperation("entity \(entityName) is abstract and cannot be instantiated") }
+        let id = ObjectID(entityName: entity.name, rootName: entity.rootName, key: .temporary(UUID()), storeIdentifier: "")
+        let o = register(entity: entity, id: id, isFault: false)
+        o.values = entity.attributes.map { a in (try? a.defaultValue?.coerced(to: a.type)) ?? .null }
+        o.isInserted = true
+        changedObjects[ObjectIdentifier(o)] = o
+        notifyChange(inserted: [o])
+        return o
+    }
+
+    /// Inserts an object and sets attributes from a dictionary; an unknown key or a
+    /// bad value throws and inserts nothing.
+    @discardableResult
+    public func insert(_ entityName: String, values: [String: Value]) throws -> ManagedObject {
+        let entity = try self.entity(entityName)
+        for (key, value) in values {
+            guard let a = entity.attribute(named: key) else { throw StoreError.unknownKey(entity: entityName, key: key) }
+            do { _ = try value.coerced(to: a.type) } catch {
+                throw StoreError.validation(ValidationFailure(entity: entityName, key: key, reason: error.description))
+            }
+        }
+        let o = try insert(entityName)
+        try o.setValues(values)
+        return o
+    }
+
+    // MARK: - Change tracking
+
+    func willChange(_ object: ManagedObject) {
+        if object.context !== self { return }
+    }
+
+    func didChange(_ object: ManagedObject, key: String) {
+        let oid = ObjectIdentifier(object)
+        changedObjects[oid] = object
+        pendingChangedKeys[oid, default: []].insert(key)
+        if !object.isInserted { notifyChange(updated: [object], keys: [object.objectID: [key]]) }
+    }
+
+    /// True if any object has unsaved changes.
+    public var hasChanges: Bool { changedObjects.values.contains { $0.hasChanges } }
+
+    public var insertedObjects: [ManagedObject] { changedObjects.values.filter { $0.isInserted && !$0.isDeleted } }
+    public var updatedObjects: [ManagedObject] { changedObjects.values.filter { !$0.isInserted && !$0.isDeleted && $0.hasChangedValues } }
+    public var deletedObjects: [ManagedObject] { changedObjects.values.filter { $0.isDeleted && !$0.isInserted } }
+
+    // MARK: - Faults
+
+    /// Loads a fault's row (and its batch neighbours).
+    func fulfillFault(_ object: ManagedObject) throws {
+        guard object.isFault else { return }
+        var group = [object]
+        if let batch = object.batch, let i = batch.objects.firstIndex(where: { $0 === object }) {
+            let start = (i / batch.size) * batch.size
+            group = batch.objects[start..<min(batch.objects.count, start + batch.size)].filter { $0.isFault }
+        }
+        try RowLoader(context: self).load(group)
+        if object.isFault { throw StoreError.objectNotFound(object.objectID) }
+    }
+
+    // MARK: - Rollback and refresh
+
+    /// Discards every unsaved change: inserted objects are dropped, changed and
+    /// deleted ones return to their last saved state.
+    public func rollback() {
+        var inserted: [ManagedObject] = [], refreshed: [ManagedObject] = []
+        for o in changedObjects.values {
+            if o.isInserted {
+                registry[o.objectID] = nil
+                o.isDeleted = true
+                inserted.append(o)
+            } else {
+                if let committed = o.committed { o.values = committed }
+                o.committed = nil
+                o.isDeleted = false
+                refreshed.append(o)
+            }
+        }
+        // Relationships revert to their stored state everywhere.
+        for o in registry.values {
+            for i in o.relations.indices where o.relations[i] != nil {
+                o.relations[i]!.current = o.relations[i]!.stored.filter { !$0.isInserted }
+                o.relations[i]!.stored = o.relations[i]!.current
+            }
+        }
+        changedObjects.removeAll()
+        pendingChangedKeys.removeAll()
+        notify(ObjectsDidChange(inserted: [], updated: [], deleted: Set(inserted.map(\.objectID)),
+                                refreshed: Set(refreshed.map(\.objectID)), invalidated: [], invalidatedAll: false, changedKeys: [:]))
+    }
+
+    /// Refreshes an object from the store. With `mergeChanges` its unsaved changes
+    /// are kept on top of the stored values; without, they are discarded.
+    public func refresh(_ object: ManagedObject, mergeChanges: Bool) throws {
+        guard !object.isInserted else { return }
+        let localChanges: [Int: Value] = mergeChanges ? changedAttributeValues(object) : [:]
+        let keepRelations = mergeChanges && object.relations.contains { $0?.isChanged == true }
+        if !mergeChanges {
+            changedObjects[ObjectIdentifier(object)] = nil
+            pendingChangedKeys[ObjectIdentifier(object)] = nil
+            object.isDeleted = false
+        }
+        object.committed = nil
+        if !keepRelations { object.relations = [] }
+        object.isFault = true
+        object.values = []
+        do { try RowLoader(context: self).load([object]) } catch { throw error }
+        if object.isFault {
+            // Deleted in the store.
+            registry[object.objectID] = nil
+            notify(ObjectsDidChange(inserted: [], updated: [], deleted: [object.objectID], refreshed: [], invalidated: [object.objectID], invalidatedAll: false, changedKeys: [:]))
+            return
+        }
+        if !localChanges.isEmpty {
+            object.committed = object.values
+            for (i, v) in localChanges { object.values[i] = v }
+        }
+        notify(ObjectsDidChange(inserted: [], updated: [], deleted: [], refreshed: [object.objectID], invalidated: [], invalidatedAll: false, changedKeys: [:]))
+    }
+
+    func changedAttributeValues(_ object: ManagedObject) -> [Int: Value] {
+        guard let committed = object.committed else { return [:] }
+        var d: [Int: Value] = [:]
+        for i in object.values.indices where object.values[i] != committed[i] { d[i] = object.values[i] }
+        return d
+    }
+
+    /// Forgets every object: pending changes are discarded and registered objects
+    /// become unusable. Observers get one `invalidatedAll` event.
+    public func reset() {
+        for o in registry.values { o.relations = []; o.context = nil }
+        registry.removeAll()
+        changedObjects.removeAll()
+        pendingChangedKeys.removeAll()
+        notify(ObjectsDidChange(inserted: [], updated: [], deleted: [], refreshed: [], invalidated: [], invalidatedAll: true, changedKeys: [:]))
+    }
+
+    // MARK: - Conveniences from the seeds
+
+    /// True if no object of `entity` (saved or pending in this context) has `value` for `attribute`.
+    public func isUnique(entity entityName: String, attribute: String, value: Value, excluding: ManagedObject? = nil) throws -> Bool {
+        let entity = try self.entity(entityName)
+        guard let index = entity.attributeIndexByName[attribute] else { throw StoreError.unknownKey(entity: entityName, key: attribute) }
+        let coerced = try value.coerced(to: entity.attributes[index].type)
+        for o in changedObjects.values where o !== excluding && !o.isDeleted && o.entity.rootName == entity.rootName
+            && o.entity.attributeIndexByName[attribute] == index && o.values[index] == coerced { return false }
+        let mapping = store.layout.mapping(for: entityName)!
+        guard let column = mapping.attributeColumns[index] else { return true }
+        let rows = try connection.rows("SELECT \"_pk\" FROM \(quoteIdentifier(mapping.table)) WHERE \(quoteIdentifier(column)) = ?", [coerced])
+        for row in rows {
+            guard let pk = row[0].integerValue else { continue }
+            let id = store.objectID(entity: entityName, primaryKey: pk)
+            if let o = registry[id] {
+                if o === excluding || o.isDeleted { continue }
+                if o.committed != nil && o.values[index] != coerced { continue }
+            }
+            return false
+        }
+        return true
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+
+/// Reads rows into managed objects: the one place that turns columns into values.
+/// Used by fetches and by fault firing.
+struct RowLoader {
+    unowned let context: ManagedObjectContext
+
+    /// Which select-list column feeds each attribute and foreign key of one entity.
+    struct Plan {
+        let entity: Entity
+        /// (attribute index, select column, type), stored attributes only.
+        let attributes: [(Int, Int, AttributeType)]
+        /// (relationship index, select column), to-one foreign keys only.
+        let foreignKeys: [(Int, Int)]
+    }
+
+    /// The select list for a root's whole hierarchy (so rows of any sub-entity load),
+    /// after the three system columns `_pk`, `_entity`, `_version`.
+    final class Selection {
+        let columns: [String]
+        var plans: [String: Plan] = [:]
+        let layout: NativeLayout
+        init(entity: Entity, layout: NativeLayout) {
+            self.layout = layout
+            var columns: [String] = []
+            var positions: [String: Int] = [:]
+            let root = layout.model.entity(named: entity.rootName)!
+            for name in entity.hierarchyNames {
+                let m = layout.mapping(for: name)!
+                var attributes: [(Int, Int, AttributeType)] = []
+                var fks: [(Int, Int)] = []
+                for (i, column) in m.attributeColumns.enumerated() {
+                    guard let column else { continue }
+                    if positions[column] == nil { positions[column] = 3 + columns.count; columns.append(column) }
+                    attributes.append((i, positions[column]!, m.entity.attributes[i].type))
+                }
+                for (i, storage) in m.relationshipStorage.enumerated() {
+                    guard case .foreignKey(let column) = storage else { continue }
+                    if positions[column] == nil { positions[column] = 3 + columns.count; columns.append(column) }
+                    fks.append((i, positions[column]!))
+                }
+                plans[name] = Plan(entity: m.entity, attributes: attributes, foreignKeys: fks)
+            }
+            _ = root
+            self.columns = columns
+        }
+
+        var selectList: String {
+            (["_pk", "_entity", "_version"] + columns).map { "t0." + quoteIdentifier($0) }.joined(separator: ", ")
+        }
+    }
+
+    /// Loads the rows of `objects` (all faults of one root table) with one query per 500 objects.
+    func load(_ objects: [ManagedObject]) throws {
+        guard let first = objects.first else { return }
+        let root = context.store.model.entity(named: first.entity.rootName)!
+        let selection = context.selection(for: root)
+        let byKey = Dictionary(objects.compactMap { o in o.objectID.primaryKey.map { ($0, o) } }, uniquingKeysWith: { a, _ in a })
+        let keys = Array(byKey.keys)
+        for chunkStart in stride(from: 0, to: keys.count, by: 500) {
+            let chunk = keys[chunkStart..<min(keys.count, chunkStart + 500)]
+            let sql = "SELECT \(selection.selectList) FROM \(quoteIdentifier(root.name)) AS t0 WHERE t0.\"_pk\" IN (\(Array(repeating: "?", count: chunk.count).joined(separator: ",")))"
+            let statement = try chunk.count == 500 ? context.connection.cachedStatement(sql) : context.connection.prepare(sql)
+            try statement.bind(chunk.map { .integer($0) })
+            while try statement.step() {
+                let pk = statement.int64(0)
+                guard let o = byKey[pk] else { continue }
+                fill(o, from: statement, selection: selection)
+            }
+        }
+    }
+
+    /// Fills an object's values (and to-one keys) from the current row.
+    func fill(_ o: ManagedObject, from s: Statement, selection: Selection) {
+        guard let plan = selection.plans[o.entity.name] else { return }
+        var values = [Value](repeating: .null, count: o.entity.attributes.count)
+        for (i, column, type) in plan.attributes { values[i] = s.value(at: column, as: type) }
+        o.values = values
+        o.version = s.int64(2)
+        o.isFault = false
+        if !plan.foreignKeys.isEmpty {
+            if o.relations.isEmpty { o.relations = Array(repeating: nil, count: o.entity.relationships.count) }
+            for (i, column) in plan.foreignKeys where o.relations[i] == nil || o.relations[i]?.isChanged == false {
+                let destination: [ManagedObject]
+                if s.isNull(column) {
+                    destination = []
+                } else {
+                    let r = o.entity.relationships[i]
+                    let id = context.store.objectID(entity: r.destination, primaryKey: s.int64(column))
+                    destination = [context.registry[id] ?? context.faultWithoutIO(entityName: r.destination, id: id)]
+                }
+                o.relations[i] = Relation(stored: destination, current: destination)
+            }
+        }
+    }
+}
+
+extension ManagedObjectContext {
+    /// A fault for an ID whose concrete entity may be a sub-entity: resolved lazily on firing.
+    func faultWithoutIO(entityName: String, id: ObjectID) -> ManagedObject {
+        if let e = store.model.entity(named: entityName), e.subentityNames.isEmpty {
+            return register(entity: e, id: id, isFault: true)
+        }
+        return (try? object(with: id)) ?? register(entity: store.model.entity(named: entityName)!, id: id, isFault: true)
+    }
+
+    func selection(for root: Entity) -> RowLoader.Selection {
+        if let s = selections[root.name] { return s }
+        let s = RowLoader.Selection(entity: root, layout: store.layout)
+        selections[root.name] = s
+        return s
+    }
+}

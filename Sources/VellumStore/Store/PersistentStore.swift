@@ -1,0 +1,198 @@
+import CSQLite
+import Foundation
+
+/// Options for opening a store.
+public struct StoreOptions: Sendable {
+    /// Create the file (and schema) when it does not exist.
+    public var createIfMissing: Bool
+    /// Open for reading only; saves fail with `readOnly`.
+    public var readOnly: Bool
+    /// A private in-memory database (tests, previews); the URL is ignored.
+    public var inMemory: Bool
+    /// How long one statement waits for another connection's lock.
+    public var busyTimeoutMilliseconds: Int32
+    /// Attempts to take the write lock before a save gives up with `busy`.
+    public var writeRetries: Int
+
+    public init(createIfMissing: Bool = true, readOnly: Bool = false, inMemory: Bool = false,
+                busyTimeoutMilliseconds: Int32 = 2000, writeRetries: Int = 5) {
+        self.createIfMissing = createIfMissing
+        self.readOnly = readOnly
+        self.inMemory = inMemory
+        self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
+        self.writeRetries = writeRetries
+    }
+
+    public static let inMemory = StoreOptions(inMemory: true)
+}
+
+/// One SQLite store file: its model, layout and identity, the single writer
+/// connection all saves go through, and a factory for reader connections
+/// (one per context; WAL lets them read committed snapshots while the writer works).
+public final class PersistentStore: @unchecked Sendable {
+    public let path: String
+    public let model: ManagedObjectModel
+    public let layout: NativeLayout
+    /// The store's UUID, part of every permanent object ID's URI.
+    public let identifier: String
+    public let options: StoreOptions
+    private let writer: Connection
+    private let writerLock = NSLock()
+
+    static let metadataTable = "_vellum_metadata"
+    static let formatVersion = "1"
+
+    /// Opens (or creates) a store. With `model` nil, the model stored in the file is used.
+    /// The file is never changed unless it is a Vellum store of this model, or absent and `createIfMissing`.
+    public init(url: URL?, model: ManagedObjectModel?, options: StoreOptions = StoreOptions()) throws(StoreError) {
+        self.options = options
+        let path: String
+        if options.inMemory || url == nil {
+            path = "file:/vellum-memory-\(UUID().uuidString)?vfs=memdb"
+        } else {
+            path = url!.path
+        }
+        self.path = path
+        let fm = FileManager.default
+        let exists = options.inMemory ? false : fm.fileExists(atPath: path)
+        if !options.inMemory {
+            if !exists && (!options.createIfMissing || options.readOnly) { throw .fileNotFound(path: path) }
+            if exists && !options.readOnly {
+                let directory = (path as NSString).deletingLastPathComponent
+                if !fm.isWritableFile(atPath: path) || !fm.isWritableFile(atPath: directory.isEmpty ? "." : directory) {
+                    throw .readOnly(path: path)
+                }
+            }
+        }
+        // Inspect an existing file without touching it (no WAL switch) before trusting it.
+        var storedModel: ManagedObjectModel?
+        var storedIdentifier: String?
+        if exists {
+            let probe = try Connection(path: path, options: .init(readOnly: true, busyTimeoutMilliseconds: options.busyTimeoutMilliseconds, journalModeWAL: false))
+            guard try probe.tableExists(Self.metadataTable) else { throw .notAStore(path: path) }
+            let meta = try Self.readMetadata(probe)
+            storedIdentifier = meta["uuid"]
+            if let json = meta["model"] {
+                do { storedModel = try ManagedObjectModel.fromJSON(Data(json.utf8)) } catch {
+                    throw .invalidOperation("\(path): the model stored in the file cannot be read: \(error)")
+                }
+            }
+            if let model, let storedHash = meta["modelHash"], storedHash != model.versionHash {
+                throw .modelMismatch(path: path, storeHash: storedHash, modelHash: model.versionHash)
+            }
+        }
+        guard let resolvedModel = model ?? storedModel else {
+            throw .invalidOperation("\(path): no model given and none stored in the file")
+        }
+        self.model = resolvedModel
+        self.layout = NativeLayout(model: resolvedModel)
+        writer = try Connection(path: path, options: .init(readOnly: options.readOnly, create: !exists,
+                                                            busyTimeoutMilliseconds: options.busyTimeoutMilliseconds))
+        if exists {
+            identifier = storedIdentifier ?? ""
+        } else {
+            let uuid = UUID().uuidString
+            identifier = uuid
+            try createSchema(uuid: uuid)
+        }
+    }
+
+    private static func readMetadata(_ c: Connection) throws(StoreError) -> [String: String] {
+        var meta: [String: String] = [:]
+        for row in try c.rows("SELECT key, value FROM \(quoteIdentifier(metadataTable))") {
+            if let k = row[0].stringValue, let v = row[1].stringValue { meta[k] = v }
+        }
+        return meta
+    }
+
+    private func createSchema(uuid: String) throws(StoreError) {
+        let model = self.model
+        let layout = self.layout
+        do {
+            try writer.transaction(.immediate) {
+                try writer.execute("CREATE TABLE \(quoteIdentifier(Self.metadataTable)) (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+                let meta: [(String, String)] = [
+                    ("uuid", uuid), ("format", Self.formatVersion), ("modelHash", model.versionHash),
+                    ("model", String(decoding: model.jsonData(), as: UTF8.self)),
+                    ("created", Value.iso8601(Date())),
+                ]
+                for (k, v) in meta {
+                    try writer.run("INSERT INTO \(quoteIdentifier(Self.metadataTable)) (key, value) VALUES (?, ?)", [.string(k), .string(v)])
+                }
+                for statement in layout.schemaSQL() { try writer.execute(statement) }
+            }
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw .invalidOperation("creating the schema failed: \(error)")
+        }
+    }
+
+    /// Metadata key/values stored in the file.
+    public func metadata() throws -> [String: String] {
+        try withWriter { try Self.readMetadata($0) }
+    }
+
+    /// Runs `body` with the single writer connection, serialized across threads.
+    public func withWriter<T>(_ body: (Connection) throws -> T) rethrows -> T {
+        writerLock.lock()
+        defer { writerLock.unlock() }
+        return try body(writer)
+    }
+
+    /// Runs a write transaction on the writer connection, retrying with backoff
+    /// while another process holds the lock; then fails with `busy`.
+    public func writeTransaction<T>(_ body: (Connection) throws -> T) throws -> T {
+        if options.readOnly { throw StoreError.readOnly(path: path) }
+        writerLock.lock()
+        defer { writerLock.unlock() }
+        try beginImmediateWithRetry()
+        do {
+            let result = try body(writer)
+            try writer.execute("COMMIT")
+            return result
+        } catch {
+            if writer.isInTransaction { try? writer.execute("ROLLBACK") }
+            throw error
+        }
+    }
+
+    private func beginImmediateWithRetry() throws(StoreError) {
+        var attempt = 0
+        while true {
+            var failure: StoreError
+            do {
+                try writer.execute("BEGIN IMMEDIATE")
+                return
+            } catch {
+                failure = error
+            }
+            guard failure.isBusy else { throw failure }
+            if attempt >= options.writeRetries {
+                throw .busy(path: path, detail: "could not take the write lock after \(attempt + 1) attempts")
+            }
+            attempt += 1
+            usleep(useconds_t(min(200_000, 5_000 << attempt)) + useconds_t.random(in: 0..<5_000))
+        }
+    }
+
+    /// A new connection for reading (each context owns one).
+    public func makeReaderConnection() throws(StoreError) -> Connection {
+        try Connection(path: path, options: .init(readOnly: false, busyTimeoutMilliseconds: options.busyTimeoutMilliseconds,
+                                                  journalModeWAL: !options.inMemory))
+    }
+
+    // MARK: - Object IDs
+
+    public func objectID(entity: String, primaryKey: Int64) -> ObjectID {
+        ObjectID(entityName: entity, rootName: model.entity(named: entity)?.rootName ?? entity,
+                 key: .permanent(primaryKey), storeIdentifier: identifier)
+    }
+
+    /// Resolves an object ID's URI string against this store's model.
+    public func objectID(uri: String) -> ObjectID? {
+        guard let (store, entity, key) = ObjectID.parse(uri), let e = model.entity(named: entity) else { return nil }
+        if case .permanent = key, store != identifier { return nil }
+        return ObjectID(entityName: entity, rootName: e.rootName, key: key, storeIdentifier: identifier)
+    }
+}
