@@ -10,7 +10,7 @@ public enum XcodeModelReader {
     /// Reads the model at `url`:
     /// - an `.xcdatamodeld` folder: the current version named by `.xccurrentversion`
     ///   (plist key `_XCCurrentVersionName`), or, without that file, the last version in
-    ///   numeric name order;
+    ///   numeric name order (`Model`, `Model 2`, …, `Model 10`);
     /// - an `.xcdatamodel` folder: its `contents` file;
     /// - any other file: read as the `contents` XML itself.
     public static func read(url: URL) throws(ModelError) -> ManagedObjectModel {
@@ -39,8 +39,10 @@ public enum XcodeModelReader {
         if url.pathExtension != "xcdatamodeld", fm.fileExists(atPath: contents.path) { return contents }
         // A versioned model: pick the current version.
         let children = (try? fm.contentsOfDirectory(atPath: url.path)) ?? []
+        // "Model.xcdatamodel" < "Model 2.xcdatamodel" < "Model 10.xcdatamodel".
+        func stem(_ name: String) -> String { String(name.dropLast(".xcdatamodel".count)) }
         let versions = children.filter { $0.hasSuffix(".xcdatamodel") }
-            .sorted { $0.compare($1, options: [.numeric]) == .orderedAscending }
+            .sorted { stem($0).compare(stem($1), options: [.numeric]) == .orderedAscending }
         guard let last = versions.last else {
             throw .parse(file: url.path, detail: "no .xcdatamodel version (or contents file) in this folder")
         }
@@ -75,13 +77,28 @@ public enum XcodeModelReader {
         let ok = parser.parse()
         if let error = delegate.error { throw error }
         if !ok {
-            let reason = parser.parserError.map { ($0 as NSError).localizedDescription } ?? "unknown error"
-            throw .parse(file: file, detail: "line \(parser.lineNumber), column \(parser.columnNumber): malformed XML: \(reason)")
+            throw .parse(file: file, detail: "line \(parser.lineNumber), column \(parser.columnNumber): malformed XML: \(xmlErrorReason(parser.parserError))")
         }
         guard delegate.sawModel else {
             throw .parse(file: file, detail: "not an Xcode model: no <model> element")
         }
         return delegate.entities
+    }
+
+    /// A readable reason for an XMLParser error. The codes are libxml2's `xmlParserErrors`
+    /// (FoundationXML's `XMLParser.ErrorCode` names do not line up with them on Linux).
+    static func xmlErrorReason(_ error: (any Error)?) -> String {
+        guard let error else { return "unknown error" }
+        let code = (error as NSError).code
+        let reasons: [Int: String] = [
+            4: "document is empty", 5: "unexpected end of document or extra content after the root element",
+            9: "invalid character", 38: "'<' in an attribute value", 39: "attribute value not quoted",
+            40: "attribute value not terminated", 41: "attribute without a value", 42: "attribute given twice",
+            64: "the XML declaration is only allowed at the very start", 65: "space required",
+            68: "name required", 73: "'>' expected", 76: "closing tag does not match the opening tag",
+            77: "element not closed",
+        ]
+        return reasons[code].map { "\($0) (libxml2 error \(code))" } ?? "libxml2 error \(code)"
     }
 
     // MARK: - Attribute mapping
@@ -268,7 +285,7 @@ private final class XcodeModelParserDelegate: NSObject, XMLParserDelegate {
 
     func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
         guard error == nil else { return }
-        let reason = (parseError as NSError).localizedDescription
+        let reason = XcodeModelReader.xmlErrorReason(parseError)
         error = .parse(file: file, detail: "line \(parser.lineNumber), column \(parser.columnNumber): malformed XML: \(reason)")
     }
 
