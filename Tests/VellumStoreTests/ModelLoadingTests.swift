@@ -527,6 +527,11 @@ struct ModelLoadingTests {
         }) else { Issue.record("expected parse error"); return }
         #expect(file == "m.json")
         #expect(detail.contains("not valid JSON"))
+        #expect(detail.contains("line 1"))
+        guard case .parse(_, let multiline)? = modelError({ () throws(ModelError) in
+            try ManagedObjectModel(jsonData: Data("{\n  \"entities\": [\n    {\"name\": tru}\n  ]\n}".utf8))
+        }) else { Issue.record("expected parse error"); return }
+        #expect(multiline.contains("line 3"))
 
         func parseDetail(_ text: String) -> String? {
             if case .parse(_, let detail)? = modelError({ () throws(ModelError) in try json(text) }) { return detail }

@@ -51,7 +51,7 @@ enum JSONModelFormat {
         do {
             root = try JSONDecoder().decode(JSONValue.self, from: data)
         } catch {
-            throw .parse(file: file, detail: "not valid JSON: \(describe(error))")
+            throw .parse(file: file, detail: "not valid JSON: \(syntaxErrorDetail(data) ?? describe(error))")
         }
         let top = try JSONObject(root, context: "top level", file: file)
         try top.allowOnly(["entities"])
@@ -212,6 +212,25 @@ enum JSONModelFormat {
         case .string(let s): return .string(s)
         case .null: return .null
         case .array, .object: throw invalid("a default value must be a JSON scalar")
+        }
+    }
+
+    /// JSONSerialization's description of a syntax error ("Invalid value around character 27."),
+    /// with the character offset turned into a line and column.
+    private static func syntaxErrorDetail(_ data: Data) -> String? {
+        do {
+            _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+            return nil
+        } catch {
+            guard var text = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String else { return nil }
+            if let range = text.range(of: "around character "),
+               let offset = Int(text[range.upperBound...].prefix { $0.isNumber }) {
+                let prefix = data.prefix(offset)
+                let line = prefix.reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
+                let column = offset - (prefix.lastIndex(of: 0x0A).map { $0 - data.startIndex + 1 } ?? 0) + 1
+                text += " (line \(line), column \(column))"
+            }
+            return text
         }
     }
 
