@@ -387,6 +387,18 @@ struct ModelLoadingTests {
         #expect(try json(alternative) == built)
     }
 
+    @Test func documentedExampleLoads() throws {
+        let doc = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("docs/model-format.md")
+        let text = try String(contentsOf: doc, encoding: .utf8)
+        let start = try #require(text.range(of: "```json\n"))
+        let end = try #require(text.range(of: "\n```", range: start.upperBound..<text.endIndex))
+        let model = try json(String(text[start.upperBound..<end.lowerBound]))
+        #expect(model.entityNames == ["Product", "Provider", "Special"])
+        #expect(model.entity(named: "Provider")?.declaration.userInfo == ["table": "providers"])
+        #expect(model.entity(named: "Special")?.attribute(named: "price")?.type == .decimal)
+    }
+
     @Test func jsonEncodingOmitsDefaultsAndSortsKeys() throws {
         let model = try json("""
             {"entities": [{"name": "A", "attributes": [{"name": "x", "type": "string", "optional": true,
