@@ -1,0 +1,469 @@
+import Foundation
+
+// MARK: - JSON model format
+//
+// A model as a JSON document (see docs/model-format.md for the full schema):
+//
+//     {"entities": [
+//       {"name": "Provider",
+//        "attributes": [{"name": "name", "type": "string", "optional": false}],
+//        "relationships": [{"name": "products", "destination": "Product",
+//                           "inverse": "provider", "toMany": true}]},
+//       {"name": "Product",
+//        "attributes": [{"name": "price", "type": "double", "default": 0}],
+//        "relationships": [{"name": "provider", "destination": "Provider",
+//                           "inverse": "products"}]}
+//     ]}
+//
+// Keys with default values may be omitted, and are omitted when encoding.
+// Unknown keys are refused (a misspelt "optinal" would otherwise be silently lost).
+
+extension ManagedObjectModel {
+    /// Reads a model from the JSON model format.
+    ///
+    /// - Throws: `ModelError.parse` for malformed JSON or a schema violation (naming the
+    ///   entity and property), `ModelError.unknownType` for an unknown attribute type, and
+    ///   any validation error of `init(entities:)`.
+    public convenience init(jsonData: Data, file: String = "<json>") throws(ModelError) {
+        let entities = try JSONModelFormat.decode(jsonData, file: file)
+        try self.init(entities: entities)
+    }
+
+    /// Reads a model from the JSON model format (same as `init(jsonData:file:)`).
+    public static func fromJSON(_ data: Data, file: String = "<json>") throws(ModelError) -> ManagedObjectModel {
+        try ManagedObjectModel(jsonData: data, file: file)
+    }
+
+    /// The model in the JSON model format: pretty-printed, keys sorted, default values
+    /// omitted, entities sorted by name, properties in declaration order. Deterministic:
+    /// equal models give identical bytes.
+    public func jsonData() -> Data {
+        JSONModelFormat.encode(entityDescriptions)
+    }
+}
+
+/// Encoding and decoding of the JSON model format.
+enum JSONModelFormat {
+    // MARK: Decoding
+
+    static func decode(_ data: Data, file: String) throws(ModelError) -> [EntityDescription] {
+        let root: JSONValue
+        do {
+            root = try JSONDecoder().decode(JSONValue.self, from: data)
+        } catch {
+            throw .parse(file: file, detail: "not valid JSON: \(syntaxErrorDetail(data) ?? describe(error))")
+        }
+        let top = try JSONObject(root, context: "top level", file: file)
+        try top.allowOnly(["entities"])
+        let entityValues = try top.array("entities", required: true)
+        var result: [EntityDescription] = []
+        for (i, value) in entityValues.enumerated() {
+            result.append(try decodeEntity(value, index: i, file: file))
+        }
+        return result
+    }
+
+    private static func decodeEntity(_ value: JSONValue, index: Int, file: String) throws(ModelError) -> EntityDescription {
+        var obj = try JSONObject(value, context: "entities[\(index)]", file: file)
+        let name = try obj.string("name", required: true)!
+        obj.context = "entity \(name)"
+        try obj.allowOnly(["name", "parent", "abstract", "attributes", "relationships",
+                           "uniquenessConstraints", "indexes", "userInfo", "renamingIdentifier"])
+        var entity = EntityDescription(name: name)
+        entity.parent = try obj.string("parent")
+        entity.isAbstract = try obj.bool("abstract", default: false)
+        entity.renamingIdentifier = try obj.string("renamingIdentifier")
+        for (i, v) in try obj.array("attributes").enumerated() {
+            entity.attributes.append(try decodeAttribute(v, entity: name, index: i, file: file))
+        }
+        for (i, v) in try obj.array("relationships").enumerated() {
+            entity.relationships.append(try decodeRelationship(v, entity: name, index: i, file: file))
+        }
+        for (i, v) in try obj.array("uniquenessConstraints").enumerated() {
+            guard case .array(let names) = v else {
+                throw .parse(file: file, detail: "entity \(name): uniquenessConstraints[\(i)] must be an array of attribute names")
+            }
+            var constraint: [String] = []
+            for n in names {
+                guard case .string(let s) = n else {
+                    throw .parse(file: file, detail: "entity \(name): uniquenessConstraints[\(i)] must contain attribute names (strings)")
+                }
+                constraint.append(s)
+            }
+            entity.uniquenessConstraints.append(constraint)
+        }
+        for (i, v) in try obj.array("indexes").enumerated() {
+            var index = try JSONObject(v, context: "entity \(name): indexes[\(i)]", file: file)
+            let indexName = try index.string("name", required: true)!
+            index.context = "entity \(name): index \(indexName)"
+            try index.allowOnly(["name", "attributes"])
+            let attributes = try index.stringArray("attributes")
+            entity.indexes.append(IndexDescription(name: indexName, attributes: attributes))
+        }
+        if let info = try obj.object("userInfo") {
+            for (key, v) in info {
+                guard case .string(let s) = v else {
+                    throw .parse(file: file, detail: "entity \(name): userInfo value for '\(key)' must be a string")
+                }
+                entity.userInfo[key] = s
+            }
+        }
+        return entity
+    }
+
+    private static func decodeAttribute(_ value: JSONValue, entity: String, index: Int, file: String) throws(ModelError) -> AttributeDescription {
+        var obj = try JSONObject(value, context: "entity \(entity): attributes[\(index)]", file: file)
+        let name = try obj.string("name", required: true)!
+        obj.context = "attribute \(entity).\(name)"
+        try obj.allowOnly(["name", "type", "optional", "transient", "default", "min", "max", "regex",
+                           "indexed", "preserveOnDeletion", "renamingIdentifier"])
+        let typeName = try obj.string("type", required: true)!
+        guard let type = AttributeType(rawValue: typeName) else {
+            throw .unknownType(entity: entity, property: name, type: typeName)
+        }
+        var defaultValue: Value?
+        if let raw = obj.fields["default"] {
+            defaultValue = try decodeDefault(raw, type: type, entity: entity, property: name)
+        }
+        return AttributeDescription(
+            name: name, type: type,
+            isOptional: try obj.bool("optional", default: true),
+            isTransient: try obj.bool("transient", default: false),
+            defaultValue: defaultValue,
+            minValue: try obj.double("min"), maxValue: try obj.double("max"),
+            regex: try obj.string("regex"),
+            isIndexed: try obj.bool("indexed", default: false),
+            preservesValueInHistoryOnDeletion: try obj.bool("preserveOnDeletion", default: false),
+            renamingIdentifier: try obj.string("renamingIdentifier"))
+    }
+
+    private static func decodeRelationship(_ value: JSONValue, entity: String, index: Int, file: String) throws(ModelError) -> RelationshipDescription {
+        var obj = try JSONObject(value, context: "entity \(entity): relationships[\(index)]", file: file)
+        let name = try obj.string("name", required: true)!
+        obj.context = "relationship \(entity).\(name)"
+        try obj.allowOnly(["name", "destination", "inverse", "toMany", "ordered", "optional", "minCount",
+                           "maxCount", "deleteRule", "transient", "renamingIdentifier"])
+        let ruleName = try obj.string("deleteRule") ?? DeleteRule.nullify.rawValue
+        guard let rule = DeleteRule(rawValue: ruleName) else {
+            throw .parse(file: file, detail: "\(obj.context): unknown deleteRule '\(ruleName)' (expected nullify, cascade, deny or noAction)")
+        }
+        return RelationshipDescription(
+            name: name,
+            destination: try obj.string("destination", required: true)!,
+            // A missing inverse is reported by model validation as `missingInverse`.
+            inverse: try obj.string("inverse") ?? "",
+            isToMany: try obj.bool("toMany", default: false),
+            isOrdered: try obj.bool("ordered", default: false),
+            isOptional: try obj.bool("optional", default: true),
+            minCount: try obj.int("minCount"), maxCount: try obj.int("maxCount"),
+            deleteRule: rule,
+            isTransient: try obj.bool("transient", default: false),
+            renamingIdentifier: try obj.string("renamingIdentifier"))
+    }
+
+    /// Interprets a JSON scalar as a default value of `type`.
+    static func decodeDefault(_ raw: JSONValue, type: AttributeType, entity: String, property: String) throws(ModelError) -> Value {
+        func invalid(_ detail: String) -> ModelError { .invalidDefault(entity: entity, property: property, detail: detail) }
+        if case .null = raw { return .null }
+        switch type {
+        case .date:
+            switch raw {
+            case .string(let s):
+                guard let d = Value.parseISO8601(s) else { throw invalid("'\(s)' is not an ISO 8601 date") }
+                return .date(d)
+            case .integer(let i): return .date(Date(timeIntervalSince1970: Double(i)))
+            case .number(let n): return .date(Date(timeIntervalSince1970: n))
+            default: throw invalid("a date default must be an ISO 8601 string or seconds since 1970")
+            }
+        case .binary:
+            guard case .string(let s) = raw, let d = Data(base64Encoded: s) else { throw invalid("a binary default must be a base64 string") }
+            return .data(d)
+        case .uuid:
+            guard case .string(let s) = raw, let u = UUID(uuidString: s) else { throw invalid("a UUID default must be a UUID string") }
+            return .uuid(u)
+        case .uri:
+            guard case .string(let s) = raw, let u = URL(string: s) else { throw invalid("a URI default must be a URL string") }
+            return .uri(u)
+        case .decimal:
+            switch raw {
+            case .string(let s):
+                guard let d = Decimal(string: s, locale: Locale(identifier: "en_US_POSIX")) else { throw invalid("'\(s)' is not a decimal number") }
+                return .decimal(d)
+            case .integer(let i): return .decimal(Decimal(i))
+            case .number(let n): return .decimal(Decimal(string: "\(n)") ?? Decimal(n))
+            default: throw invalid("a decimal default must be a number or a numeric string")
+            }
+        case .double, .float:
+            switch raw {
+            case .integer(let i): return .double(Double(i))
+            case .number(let n): return .double(n)
+            case .string(let s):
+                // Non-finite values cannot be JSON numbers.
+                guard let d = Double(s) else { throw invalid("'\(s)' is not a number") }
+                return .double(d)
+            default: break
+            }
+        default: break
+        }
+        switch raw {
+        case .bool(let b): return .bool(b)
+        case .integer(let i): return .integer(i)
+        case .number(let n): return .double(n)
+        case .string(let s): return .string(s)
+        case .null: return .null
+        case .array, .object: throw invalid("a default value must be a JSON scalar")
+        }
+    }
+
+    /// JSONSerialization's description of a syntax error ("Invalid value around character 27."),
+    /// with the character offset turned into a line and column.
+    private static func syntaxErrorDetail(_ data: Data) -> String? {
+        do {
+            _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+            return nil
+        } catch {
+            guard var text = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String else { return nil }
+            if let range = text.range(of: "around character "),
+               let offset = Int(text[range.upperBound...].prefix { $0.isNumber }) {
+                let prefix = data.prefix(offset)
+                let line = prefix.reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
+                let column = offset - (prefix.lastIndex(of: 0x0A).map { $0 - data.startIndex + 1 } ?? 0) + 1
+                text += " (line \(line), column \(column))"
+            }
+            return text
+        }
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        if let e = error as? DecodingError {
+            switch e {
+            case .dataCorrupted(let ctx):
+                if let underlying = ctx.underlyingError { return "\(ctx.debugDescription) \(describe(underlying))" }
+                return ctx.debugDescription
+            default: return "\(e)"
+            }
+        }
+        let ns = error as NSError
+        if let detail = ns.userInfo[NSDebugDescriptionErrorKey] as? String { return detail }
+        return "\(error)"
+    }
+
+    // MARK: Encoding
+
+    static func encode(_ entities: [EntityDescription]) -> Data {
+        let root = JSONValue.object(["entities": .array(entities.sorted { $0.name < $1.name }.map(encodeEntity))])
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        // Encoding a JSONValue cannot fail: non-finite doubles are written as strings.
+        return (try? encoder.encode(root)) ?? Data("{\"entities\":[]}".utf8)
+    }
+
+    private static func encodeEntity(_ e: EntityDescription) -> JSONValue {
+        var o: [String: JSONValue] = ["name": .string(e.name)]
+        if let p = e.parent { o["parent"] = .string(p) }
+        if e.isAbstract { o["abstract"] = .bool(true) }
+        if let r = e.renamingIdentifier { o["renamingIdentifier"] = .string(r) }
+        if !e.attributes.isEmpty { o["attributes"] = .array(e.attributes.map(encodeAttribute)) }
+        if !e.relationships.isEmpty { o["relationships"] = .array(e.relationships.map(encodeRelationship)) }
+        if !e.uniquenessConstraints.isEmpty {
+            o["uniquenessConstraints"] = .array(e.uniquenessConstraints.map { .array($0.map(JSONValue.string)) })
+        }
+        if !e.indexes.isEmpty {
+            o["indexes"] = .array(e.indexes.map {
+                .object(["name": .string($0.name), "attributes": .array($0.attributes.map(JSONValue.string))])
+            })
+        }
+        if !e.userInfo.isEmpty { o["userInfo"] = .object(e.userInfo.mapValues(JSONValue.string)) }
+        return .object(o)
+    }
+
+    private static func encodeAttribute(_ a: AttributeDescription) -> JSONValue {
+        var o: [String: JSONValue] = ["name": .string(a.name), "type": .string(a.type.rawValue)]
+        if !a.isOptional { o["optional"] = .bool(false) }
+        if a.isTransient { o["transient"] = .bool(true) }
+        if let d = a.defaultValue { o["default"] = encodeDefault(d) }
+        if let m = a.minValue { o["min"] = encodeNumber(m) }
+        if let m = a.maxValue { o["max"] = encodeNumber(m) }
+        if let r = a.regex { o["regex"] = .string(r) }
+        if a.isIndexed { o["indexed"] = .bool(true) }
+        if a.preservesValueInHistoryOnDeletion { o["preserveOnDeletion"] = .bool(true) }
+        if let r = a.renamingIdentifier { o["renamingIdentifier"] = .string(r) }
+        return .object(o)
+    }
+
+    private static func encodeRelationship(_ r: RelationshipDescription) -> JSONValue {
+        var o: [String: JSONValue] = ["name": .string(r.name), "destination": .string(r.destination)]
+        if !r.inverse.isEmpty { o["inverse"] = .string(r.inverse) }
+        if r.isToMany { o["toMany"] = .bool(true) }
+        if r.isOrdered { o["ordered"] = .bool(true) }
+        if !r.isOptional { o["optional"] = .bool(false) }
+        if let m = r.minCount { o["minCount"] = .integer(Int64(m)) }
+        if let m = r.maxCount { o["maxCount"] = .integer(Int64(m)) }
+        if r.deleteRule != .nullify { o["deleteRule"] = .string(r.deleteRule.rawValue) }
+        if r.isTransient { o["transient"] = .bool(true) }
+        if let id = r.renamingIdentifier { o["renamingIdentifier"] = .string(id) }
+        return .object(o)
+    }
+
+    private static func encodeNumber(_ d: Double) -> JSONValue {
+        if !d.isFinite { return .string("\(d)") }
+        if d == d.rounded(), abs(d) < 9e15 { return .integer(Int64(d)) }
+        return .number(d)
+    }
+
+    static func encodeDefault(_ v: Value) -> JSONValue {
+        switch v {
+        case .null: return .null
+        case .integer(let i): return .integer(i)
+        case .double(let d): return d.isFinite ? .number(d) : .string("\(d)")
+        case .decimal(let d): return .string("\(d)")
+        case .string(let s): return .string(s)
+        case .bool(let b): return .bool(b)
+        case .date(let d):
+            let text = Value.iso8601(d)
+            if Value.parseISO8601(text) == d { return .string(text) }
+            return .number(d.timeIntervalSince1970)
+        case .data(let d): return .string(d.base64EncodedString())
+        case .uuid(let u): return .string(u.uuidString)
+        case .uri(let u): return .string(u.absoluteString)
+        }
+    }
+}
+
+// MARK: - JSON values
+
+/// A parsed JSON value. Integers are kept apart from other numbers so that 64-bit
+/// integers survive exactly.
+enum JSONValue: Sendable, Hashable, Codable {
+    case null
+    case bool(Bool)
+    case integer(Int64)
+    case number(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([String: JSONValue])
+
+    init(from decoder: any Decoder) throws {
+        let c = try decoder.singleValueContainer()
+        if c.decodeNil() { self = .null }
+        else if let b = try? c.decode(Bool.self) { self = .bool(b) }
+        else if let i = try? c.decode(Int64.self) { self = .integer(i) }
+        else if let d = try? c.decode(Double.self) { self = .number(d) }
+        else if let s = try? c.decode(String.self) { self = .string(s) }
+        else if let a = try? c.decode([JSONValue].self) { self = .array(a) }
+        else { self = .object(try c.decode([String: JSONValue].self)) }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.singleValueContainer()
+        switch self {
+        case .null: try c.encodeNil()
+        case .bool(let b): try c.encode(b)
+        case .integer(let i): try c.encode(i)
+        case .number(let d): try c.encode(d)
+        case .string(let s): try c.encode(s)
+        case .array(let a): try c.encode(a)
+        case .object(let o): try c.encode(o)
+        }
+    }
+
+    var kindName: String {
+        switch self {
+        case .null: return "null"
+        case .bool: return "a boolean"
+        case .integer, .number: return "a number"
+        case .string: return "a string"
+        case .array: return "an array"
+        case .object: return "an object"
+        }
+    }
+}
+
+/// A JSON object being decoded, with the context used in error messages.
+private struct JSONObject {
+    let fields: [String: JSONValue]
+    var context: String
+    let file: String
+
+    init(_ value: JSONValue, context: String, file: String) throws(ModelError) {
+        guard case .object(let fields) = value else {
+            throw .parse(file: file, detail: "\(context): expected an object, found \(value.kindName)")
+        }
+        self.fields = fields
+        self.context = context
+        self.file = file
+    }
+
+    func error(_ detail: String) -> ModelError { .parse(file: file, detail: "\(context): \(detail)") }
+
+    func allowOnly(_ keys: Set<String>) throws(ModelError) {
+        for key in fields.keys.sorted() where !keys.contains(key) {
+            throw error("unknown key '\(key)' (expected one of \(keys.sorted().joined(separator: ", ")))")
+        }
+    }
+
+    func string(_ key: String, required: Bool = false) throws(ModelError) -> String? {
+        switch fields[key] {
+        case nil, .null?:
+            if required { throw error("missing key '\(key)'") }
+            return nil
+        case .string(let s)?: return s
+        case let other?: throw error("'\(key)' must be a string, found \(other.kindName)")
+        }
+    }
+
+    func bool(_ key: String, default value: Bool) throws(ModelError) -> Bool {
+        switch fields[key] {
+        case nil, .null?: return value
+        case .bool(let b)?: return b
+        case let other?: throw error("'\(key)' must be true or false, found \(other.kindName)")
+        }
+    }
+
+    func double(_ key: String) throws(ModelError) -> Double? {
+        switch fields[key] {
+        case nil, .null?: return nil
+        case .integer(let i)?: return Double(i)
+        case .number(let d)?: return d
+        case .string(let s)?:
+            guard let d = Double(s) else { throw error("'\(key)' must be a number, found '\(s)'") }
+            return d
+        case let other?: throw error("'\(key)' must be a number, found \(other.kindName)")
+        }
+    }
+
+    func int(_ key: String) throws(ModelError) -> Int? {
+        switch fields[key] {
+        case nil, .null?: return nil
+        case .integer(let i)?: return Int(i)
+        case let other?: throw error("'\(key)' must be an integer, found \(other.kindName)")
+        }
+    }
+
+    func array(_ key: String, required: Bool = false) throws(ModelError) -> [JSONValue] {
+        switch fields[key] {
+        case nil, .null?:
+            if required { throw error("missing key '\(key)'") }
+            return []
+        case .array(let a)?: return a
+        case let other?: throw error("'\(key)' must be an array, found \(other.kindName)")
+        }
+    }
+
+    func stringArray(_ key: String) throws(ModelError) -> [String] {
+        var result: [String] = []
+        for v in try array(key, required: true) {
+            guard case .string(let s) = v else { throw error("'\(key)' must contain strings, found \(v.kindName)") }
+            result.append(s)
+        }
+        return result
+    }
+
+    func object(_ key: String) throws(ModelError) -> [String: JSONValue]? {
+        switch fields[key] {
+        case nil, .null?: return nil
+        case .object(let o)?: return o
+        case let other?: throw error("'\(key)' must be an object, found \(other.kindName)")
+        }
+    }
+}

@@ -1,0 +1,354 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+/// Reads Xcode Core Data models (`.xcdatamodeld`, `.xcdatamodel`, or a bare `contents`
+/// XML file) into a `ManagedObjectModel`. See docs/model-format.md for what is read and
+/// what is ignored.
+public enum XcodeModelReader {
+    /// Reads the model at `url`:
+    /// - an `.xcdatamodeld` folder: the current version named by `.xccurrentversion`
+    ///   (plist key `_XCCurrentVersionName`), or, without that file, the last version in
+    ///   numeric name order (`Model`, `Model 2`, …, `Model 10`);
+    /// - an `.xcdatamodel` folder: its `contents` file;
+    /// - any other file: read as the `contents` XML itself.
+    public static func read(url: URL) throws(ModelError) -> ManagedObjectModel {
+        let file = try contentsFile(for: url)
+        let data: Data
+        do { data = try Data(contentsOf: file) } catch {
+            throw .parse(file: file.path, detail: "cannot read file: \(error.localizedDescription)")
+        }
+        return try read(data: data, file: file.path)
+    }
+
+    /// Reads a model from the XML of a `contents` file. `file` is used in error messages.
+    public static func read(data: Data, file: String = "<contents>") throws(ModelError) -> ManagedObjectModel {
+        try ManagedObjectModel(entities: entities(data: data, file: file))
+    }
+
+    /// The `contents` file the model at `url` is read from.
+    static func contentsFile(for url: URL) throws(ModelError) -> URL {
+        let fm = FileManager.default
+        var isDirectory: ObjCBool = false
+        guard fm.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+            throw .parse(file: url.path, detail: "no such file or directory")
+        }
+        guard isDirectory.boolValue else { return url }
+        let contents = url.appendingPathComponent("contents")
+        if url.pathExtension != "xcdatamodeld", fm.fileExists(atPath: contents.path) { return contents }
+        // A versioned model: pick the current version.
+        let children = (try? fm.contentsOfDirectory(atPath: url.path)) ?? []
+        // "Model.xcdatamodel" < "Model 2.xcdatamodel" < "Model 10.xcdatamodel".
+        func stem(_ name: String) -> String { String(name.dropLast(".xcdatamodel".count)) }
+        let versions = children.filter { $0.hasSuffix(".xcdatamodel") }
+            .sorted { stem($0).compare(stem($1), options: [.numeric]) == .orderedAscending }
+        guard let last = versions.last else {
+            throw .parse(file: url.path, detail: "no .xcdatamodel version (or contents file) in this folder")
+        }
+        var chosen = last
+        let currentVersion = url.appendingPathComponent(".xccurrentversion")
+        if let plistData = try? Data(contentsOf: currentVersion) {
+            let plist: Any
+            do { plist = try PropertyListSerialization.propertyList(from: plistData, options: [], format: nil) } catch {
+                throw .parse(file: currentVersion.path, detail: "not a valid property list: \(error.localizedDescription)")
+            }
+            if let name = (plist as? [String: Any])?["_XCCurrentVersionName"] as? String {
+                guard versions.contains(name) else {
+                    throw .parse(file: currentVersion.path, detail: "current version \(name) does not exist in \(url.lastPathComponent)")
+                }
+                chosen = name
+            }
+        }
+        let versionContents = url.appendingPathComponent(chosen).appendingPathComponent("contents")
+        guard fm.fileExists(atPath: versionContents.path) else {
+            throw .parse(file: versionContents.path, detail: "model version has no contents file")
+        }
+        return versionContents
+    }
+
+    /// Parses the entity declarations of a `contents` XML document.
+    static func entities(data: Data, file: String) throws(ModelError) -> [EntityDescription] {
+        let parser = XMLParser(data: data)
+        let delegate = XcodeModelParserDelegate(file: file)
+        parser.delegate = delegate
+        parser.shouldProcessNamespaces = false
+        parser.shouldResolveExternalEntities = false
+        let ok = parser.parse()
+        if let error = delegate.error { throw error }
+        if !ok {
+            throw .parse(file: file, detail: "line \(parser.lineNumber), column \(parser.columnNumber): malformed XML: \(xmlErrorReason(parser.parserError))")
+        }
+        guard delegate.sawModel else {
+            throw .parse(file: file, detail: "not an Xcode model: no <model> element")
+        }
+        return delegate.entities
+    }
+
+    /// A readable reason for an XMLParser error. The codes are libxml2's `xmlParserErrors`
+    /// (FoundationXML's `XMLParser.ErrorCode` names do not line up with them on Linux).
+    static func xmlErrorReason(_ error: (any Error)?) -> String {
+        guard let error else { return "unknown error" }
+        let code = (error as NSError).code
+        let reasons: [Int: String] = [
+            4: "document is empty", 5: "unexpected end of document or extra content after the root element",
+            9: "invalid character", 38: "'<' in an attribute value", 39: "attribute value not quoted",
+            40: "attribute value not terminated", 41: "attribute without a value", 42: "attribute given twice",
+            64: "the XML declaration is only allowed at the very start", 65: "space required",
+            68: "name required", 73: "'>' expected", 76: "closing tag does not match the opening tag",
+            77: "element not closed",
+        ]
+        return reasons[code].map { "\($0) (libxml2 error \(code))" } ?? "libxml2 error \(code)"
+    }
+
+    // MARK: - Attribute mapping
+
+    /// Maps Xcode's `attributeType` to `AttributeType`; nil for types Vellum does not support.
+    static func attributeType(_ xcode: String?) -> AttributeType? {
+        switch xcode {
+        case nil, "Undefined"?: return .undefined
+        case "Integer 16"?: return .integer16
+        case "Integer 32"?: return .integer32
+        case "Integer 64"?: return .integer64
+        case "Decimal"?: return .decimal
+        case "Double"?: return .double
+        case "Float"?: return .float
+        case "String"?: return .string
+        case "Boolean"?: return .boolean
+        case "Date"?: return .date
+        case "Binary"?: return .binary
+        case "UUID"?: return .uuid
+        case "URI"?: return .uri
+        case "Transformable"?: return .transformable
+        default: return nil
+        }
+    }
+
+    static func deleteRule(_ xcode: String?) -> DeleteRule? {
+        switch xcode {
+        case nil, "Nullify"?: return .nullify
+        case "Cascade"?: return .cascade
+        case "Deny"?: return .deny
+        case "No Action"?: return .noAction
+        default: return nil
+        }
+    }
+
+    /// Interprets `defaultValueString` / `defaultDateTimeInterval` for `type`.
+    static func defaultValue(string: String?, dateTimeInterval: String?, type: AttributeType,
+                             entity: String, property: String) throws(ModelError) -> Value? {
+        func invalid(_ text: String) -> ModelError {
+            .invalidDefault(entity: entity, property: property, detail: "'\(text)' is not a valid \(type.rawValue) default")
+        }
+        if type == .date {
+            guard let text = dateTimeInterval ?? string else { return nil }
+            guard let seconds = Double(text.trimmingCharacters(in: .whitespaces)) else { throw invalid(text) }
+            return .date(Date(timeIntervalSinceReferenceDate: seconds))
+        }
+        guard let text = string else { return nil }
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        switch type {
+        case .string, .undefined: return .string(text)
+        case .integer16, .integer32, .integer64:
+            if let i = Int64(trimmed) { return .integer(i) }
+            if let b = yesNo(trimmed) { return .integer(b ? 1 : 0) }
+            throw invalid(text)
+        case .double, .float:
+            guard let d = Double(trimmed) else { throw invalid(text) }
+            return .double(d)
+        case .decimal:
+            guard let d = Decimal(string: trimmed, locale: Locale(identifier: "en_US_POSIX")) else { throw invalid(text) }
+            return .decimal(d)
+        case .boolean:
+            guard let b = yesNo(trimmed) else { throw invalid(text) }
+            return .bool(b)
+        case .uuid:
+            guard let u = UUID(uuidString: trimmed) else { throw invalid(text) }
+            return .uuid(u)
+        case .uri:
+            guard let u = URL(string: trimmed) else { throw invalid(text) }
+            return .uri(u)
+        case .binary, .transformable, .date:
+            // Xcode offers no default for these types.
+            return nil
+        }
+    }
+
+    private static func yesNo(_ s: String) -> Bool? {
+        switch s.lowercased() {
+        case "yes", "true", "1": return true
+        case "no", "false", "0": return false
+        default: return nil
+        }
+    }
+}
+
+/// The XMLParser delegate that collects entities. Errors stop the parse and are kept
+/// in `error`, with the line number.
+private final class XcodeModelParserDelegate: NSObject, XMLParserDelegate {
+    let file: String
+    var entities: [EntityDescription] = []
+    var error: ModelError?
+    var sawModel = false
+
+    private var stack: [String] = []
+    private var entity: EntityDescription?
+    private var constraint: [String]?
+    private var index: IndexDescription?
+    private var compoundIndex: [String]?
+
+    init(file: String) { self.file = file }
+
+    private var parent: String? { stack.last }
+
+    private func fail(_ parser: XMLParser, _ e: ModelError) {
+        if error == nil { error = e }
+        parser.abortParsing()
+    }
+
+    private func fail(_ parser: XMLParser, _ detail: String) {
+        fail(parser, .parse(file: file, detail: "line \(parser.lineNumber): \(detail)"))
+    }
+
+    private func yes(_ attrs: [String: String], _ key: String) -> Bool { attrs[key] == "YES" }
+
+    func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
+                qualifiedName qName: String?, attributes attrs: [String: String] = [:]) {
+        guard error == nil else { return }
+        defer { stack.append(elementName) }
+        switch (parent, elementName) {
+        case (nil, "model"):
+            sawModel = true
+        case (nil, _):
+            fail(parser, "expected <model> as the root element, found <\(elementName)>")
+        case ("model"?, "entity"):
+            guard let name = attrs["name"], !name.isEmpty else { return fail(parser, "<entity> without a name") }
+            var e = EntityDescription(name: name)
+            e.parent = attrs["parentEntity"]
+            e.isAbstract = yes(attrs, "isAbstract")
+            e.renamingIdentifier = attrs["elementID"]
+            entity = e
+        case ("entity"?, "attribute"):
+            startAttribute(parser, attrs)
+        case ("entity"?, "relationship"):
+            startRelationship(parser, attrs)
+        case ("uniquenessConstraints"?, "uniquenessConstraint"):
+            constraint = []
+        case ("uniquenessConstraint"?, "constraint"):
+            if let v = attrs["value"] { constraint?.append(v) }
+        case ("entity"?, "fetchIndex"):
+            index = IndexDescription(name: attrs["name"] ?? "", attributes: [])
+        case ("fetchIndex"?, "fetchIndexElement"):
+            // Expression elements (no property) cannot be represented; they are skipped.
+            if let p = attrs["property"] { index?.attributes.append(p) }
+        case ("compoundIndexes"?, "compoundIndex"):
+            compoundIndex = []
+        case ("compoundIndex"?, "index"):
+            if let v = attrs["value"] { compoundIndex?.append(v) }
+        case ("userInfo"?, "entry"):
+            // Only an entity's own user info is kept (properties have no user info in Vellum).
+            if stack.count >= 2, stack[stack.count - 2] == "entity", let key = attrs["key"] {
+                entity?.userInfo[key] = attrs["value"] ?? ""
+            }
+        default:
+            // <elements>, <fetchRequest>, <configuration>, <fetchedProperty> and anything
+            // unknown: ignored.
+            break
+        }
+    }
+
+    func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?) {
+        guard error == nil else { return }
+        stack.removeLast()
+        switch (parent, elementName) {
+        case ("model"?, "entity"):
+            if let e = entity { entities.append(e) }
+            entity = nil
+        case ("uniquenessConstraints"?, "uniquenessConstraint"):
+            if let c = constraint, !c.isEmpty { entity?.uniquenessConstraints.append(c) }
+            constraint = nil
+        case ("entity"?, "fetchIndex"):
+            if var i = index, !i.attributes.isEmpty {
+                if i.name.isEmpty { i.name = "index_" + i.attributes.joined(separator: "_") }
+                entity?.indexes.append(i)
+            }
+            index = nil
+        case ("compoundIndexes"?, "compoundIndex"):
+            if let c = compoundIndex, !c.isEmpty {
+                entity?.indexes.append(IndexDescription(name: "compound_" + c.joined(separator: "_"), attributes: c))
+            }
+            compoundIndex = nil
+        default:
+            break
+        }
+    }
+
+    func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
+        guard error == nil else { return }
+        let reason = XcodeModelReader.xmlErrorReason(parseError)
+        error = .parse(file: file, detail: "line \(parser.lineNumber), column \(parser.columnNumber): malformed XML: \(reason)")
+    }
+
+    private func startAttribute(_ parser: XMLParser, _ attrs: [String: String]) {
+        guard let entityName = entity?.name else { return }
+        guard let name = attrs["name"], !name.isEmpty else {
+            return fail(parser, "entity \(entityName): <attribute> without a name")
+        }
+        let xcodeType = attrs["attributeType"]
+        guard let type = XcodeModelReader.attributeType(xcodeType) else {
+            return fail(parser, .unknownType(entity: entityName, property: name, type: xcodeType ?? ""))
+        }
+        let defaultValue: Value?
+        do {
+            defaultValue = try XcodeModelReader.defaultValue(
+                string: attrs["defaultValueString"], dateTimeInterval: attrs["defaultDateTimeInterval"],
+                type: type, entity: entityName, property: name)
+        } catch { return fail(parser, error) }
+        var minValue: Double?, maxValue: Double?
+        for (key, isMin) in [("minValueString", true), ("maxValueString", false)] {
+            guard let text = attrs[key] else { continue }
+            guard let d = Double(text.trimmingCharacters(in: .whitespaces)) else {
+                return fail(parser, "\(entityName).\(name): \(key) '\(text)' is not a number")
+            }
+            if isMin { minValue = d } else { maxValue = d }
+        }
+        entity?.attributes.append(AttributeDescription(
+            name: name, type: type,
+            isOptional: yes(attrs, "optional"),
+            isTransient: yes(attrs, "transient"),
+            defaultValue: defaultValue, minValue: minValue, maxValue: maxValue,
+            regex: attrs["regularExpressionString"],
+            isIndexed: yes(attrs, "indexed"),
+            preservesValueInHistoryOnDeletion: yes(attrs, "preserveAfterDeletion"),
+            renamingIdentifier: attrs["elementID"]))
+    }
+
+    private func startRelationship(_ parser: XMLParser, _ attrs: [String: String]) {
+        guard let entityName = entity?.name else { return }
+        guard let name = attrs["name"], !name.isEmpty else {
+            return fail(parser, "entity \(entityName): <relationship> without a name")
+        }
+        guard let rule = XcodeModelReader.deleteRule(attrs["deletionRule"]) else {
+            return fail(parser, "\(entityName).\(name): unknown deletionRule '\(attrs["deletionRule"] ?? "")'")
+        }
+        let toMany = yes(attrs, "toMany")
+        var minCount: Int?, maxCount: Int?
+        if toMany {
+            // Xcode writes 0 for "no limit".
+            minCount = attrs["minCount"].flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil }
+            maxCount = attrs["maxCount"].flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil }
+        }
+        entity?.relationships.append(RelationshipDescription(
+            name: name,
+            destination: attrs["destinationEntity"] ?? "",
+            // A missing inverseName is reported by model validation as `missingInverse`.
+            inverse: attrs["inverseName"] ?? "",
+            isToMany: toMany,
+            isOrdered: yes(attrs, "ordered"),
+            isOptional: yes(attrs, "optional"),
+            minCount: minCount, maxCount: maxCount,
+            deleteRule: rule,
+            isTransient: yes(attrs, "transient"),
+            renamingIdentifier: attrs["elementID"]))
+    }
+}
