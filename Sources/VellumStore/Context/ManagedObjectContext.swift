@@ -12,6 +12,8 @@ public final class ManagedObjectContext {
     /// Named in persistent history and in did-save events.
     public var transactionAuthor: String?
     public var name: String?
+    /// How `save()` resolves conflicts with other writers' changes.
+    public var mergePolicy: MergePolicy = .error
 
     /// Objects by ID: the uniquing table.
     var registry: [ObjectID: ManagedObject] = [:]

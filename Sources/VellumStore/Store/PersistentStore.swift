@@ -38,6 +38,7 @@ public final class PersistentStore: @unchecked Sendable {
     public let options: StoreOptions
     private let writer: Connection
     private let writerLock = NSLock()
+    let broadcast = SaveBroadcast()
 
     static let metadataTable = "_vellum_metadata"
     static let formatVersion = "1"

@@ -1,0 +1,138 @@
+import Foundation
+
+extension ManagedObjectContext {
+    /// Fetches objects. The result reflects this context's unsaved inserts,
+    /// changes and deletes (evaluated in memory with the same predicate and sort).
+    public func fetch(_ request: FetchRequest) throws -> [ManagedObject] {
+        let entity = try self.entity(request.entityName)
+        let pending = request.includesPendingChanges ? pendingObjects(of: entity, request: request) : []
+        let pagingInSQL = pending.isEmpty
+        let compiled = try QueryCompiler.compile(entity: entity, layout: store.layout, predicate: request.predicate,
+                                                 sortDescriptors: request.sortDescriptors, variables: request.variables)
+        let root = try self.entity(entity.rootName)
+        let selection = self.selection(for: root)
+        let idsOnly = request.resultType == .objectIDs || request.fetchBatchSize > 0
+        var sql = "SELECT \(idsOnly ? "t0.\"_pk\", t0.\"_entity\", t0.\"_version\"" : selection.selectList) FROM \(quoteIdentifier(root.name)) AS t0 \(compiled.joins)"
+        var bindings = entityFilterBindings(entity, includesSubentities: request.includesSubentities)
+        sql += " WHERE t0.\"_entity\" IN (\(Array(repeating: "?", count: bindings.count).joined(separator: ","))) AND (\(compiled.whereClause))"
+        bindings += compiled.bindings
+        sql += " ORDER BY \(compiled.orderBy)"
+        if pagingInSQL, request.fetchLimit != nil || request.fetchOffset > 0 {
+            sql += " LIMIT ? OFFSET ?"
+            bindings += [.integer(Int64(request.fetchLimit ?? -1)), .integer(Int64(request.fetchOffset))]
+        }
+        let statement = try connection.cachedStatement(sql)
+        try statement.bind(bindings)
+        var results: [ManagedObject] = []
+        while try statement.step() {
+            let pk = statement.int64(0)
+            let entityName = statement.string(1)
+            guard let rowEntity = store.model.entity(named: entityName) else { continue }
+            let id = ObjectID(entityName: rowEntity.name, rootName: rowEntity.rootName, key: .permanent(pk), storeIdentifier: store.identifier)
+            if let existing = registry[id] {
+                if existing.isFault && !idsOnly { RowLoader(context: self).fill(existing, from: statement, selection: selection) }
+                results.append(existing)
+            } else {
+                let o = register(entity: rowEntity, id: id, isFault: idsOnly)
+                if !idsOnly { RowLoader(context: self).fill(o, from: statement, selection: selection) }
+                results.append(o)
+            }
+        }
+        if !pending.isEmpty {
+            results = try applyPendingChanges(results, pending: pending, entity: entity, request: request)
+        }
+        if request.fetchBatchSize > 0 && request.resultType == .objects {
+            let batch = FaultBatch(objects: results, size: request.fetchBatchSize)
+            for o in results where o.isFault { o.batch = batch }
+        }
+        return results
+    }
+
+    /// Object IDs only: no values are loaded.
+    public func fetchObjectIDs(_ request: FetchRequest) throws -> [ObjectID] {
+        var r = request
+        r.resultType = .objectIDs
+        return try fetch(r).map(\.objectID)
+    }
+
+    /// The number of objects a fetch would return.
+    public func count(_ request: FetchRequest) throws -> Int {
+        let entity = try self.entity(request.entityName)
+        if request.includesPendingChanges && changedObjects.values.contains(where: { $0.entity.rootName == entity.rootName }) {
+            return try fetchObjectIDs(request).count
+        }
+        let compiled = try QueryCompiler.compile(entity: entity, layout: store.layout, predicate: request.predicate, sortDescriptors: [], variables: request.variables)
+        var bindings = entityFilterBindings(entity, includesSubentities: request.includesSubentities)
+        let sql = "SELECT count(*) FROM \(quoteIdentifier(entity.rootName)) AS t0 \(compiled.joins) WHERE t0.\"_entity\" IN (\(Array(repeating: "?", count: bindings.count).joined(separator: ","))) AND (\(compiled.whereClause))"
+        bindings += compiled.bindings
+        var n = Int(try connection.scalarInt(sql, bindings) ?? 0)
+        n = max(0, n - request.fetchOffset)
+        if let limit = request.fetchLimit { n = min(n, limit) }
+        return n
+    }
+
+    /// Fetch by entity name with an optional predicate and sort: the seeds' convenience.
+    public func fetch(_ entityName: String, where predicate: Predicate? = nil, sortedBy sort: [SortDescriptor] = [], limit: Int? = nil) throws -> [ManagedObject] {
+        try fetch(FetchRequest(entityName: entityName, predicate: predicate, sortDescriptors: sort, fetchLimit: limit))
+    }
+
+    private func entityFilterBindings(_ entity: Entity, includesSubentities: Bool) -> [Value] {
+        (includesSubentities ? entity.hierarchyNames : [entity.name]).map { .string($0) }
+    }
+
+    /// Unsaved objects that may change this fetch's result (same table).
+    private func pendingObjects(of entity: Entity, request: FetchRequest) -> [ManagedObject] {
+        changedObjects.values.filter { $0.entity.rootName == entity.rootName }
+    }
+
+    /// Merges the context's unsaved state into SQL results: drops deleted objects,
+    /// re-evaluates changed ones, adds matching inserts, re-sorts, then pages.
+    private func applyPendingChanges(_ fetched: [ManagedObject], pending: [ManagedObject], entity: Entity, request: FetchRequest) throws -> [ManagedObject] {
+        let allowed = Set(request.includesSubentities ? entity.hierarchyNames : [entity.name])
+        var seen = Set<ObjectIdentifier>()
+        var result: [ManagedObject] = []
+        var reorder = false
+        for o in fetched {
+            seen.insert(ObjectIdentifier(o))
+            if o.isDeleted { reorder = true; continue }
+            if changedObjects[ObjectIdentifier(o)] != nil, o.hasChangedValues {
+                reorder = true
+                if let p = request.predicate, try !p.evaluate(o, variables: request.variables) { continue }
+            }
+            result.append(o)
+        }
+        for o in pending where !seen.contains(ObjectIdentifier(o)) && !o.isDeleted && allowed.contains(o.entity.name) {
+            if !o.isInserted && !o.hasChangedValues { continue }
+            if o.isFault { try fulfillFault(o) }
+            if let p = request.predicate, try !p.evaluate(o, variables: request.variables) { continue }
+            result.append(o)
+            reorder = true
+        }
+        if reorder {
+            try sortInMemory(&result, by: request.sortDescriptors)
+        }
+        let start = min(result.count, request.fetchOffset)
+        let end = request.fetchLimit.map { min(result.count, start + $0) } ?? result.count
+        return Array(result[start..<end])
+    }
+
+    /// Sorts with the in-memory comparator that matches SQL's ORDER BY.
+    func sortInMemory(_ result: inout [ManagedObject], by descriptors: [SortDescriptor]) throws {
+        var sortError: Error?
+        result.sort { a, b in
+            do { return try SortDescriptor.compare(a, b, descriptors: descriptors) == .orderedAscending } catch {
+                sortError = error
+                return false
+            }
+        }
+        if let sortError { throw sortError }
+    }
+}
+
+extension ManagedObject: KeyValueSource {
+    public var sourceEntity: Entity { entity }
+    public var sourceObjectID: ObjectID { objectID }
+    public func attributeValue(forKey key: String) throws -> Value { try value(forKey: key) }
+    public func toOneValue(forKey key: String) throws -> ManagedObject? { try toOne(key) }
+    public func toManyValue(forKey key: String) throws -> [ManagedObject] { try toMany(key) }
+}

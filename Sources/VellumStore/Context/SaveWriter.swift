@@ -1,0 +1,153 @@
+import Foundation
+
+/// Writes one save inside the writer's transaction: conflict checks and
+/// resolution, key allocation, then inserts, updates, deletes and join rows.
+struct SaveWriter {
+    unowned let context: ManagedObjectContext
+    var inserted: [ManagedObject]
+    var updated: [ManagedObject]
+    var deleted: [ManagedObject]
+    /// Primary keys given to inserted objects (applied only after commit).
+    var assignedKeys: [ObjectIdentifier: Int64] = [:]
+    var newVersions: [(ManagedObject, Int64)] = []
+    /// Objects whose changes a `rollback` policy dropped.
+    var rolledBack: [ManagedObject] = []
+
+    init(context: ManagedObjectContext, inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject]) {
+        self.context = context
+        self.inserted = inserted
+        self.updated = updated
+        self.deleted = deleted
+    }
+
+    var layout: NativeLayout { context.store.layout }
+
+    mutating func write(_ db: Connection) throws {
+        assignedKeys = [:]
+        newVersions = []
+        rolledBack = []
+        try ConflictResolver(context: context).resolveVersionConflicts(updated: &updated, deleted: &deleted, rolledBack: &rolledBack, db: db)
+        try ConflictResolver(context: context).resolveUniquenessConflicts(inserted: &inserted, updated: &updated, deleted: deleted, db: db)
+        try allocateKeys(db)
+        // Deletes and updates first, so values they free can be taken by inserts.
+        for o in deleted {
+            let m = layout.mapping(for: o.entity.name)!
+            try db.run("DELETE FROM \(quoteIdentifier(m.table)) WHERE \"_pk\" = ?", [.integer(o.objectID.primaryKey!)])
+        }
+        for o in updated { try updateRow(o, db) }
+        for o in inserted { try insertRow(o, db) }
+        try writeJoinRowsAndPositions(db)
+    }
+
+    func primaryKey(_ o: ManagedObject) -> Int64? {
+        o.objectID.primaryKey ?? assignedKeys[ObjectIdentifier(o)]
+    }
+
+    /// Keys are never reused: the next key is past both the largest row and the AUTOINCREMENT counter.
+    private mutating func allocateKeys(_ db: Connection) throws {
+        var next: [String: Int64] = [:]
+        for o in inserted where o.objectID.isTemporary {
+            let table = o.entity.rootName
+            if next[table] == nil {
+                let seq = try db.scalarInt("SELECT seq FROM sqlite_sequence WHERE name = ?", [.string(table)]) ?? 0
+                let maxKey = try db.scalarInt("SELECT max(\"_pk\") FROM \(quoteIdentifier(table))") ?? 0
+                next[table] = max(seq, maxKey) + 1
+            }
+            assignedKeys[ObjectIdentifier(o)] = next[table]!
+            next[table]! += 1
+        }
+    }
+
+    /// Columns written for an entity: stored attributes, then to-one foreign keys.
+    private func writtenColumns(_ m: EntityMapping) -> (attributes: [(Int, String)], foreignKeys: [(Int, String)]) {
+        let attributes = m.attributeColumns.enumerated().compactMap { i, c in c.map { (i, $0) } }
+        let fks = m.relationshipStorage.enumerated().compactMap { i, s -> (Int, String)? in
+            if case .foreignKey(let c) = s { return (i, c) } else { return nil }
+        }
+        return (attributes, fks)
+    }
+
+    private func bindRow(_ o: ManagedObject, _ s: Statement, columns: (attributes: [(Int, String)], foreignKeys: [(Int, String)]), from index: Int32) throws -> Int32 {
+        var n = index
+        for (i, _) in columns.attributes {
+            try s.bind(o.values[i], at: n)
+            n += 1
+        }
+        for (i, _) in columns.foreignKeys {
+            let destination = o.relations.count > i ? o.relations[i]?.current.first : nil
+            if let destination, let pk = primaryKey(destination) { s.bind(pk, at: n) } else { s.bindNull(at: n) }
+            n += 1
+        }
+        return n
+    }
+
+    private func insertRow(_ o: ManagedObject, _ db: Connection) throws {
+        let m = layout.mapping(for: o.entity.name)!
+        let columns = writtenColumns(m)
+        let names = ["_pk", "_entity", "_version"] + columns.attributes.map(\.1) + columns.foreignKeys.map(\.1)
+        let sql = "INSERT INTO \(quoteIdentifier(m.table)) (\(names.map(quoteIdentifier).joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: names.count).joined(separator: ", ")))"
+        let s = try db.cachedStatement(sql)
+        s.bind(primaryKey(o)!, at: 1)
+        s.bindText(o.entity.name, at: 2)
+        s.bind(Int64(1), at: 3)
+        _ = try bindRow(o, s, columns: columns, from: 4)
+        try s.runToCompletion()
+    }
+
+    private mutating func updateRow(_ o: ManagedObject, _ db: Connection) throws {
+        let m = layout.mapping(for: o.entity.name)!
+        var columns = writtenColumns(m)
+        // Unloaded to-one relationships keep their stored key: leave those columns alone.
+        // Only changed to-one keys are written, so a concurrent change to another key survives a merge.
+        columns.foreignKeys = columns.foreignKeys.filter { o.relations.count > $0.0 && o.relations[$0.0]?.isChanged == true }
+        let sets = (columns.attributes.map(\.1) + columns.foreignKeys.map(\.1)).map { "\(quoteIdentifier($0)) = ?" }
+        let sql = "UPDATE \(quoteIdentifier(m.table)) SET \((sets + ["\"_version\" = ?"]).joined(separator: ", ")) WHERE \"_pk\" = ?"
+        let s = try db.cachedStatement(sql)
+        var n = try bindRow(o, s, columns: columns, from: 1)
+        s.bind(o.version + 1, at: n); n += 1
+        s.bind(o.objectID.primaryKey!, at: n)
+        try s.runToCompletion()
+        newVersions.append((o, o.version + 1))
+    }
+
+    /// Many-to-many rows (written from the side that names the join table) and
+    /// positions of ordered relationships.
+    private func writeJoinRowsAndPositions(_ db: Connection) throws {
+        for o in inserted + updated {
+            let m = layout.mapping(for: o.entity.name)!
+            for (i, storage) in m.relationshipStorage.enumerated() {
+                guard o.relations.count > i, let relation = o.relations[i], relation.isChanged || o.isInserted else { continue }
+                guard let source = primaryKey(o) else { continue }
+                switch storage {
+                case .joinTable(let table, let sourceColumn, let targetColumn, let positionColumn):
+                    if sourceColumn == "source" {
+                        let removed = relation.stored.filter { s in !relation.current.contains { $0 === s } }
+                        let added = relation.current.filter { c in !relation.stored.contains { $0 === c } }
+                        for d in removed where !d.isDeleted {
+                            guard let target = primaryKey(d) else { continue }
+                            try db.run("DELETE FROM \(quoteIdentifier(table)) WHERE source = ? AND target = ?", [.integer(source), .integer(target)])
+                        }
+                        for d in added {
+                            guard let target = primaryKey(d) else { continue }
+                            try db.run("INSERT OR IGNORE INTO \(quoteIdentifier(table)) (source, target) VALUES (?, ?)", [.integer(source), .integer(target)])
+                        }
+                    }
+                    if let positionColumn {
+                        for (position, d) in relation.current.enumerated() {
+                            guard let target = primaryKey(d) else { continue }
+                            try db.run("UPDATE \(quoteIdentifier(table)) SET \(quoteIdentifier(positionColumn)) = ? WHERE \(quoteIdentifier(sourceColumn)) = ? AND \(quoteIdentifier(targetColumn)) = ?",
+                                       [.integer(Int64(position)), .integer(source), .integer(target)])
+                        }
+                    }
+                case .inverseForeignKey(let table, _, let positionColumn?):
+                    for (position, d) in relation.current.enumerated() {
+                        guard let target = primaryKey(d) else { continue }
+                        try db.run("UPDATE \(quoteIdentifier(table)) SET \(quoteIdentifier(positionColumn)) = ? WHERE \"_pk\" = ?", [.integer(Int64(position)), .integer(target)])
+                    }
+                default:
+                    break
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+
+/// Checks objects against the model's rules before a save touches the store.
+struct Validator {
+    unowned let context: ManagedObjectContext
+
+    /// Every failure of every object (a save reports them all at once).
+    func failures(for objects: [ManagedObject]) throws -> [ValidationFailure] {
+        var failures: [ValidationFailure] = []
+        for o in objects {
+            let uri = o.objectID.uriString
+            for (i, a) in o.entity.attributes.enumerated() where !a.isTransient {
+                if let reason = Self.check(o.values[i], against: a) {
+                    failures.append(ValidationFailure(entity: o.entity.name, key: a.name, reason: reason, objectURI: uri))
+                }
+            }
+            for (i, r) in o.entity.relationships.enumerated() {
+                let needsCheck = !r.isOptional || r.minCount != nil || r.maxCount != nil
+                guard needsCheck else { continue }
+                let count = try context.relation(of: o, at: i).current.filter { !$0.isDeleted }.count
+                if !r.isOptional && count == 0 {
+                    failures.append(ValidationFailure(entity: o.entity.name, key: r.name, reason: "is required", objectURI: uri))
+                }
+                if r.isToMany, let min = r.minCount, count < min, count > 0 || !r.isOptional {
+                    failures.append(ValidationFailure(entity: o.entity.name, key: r.name, reason: "must have at least \(min) objects (has \(count))", objectURI: uri))
+                }
+                if r.isToMany, let max = r.maxCount, max > 0, count > max {
+                    failures.append(ValidationFailure(entity: o.entity.name, key: r.name, reason: "must have at most \(max) objects (has \(count))", objectURI: uri))
+                }
+            }
+        }
+        return failures
+    }
+
+    /// Deny rules: a deleted object whose deny relationship still has (undeleted) objects.
+    func denials(for deleted: [ManagedObject]) throws -> StoreError? {
+        for o in deleted {
+            for (i, r) in o.entity.relationships.enumerated() where r.deleteRule == .deny {
+                let remaining = try context.relation(of: o, at: i).current.filter { !$0.isDeleted }
+                if !remaining.isEmpty { return .deleteDenied(entity: o.entity.name, relationship: r.name, count: remaining.count) }
+            }
+        }
+        return nil
+    }
+
+    /// Why a value breaks an attribute's rules, or nil when it is fine.
+    static func check(_ value: Value, against a: AttributeDescription) -> String? {
+        if value.isNull { return a.isOptional ? nil : "is required" }
+        if let reason = (try? value.coerced(to: a.type)) == nil ? "expected \(a.type.rawValue), got \(value.kindName)" : nil { return reason }
+        let measure: Double?
+        let unit: String
+        switch value {
+        case .string(let s) where a.type == .string: measure = Double(s.count); unit = "characters"
+        case .data(let d): measure = Double(d.count); unit = "bytes"
+        case .date(let d): measure = d.timeIntervalSinceReferenceDate; unit = ""
+        default: measure = value.doubleValue; unit = ""
+        }
+        if let m = measure {
+            if let min = a.minValue, m < min {
+                return unit.isEmpty ? "must be at least \(Value.formatDouble(min)) (is \(value))" : "must be at least \(Int(min)) \(unit) long"
+            }
+            if let max = a.maxValue, m > max {
+                return unit.isEmpty ? "must be at most \(Value.formatDouble(max)) (is \(value))" : "must be at most \(Int(max)) \(unit) long"
+            }
+        }
+        if let pattern = a.regex, case .string(let s) = value, !TextFolding.matchesRegex(s, pattern: pattern) {
+            return "'\(s)' does not match the pattern \(pattern)"
+        }
+        return nil
+    }
+}
