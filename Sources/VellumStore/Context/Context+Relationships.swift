@@ -31,8 +31,8 @@ extension ManagedObjectContext {
         // Unsaved changes made from the other side while this side was not loaded.
         var current = stored
         for other in changedObjects.values where other !== object {
-            guard let inverseIndex = other.entity.relationshipIndexByName[relationship.inverse],
-                  other.entity.relationships[inverseIndex].destination == relationship.destination || object.entity.isKind(of: other.entity.relationships[inverseIndex].destination),
+            guard other.entity.isKind(of: relationship.destination),
+                  let inverseIndex = other.entity.relationshipIndexByName[relationship.inverse],
                   other.relations.count > inverseIndex, let inverse = other.relations[inverseIndex] else { continue }
             let nowLinked = inverse.current.contains { $0 === object }
             let wasLinked = inverse.stored.contains { $0 === object }

@@ -16,6 +16,8 @@ extension ManagedObjectContext {
             pendingChangedKeys.removeAll()
             return DidSave(inserted: [], updated: [], deleted: [], changedKeys: [:], author: transactionAuthor, sequence: store.currentSaveSequence)
         }
+        // Objects changed only through an inverse relationship may still be faults.
+        for o in updated + deleted where o.isFault { try fulfillFault(o) }
         let validator = Validator(context: self)
         let failures = try validator.failures(for: inserted + updated)
         if failures.count == 1 { throw StoreError.validation(failures[0]) }

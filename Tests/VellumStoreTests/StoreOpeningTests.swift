@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+@testable import VellumStore
+
+@Suite struct StoreOpeningTests {
+    @Test func notADatabaseIsRefusedAndUntouched() throws {
+        let dir = TempDir()
+        let url = dir.file("notes.sqlite")
+        let text = Data(String(repeating: "hello, not sqlite\n", count: 100).utf8)
+        try text.write(to: url)
+        #expect { try PersistentStore(url: url, model: Fixtures.shopModel()) } throws: { e in
+            if case StoreError.notADatabase(let path, _) = e { return path == url.path }
+            return false
+        }
+        #expect(try Data(contentsOf: url) == text)
+    }
+
+    @Test func foreignDatabaseIsNotAStoreAndUntouched() throws {
+        let dir = TempDir()
+        let url = dir.file("foreign.db")
+        do {
+            let c = try Connection(path: url.path, options: .init(create: true, journalModeWAL: false))
+            try c.execute("CREATE TABLE t (x); INSERT INTO t VALUES (1)")
+        }
+        let before = try Data(contentsOf: url)
+        #expect { try PersistentStore(url: url, model: nil) } throws: { e in
+            if case StoreError.notAStore = e { return true } else { return false }
+        }
+        #expect(try Data(contentsOf: url) == before)
+        #expect(!FileManager.default.fileExists(atPath: url.path + "-wal"))
+    }
+
+    @Test func modelMismatchIsRefused() throws {
+        let dir = TempDir()
+        _ = try Fixtures.openShop(dir)
+        let other = try ModelBuilder().entity("X") { $0.attribute("a", .string) }.build()
+        #expect { try PersistentStore(url: dir.file("shop.sqlite"), model: other) } throws: { e in
+            if case StoreError.modelMismatch = e { return true } else { return false }
+        }
+    }
+
+    @Test func storeDescribesItselfWithoutModel() throws {
+        let dir = TempDir()
+        let model = try Fixtures.shopModel()
+        let store = try Fixtures.openShop(dir)
+        let reopened = try PersistentStore(url: dir.file("shop.sqlite"), model: nil)
+        #expect(reopened.model == model)
+        #expect(reopened.identifier == store.identifier)
+    }
+
+    @Test func readOnlyAndMissingFilesGetClearErrors() throws {
+        let dir = TempDir()
+        _ = try Fixtures.openShop(dir)
+        let url = dir.file("shop.sqlite")
+        #expect { try PersistentStore(url: dir.file("missing.sqlite"), model: nil, options: .init(createIfMissing: false)) } throws: { e in
+            if case StoreError.fileNotFound = e { return true } else { return false }
+        }
+        if getuid() != 0 {
+            try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: url.path)
+            #expect { try PersistentStore(url: url, model: nil) } throws: { e in
+                if case StoreError.readOnly = e { return true } else { return false }
+            }
+        }
+        let ro = try PersistentStore(url: url, model: nil, options: .init(readOnly: true))
+        let ctx = try ManagedObjectContext(store: ro)
+        try ctx.insert("Tag", values: ["name": .string("x")])
+        #expect(throws: StoreError.self) { try ctx.save() }
+        #expect(ctx.hasChanges)
+    }
+
+    @Test func inMemoryStore() throws {
+        let store = try PersistentStore(url: nil, model: Fixtures.shopModel(), options: .inMemory)
+        let ctx = try ManagedObjectContext(store: store)
+        try ctx.insert("Tag", values: ["name": .string("x")])
+        try ctx.save()
+        #expect(try ManagedObjectContext(store: store).fetch("Tag").count == 1)
+    }
+}
