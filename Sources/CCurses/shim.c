@@ -135,3 +135,11 @@ void ccurses_raise_tstp(void) {
     raise(SIGTSTP);
 }
 int ccurses_isatty(int fd) { return isatty(fd); }
+int ccurses_start_screen(void) {
+    SCREEN *screen = newterm(NULL, stdout, stdin);
+    if (screen == NULL) return 0;
+    set_term(screen);
+    return 1;
+}
+void ccurses_ignore_signal(int sig) { signal(sig, SIG_IGN); }
+void ccurses_timeout(int ms) { timeout(ms); }

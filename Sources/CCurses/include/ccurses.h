@@ -111,5 +111,12 @@ void ccurses_register_atexit(void);
 /// raise(SIGTSTP) after restoring default disposition so the shell gets control.
 void ccurses_raise_tstp(void);
 int ccurses_isatty(int fd);
+/// newterm(NULL, stdout, stdin) + set_term; unlike initscr it reports
+/// failure (returns 0) instead of exiting the process.
+int ccurses_start_screen(void);
+/// signal(sig, SIG_IGN): SIG_IGN is a cast macro Swift cannot import.
+void ccurses_ignore_signal(int sig);
+/// timeout(ms) on stdscr.
+void ccurses_timeout(int ms);
 
 #endif

@@ -1,0 +1,28 @@
+import CCurses
+
+/// Why the full-screen UI could not start. The app prints `description`
+/// and exits non-zero instead of corrupting a pipe or log file.
+public enum TerminalError: Error, Sendable, Hashable, CustomStringConvertible {
+    case notATerminal(stdinIsTerminal: Bool, stdoutIsTerminal: Bool)
+    case initializationFailed(String)
+
+    public var description: String {
+        switch self {
+        case let .notATerminal(stdinIsTerminal, stdoutIsTerminal):
+            let which = [stdinIsTerminal ? nil : "standard input", stdoutIsTerminal ? nil : "standard output"]
+                .compactMap { $0 }.joined(separator: " and ")
+            return "vellum: the interactive browser needs a terminal, but \(which) is not one. Run it in a terminal, or use a non-interactive command."
+        case let .initializationFailed(reason):
+            return "vellum: cannot initialise the terminal: \(reason)"
+        }
+    }
+
+    /// Throws `.notATerminal` unless both stdin and stdout are TTYs.
+    public static func requireTerminal() throws(TerminalError) {
+        let input = ccurses_isatty(0) == 1
+        let output = ccurses_isatty(1) == 1
+        guard input && output else {
+            throw .notATerminal(stdinIsTerminal: input, stdoutIsTerminal: output)
+        }
+    }
+}
