@@ -16,6 +16,7 @@ out=Sources/VellumTerminal/EmbeddedThemes.swift
     name=$(basename "$f" .theme)
     echo "        \"$name\": #\"\"\""
     cat "$f"
+    echo ""   # a multi-line literal drops the newline before the closing quotes
     echo "\"\"\"#,"
   done
   echo "    ]"

@@ -43,6 +43,7 @@ border     = fg:border bg:bg
 dim        = fg:muted bg:bg
 accent     = fg:accent bg:bg
 warning    = fg:warning bg:bg bold
+
 """#,
         "dracula": #"""
 # Dracula (draculatheme.com).
@@ -83,6 +84,7 @@ warning   = orange
 [roles]
 # Dracula's selection is subtle; keep it readable with bold text.
 selection = fg:sel-fg bg:sel-bg bold
+
 """#,
         "gruvbox-dark": #"""
 # Gruvbox dark (medium contrast), by Pavel Pertsev.
@@ -107,6 +109,7 @@ bar-fg    = #ebdbb2
 bar-bg    = #3c3836
 error     = #fb4934
 warning   = #fabd2f
+
 """#,
         "high-contrast": #"""
 # High contrast: pure black and white with saturated accents, for low
@@ -138,6 +141,7 @@ warning   = #ffff00
 selection  = fg:sel-fg bg:sel-bg bold
 dim        = fg:muted bg:bg
 border     = fg:border bg:bg bold
+
 """#,
         "light": #"""
 # Light theme (One Light palette).
@@ -162,6 +166,7 @@ bar-fg    = #fafafa
 bar-bg    = #383a42
 error     = #e45649
 warning   = #c18401
+
 """#,
         "monochrome": #"""
 # Monochrome: attributes only, no colours. Used automatically when NO_COLOR
@@ -183,6 +188,7 @@ border     = plain
 dim        = dim
 accent     = underline
 warning    = bold
+
 """#,
         "nord": #"""
 # Nord (Arctic Ice Studio). nord0–nord15 as in the official palette.
@@ -224,6 +230,7 @@ bar-fg    = nord5
 bar-bg    = nord1
 error     = nord11
 warning   = nord12
+
 """#,
         "solarized-dark": #"""
 # Solarized dark (Ethan Schoonover). The base tones are named as in the
@@ -267,6 +274,7 @@ bar-fg    = base1
 bar-bg    = base02
 error     = sol-red
 warning   = sol-orange
+
 """#,
         "solarized-light": #"""
 # Solarized light: same palette as solarized-dark, light base tones.
@@ -282,6 +290,7 @@ border    = base1
 bar-fg    = base01
 bar-bg    = base2
 cursor-fg = base3
+
 """#,
     ]
 }

@@ -40,6 +40,7 @@ public struct RGB: Sendable, Hashable, CustomStringConvertible {
         let dr = Int(r) - Int(other.r)
         let dg = Int(g) - Int(other.g)
         let db = Int(b) - Int(other.b)
-        return ((512 + rMean) * dr * dr >> 8) + 4 * dg * dg + ((767 - rMean) * db * db >> 8)
+        // Note: in Swift `>>` binds tighter than `*`, hence the parentheses.
+        return (((512 + rMean) * dr * dr) >> 8) + 4 * dg * dg + (((767 - rMean) * db * db) >> 8)
     }
 }
