@@ -15,6 +15,8 @@ public final class Screen {
     private let colors: ColorAllocator
     private let keyMap = CursesKeyMap()
     private var active = true
+    /// Keys decoded together with an ESC sequence, returned by later reads.
+    private var pendingKeys: [Key] = []
     private static let escapeDelayMilliseconds: Int32 = 25
 
     /// Initialises the terminal. Throws if stdin/stdout are not terminals or
@@ -170,20 +172,44 @@ public final class Screen {
     /// Returns nil on timeout. Resizes arrive as `.resize`.
     public func readKey(timeoutMilliseconds: Int? = nil) -> Key? {
         guard active else { return nil }
+        if !pendingKeys.isEmpty { return pendingKeys.removeFirst() }
         ccurses_timeout(Int32(clamping: timeoutMilliseconds ?? -1))
         guard let key = readOne() else { return nil }
-        if key == .escape {
-            // ncurses already waited ESCDELAY for a sequence; whatever
-            // follows immediately is an Alt-modified key.
-            ccurses_timeout(0)
-            defer { ccurses_timeout(Int32(clamping: timeoutMilliseconds ?? -1)) }
-            switch readOne() {
-            case nil: return .escape
-            case .char(let c)?, .ctrl(let c)?: return .alt(c)
-            case let other?: return other
+        guard key == .escape else { return key }
+
+        // ncurses already waited ESCDELAY and returned ESC because the bytes
+        // after it matched no terminfo key (e.g. CSI arrows while the
+        // terminal is in application mode, or Alt+key). Whatever is already
+        // buffered belongs to it: decode ESC + those bytes ourselves.
+        ccurses_timeout(0)
+        var bytes: [UInt8] = [0x1B]
+        var trailing: [Key] = []
+        while bytes.count < 64, let next = readOne() {
+            switch next {
+            case .char(let c):
+                bytes += Array(String(c).utf8)
+            case .ctrl(let c) where c.isLetter:
+                bytes.append(UInt8(c.asciiValue ?? 0x60) - 0x60)
+            case .escape:
+                bytes.append(0x1B)
+            case .enter:
+                bytes.append(0x0D)
+            case .tab:
+                bytes.append(0x09)
+            case .backspace:
+                bytes.append(0x7F)
+            default:
+                trailing.append(next)
             }
+            if !trailing.isEmpty { break }
         }
-        return key
+        var decoder = KeyDecoder()
+        var keys = decoder.feed(bytes)
+        keys += decoder.flush()
+        keys += trailing
+        guard !keys.isEmpty else { return .escape }
+        pendingKeys += keys.dropFirst()
+        return keys[0]
     }
 
     private func readOne() -> Key? {

@@ -9,9 +9,12 @@ public enum TerminalError: Error, Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch self {
         case let .notATerminal(stdinIsTerminal, stdoutIsTerminal):
-            let which = [stdinIsTerminal ? nil : "standard input", stdoutIsTerminal ? nil : "standard output"]
-                .compactMap { $0 }.joined(separator: " and ")
-            return "vellum: the interactive browser needs a terminal, but \(which) is not one. Run it in a terminal, or use a non-interactive command."
+            let which = switch (stdinIsTerminal, stdoutIsTerminal) {
+            case (false, false): "standard input and standard output are not terminals"
+            case (false, true): "standard input is not a terminal"
+            default: "standard output is not a terminal"
+            }
+            return "vellum: the interactive browser needs a terminal, but \(which). Run it in a terminal, or use a non-interactive command."
         case let .initializationFailed(reason):
             return "vellum: cannot initialise the terminal: \(reason)"
         }
