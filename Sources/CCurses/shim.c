@@ -1,4 +1,145 @@
 #include "ccurses.h"
+#include <ncursesw/term.h>
+#include <unistd.h>
+#include <stdlib.h>
+
+// term.h defines many short macros (lines, columns, ...); it is included only
+// here so they never leak into Swift.
 
 int ccurses_lines(void) { return LINES; }
 int ccurses_cols(void) { return COLS; }
+int ccurses_colors(void) { return COLORS; }
+int ccurses_color_pairs(void) { return COLOR_PAIRS; }
+void ccurses_getmaxyx(int *rows, int *cols) {
+    int r = 0, c = 0;
+    if (stdscr) { getmaxyx(stdscr, r, c); }
+    *rows = r; *cols = c;
+}
+WINDOW *ccurses_stdscr(void) { return stdscr; }
+
+void ccurses_setlocale_all(void) { setlocale(LC_ALL, ""); }
+
+uint32_t ccurses_a_normal(void) { return (uint32_t)A_NORMAL; }
+uint32_t ccurses_a_bold(void) { return (uint32_t)A_BOLD; }
+uint32_t ccurses_a_reverse(void) { return (uint32_t)A_REVERSE; }
+uint32_t ccurses_a_underline(void) { return (uint32_t)A_UNDERLINE; }
+uint32_t ccurses_a_dim(void) { return (uint32_t)A_DIM; }
+uint32_t ccurses_a_italic(void) { return (uint32_t)A_ITALIC; }
+uint32_t ccurses_a_blink(void) { return (uint32_t)A_BLINK; }
+uint32_t ccurses_color_pair(int pair) { return (uint32_t)COLOR_PAIR(pair); }
+int ccurses_attr_set(uint32_t attrs, int pair) {
+    // attr_set's pair argument is a short; the opts pointer carries the int.
+    int p = pair;
+    return attr_set((attr_t)attrs, (short)(pair > 32767 ? 0 : pair), &p);
+}
+int ccurses_attroff_all(void) { return attrset(A_NORMAL); }
+
+int ccurses_key_code_yes(void) { return KEY_CODE_YES; }
+int ccurses_key_up(void) { return KEY_UP; }
+int ccurses_key_down(void) { return KEY_DOWN; }
+int ccurses_key_left(void) { return KEY_LEFT; }
+int ccurses_key_right(void) { return KEY_RIGHT; }
+int ccurses_key_home(void) { return KEY_HOME; }
+int ccurses_key_end(void) { return KEY_END; }
+int ccurses_key_ppage(void) { return KEY_PPAGE; }
+int ccurses_key_npage(void) { return KEY_NPAGE; }
+int ccurses_key_backspace(void) { return KEY_BACKSPACE; }
+int ccurses_key_dc(void) { return KEY_DC; }
+int ccurses_key_ic(void) { return KEY_IC; }
+int ccurses_key_btab(void) { return KEY_BTAB; }
+int ccurses_key_enter(void) { return KEY_ENTER; }
+int ccurses_key_resize(void) { return KEY_RESIZE; }
+int ccurses_key_mouse(void) { return KEY_MOUSE; }
+int ccurses_key_f(int n) { return KEY_F(n); }
+int ccurses_err(void) { return ERR; }
+int ccurses_ok(void) { return OK; }
+
+int ccurses_get_wch(uint32_t *ch) {
+    wint_t w = 0;
+    int rc = get_wch(&w);
+    *ch = (uint32_t)w;
+    return rc;
+}
+
+uint32_t ccurses_button1_pressed(void) { return (uint32_t)BUTTON1_PRESSED; }
+uint32_t ccurses_button1_clicked(void) { return (uint32_t)BUTTON1_CLICKED; }
+uint32_t ccurses_button1_released(void) { return (uint32_t)BUTTON1_RELEASED; }
+uint32_t ccurses_button4_pressed(void) { return (uint32_t)BUTTON4_PRESSED; }
+uint32_t ccurses_button5_pressed(void) { return (uint32_t)BUTTON5_PRESSED; }
+uint32_t ccurses_all_mouse_events(void) { return (uint32_t)ALL_MOUSE_EVENTS; }
+uint32_t ccurses_enable_mouse(void) {
+    mmask_t old = 0;
+    mmask_t want = BUTTON1_PRESSED | BUTTON1_CLICKED | BUTTON1_RELEASED
+                 | BUTTON4_PRESSED | BUTTON5_PRESSED;
+    mmask_t got = mousemask(want, &old);
+    mouseinterval(0); // report presses immediately, no click-detection delay
+    return (uint32_t)got;
+}
+void ccurses_disable_mouse(void) { mmask_t old = 0; mousemask(0, &old); }
+int ccurses_getmouse(int *x, int *y, uint32_t *bstate) {
+    MEVENT ev;
+    int rc = getmouse(&ev);
+    if (rc == OK) { *x = ev.x; *y = ev.y; *bstate = (uint32_t)ev.bstate; }
+    return rc;
+}
+
+int ccurses_has_extended_colors(void) {
+#if defined(NCURSES_EXT_COLORS) && NCURSES_VERSION_MAJOR >= 6
+    return 1;
+#else
+    return 0;
+#endif
+}
+int ccurses_init_extended_pair(int pair, int fg, int bg) { return init_extended_pair(pair, fg, bg); }
+int ccurses_init_extended_color(int color, int r, int g, int b) { return init_extended_color(color, r, g, b); }
+int ccurses_can_change_color(void) { return can_change_color() ? 1 : 0; }
+
+int ccurses_mvaddnstr_utf8(int y, int x, const char *utf8, int nbytes) {
+    return mvaddnstr(y, x, utf8, nbytes);
+}
+
+int ccurses_set_escdelay(int ms) { return set_escdelay(ms); }
+int ccurses_use_default_colors(void) { return use_default_colors(); }
+
+int ccurses_tigetstr_present(const char *cap) {
+    char *s = tigetstr((char *)cap);
+    if (s == NULL || s == (char *)-1) return 0;
+    return s[0] != '\0' ? 1 : 0;
+}
+int ccurses_tigetflag(const char *cap) { return tigetflag((char *)cap); }
+int ccurses_tigetnum(const char *cap) { return tigetnum((char *)cap); }
+int ccurses_setupterm_probe(void) {
+    int err = 0;
+    if (cur_term != NULL) return 1;
+    return setupterm(NULL, STDOUT_FILENO, &err) == OK ? 1 : 0;
+}
+
+#include <signal.h>
+static int ccurses_atexit_registered = 0;
+void ccurses_restore_if_active(void) {
+    if (stdscr != NULL && !isendwin()) {
+        mmask_t old = 0;
+        mousemask(0, &old);
+        curs_set(1);
+        endwin();
+    }
+}
+void ccurses_register_atexit(void) {
+    if (!ccurses_atexit_registered) {
+        ccurses_atexit_registered = 1;
+        atexit(ccurses_restore_if_active);
+    }
+}
+void ccurses_raise_tstp(void) {
+    signal(SIGTSTP, SIG_DFL);
+    raise(SIGTSTP);
+}
+int ccurses_isatty(int fd) { return isatty(fd); }
+int ccurses_start_screen(void) {
+    SCREEN *screen = newterm(NULL, stdout, stdin);
+    if (screen == NULL) return 0;
+    set_term(screen);
+    return 1;
+}
+void ccurses_ignore_signal(int sig) { signal(sig, SIG_IGN); }
+void ccurses_timeout(int ms) { timeout(ms); }

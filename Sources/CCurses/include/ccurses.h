@@ -5,8 +5,118 @@
 #include <ncursesw/curses.h>
 #include <locale.h>
 #include <wchar.h>
+#include <stdint.h>
 
-/// Wrappers for ncurses macros and variadic calls that Swift cannot import.
+/// Wrappers for ncurses macros, globals and variadic calls that Swift cannot
+/// import directly (or cannot import safely under strict concurrency: C
+/// globals such as LINES/COLS are imported as mutable vars).
+
+// --- Screen geometry ---------------------------------------------------
 int ccurses_lines(void);
 int ccurses_cols(void);
+int ccurses_colors(void);
+int ccurses_color_pairs(void);
+/// getmaxyx is a macro; writes rows/cols of stdscr.
+void ccurses_getmaxyx(int *rows, int *cols);
+WINDOW *ccurses_stdscr(void);
+
+// --- Locale --------------------------------------------------------------
+/// setlocale(LC_ALL, "") so ncursesw treats output as UTF-8.
+void ccurses_setlocale_all(void);
+
+// --- Attributes (macros in curses.h) -------------------------------------
+uint32_t ccurses_a_normal(void);
+uint32_t ccurses_a_bold(void);
+uint32_t ccurses_a_reverse(void);
+uint32_t ccurses_a_underline(void);
+uint32_t ccurses_a_dim(void);
+uint32_t ccurses_a_italic(void);
+uint32_t ccurses_a_blink(void);
+uint32_t ccurses_color_pair(int pair);
+/// attr_set with an extended (int) pair number; works for pairs > 32767.
+int ccurses_attr_set(uint32_t attrs, int pair);
+int ccurses_attroff_all(void);
+
+// --- Keys (KEY_* macros) -------------------------------------------------
+int ccurses_key_code_yes(void);
+int ccurses_key_up(void);
+int ccurses_key_down(void);
+int ccurses_key_left(void);
+int ccurses_key_right(void);
+int ccurses_key_home(void);
+int ccurses_key_end(void);
+int ccurses_key_ppage(void);
+int ccurses_key_npage(void);
+int ccurses_key_backspace(void);
+int ccurses_key_dc(void);
+int ccurses_key_ic(void);
+int ccurses_key_btab(void);
+int ccurses_key_enter(void);
+int ccurses_key_resize(void);
+int ccurses_key_mouse(void);
+/// KEY_F(n)
+int ccurses_key_f(int n);
+int ccurses_err(void);
+int ccurses_ok(void);
+
+/// get_wch wrapper: returns ERR, OK (ch is a character) or KEY_CODE_YES
+/// (ch is a KEY_* code).
+int ccurses_get_wch(uint32_t *ch);
+
+// --- Mouse -----------------------------------------------------------------
+uint32_t ccurses_button1_pressed(void);
+uint32_t ccurses_button1_clicked(void);
+uint32_t ccurses_button1_released(void);
+uint32_t ccurses_button4_pressed(void);
+uint32_t ccurses_button5_pressed(void);
+uint32_t ccurses_all_mouse_events(void);
+/// Enables click + wheel reporting; returns the mask actually granted.
+uint32_t ccurses_enable_mouse(void);
+void ccurses_disable_mouse(void);
+/// getmouse wrapper; returns OK/ERR and fills x, y, bstate.
+int ccurses_getmouse(int *x, int *y, uint32_t *bstate);
+
+// --- Colour -----------------------------------------------------------------
+int ccurses_has_extended_colors(void);
+int ccurses_init_extended_pair(int pair, int fg, int bg);
+int ccurses_init_extended_color(int color, int r, int g, int b);
+int ccurses_can_change_color(void);
+
+// --- Output ------------------------------------------------------------------
+/// Writes at most n bytes of a UTF-8 string at (y, x). ncursesw decodes the
+/// multibyte string with the current locale (requires setlocale first).
+int ccurses_mvaddnstr_utf8(int y, int x, const char *utf8, int nbytes);
+
+// --- Misc --------------------------------------------------------------------
+int ccurses_set_escdelay(int ms);
+int ccurses_use_default_colors(void);
+
+// --- terminfo ---------------------------------------------------------------
+/// 1 if the capability is a string with content, 0 otherwise.
+int ccurses_tigetstr_present(const char *cap);
+/// tigetflag result: 1 true, 0 false/absent, -1 not a boolean capability.
+int ccurses_tigetflag(const char *cap);
+/// tigetnum result: value, -1 absent, -2 not numeric.
+int ccurses_tigetnum(const char *cap);
+/// Loads terminfo for the current TERM without taking over the screen, so
+/// capabilities can be inspected before initscr. Returns 1 on success.
+int ccurses_setupterm_probe(void);
+
+// --- Lifecycle ----------------------------------------------------------------
+/// endwin() if curses is active and not already ended. Safe to call from
+/// atexit/signal-exit paths and any number of times.
+void ccurses_restore_if_active(void);
+/// Registers ccurses_restore_if_active with atexit exactly once.
+void ccurses_register_atexit(void);
+/// raise(SIGTSTP) after restoring default disposition so the shell gets control.
+void ccurses_raise_tstp(void);
+int ccurses_isatty(int fd);
+/// newterm(NULL, stdout, stdin) + set_term; unlike initscr it reports
+/// failure (returns 0) instead of exiting the process.
+int ccurses_start_screen(void);
+/// signal(sig, SIG_IGN): SIG_IGN is a cast macro Swift cannot import.
+void ccurses_ignore_signal(int sig);
+/// timeout(ms) on stdscr.
+void ccurses_timeout(int ms);
+
 #endif

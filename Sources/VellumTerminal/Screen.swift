@@ -1,0 +1,244 @@
+import CCurses
+import Foundation
+
+/// A thin ncurses session: start/stop, drawing in display-width units, and
+/// key input. The app owns the event loop; Screen only wraps curses.
+///
+/// Why @MainActor: ncurses is single-threaded global state; confining the
+/// session to the main actor makes that explicit to the compiler.
+@MainActor
+public final class Screen {
+    /// The active session, if any (ncurses supports one at a time here).
+    public private(set) static var current: Screen?
+
+    public let colorCapability: ColorCapability
+    private let colors: ColorAllocator
+    private let keyMap = CursesKeyMap()
+    private var active = true
+    /// Keys decoded together with an ESC sequence, returned by later reads.
+    private var pendingKeys: [Key] = []
+    private static let escapeDelayMilliseconds: Int32 = 25
+
+    /// Initialises the terminal. Throws if stdin/stdout are not terminals or
+    /// curses cannot start (e.g. unknown TERM). Restoration is registered
+    /// with atexit, so even an unexpected exit leaves a usable terminal.
+    public static func start(environment: [String: String] = ProcessInfo.processInfo.environment) throws(TerminalError) -> Screen {
+        if let existing = current { return existing }
+        try TerminalError.requireTerminal()
+        ccurses_setlocale_all()   // ncursesw decodes UTF-8 output only with a UTF-8 locale
+        guard ccurses_start_screen() == 1 else {
+            throw .initializationFailed("unknown or unusable terminal type '\(environment["TERM"] ?? "")'")
+        }
+        ccurses_register_atexit()
+        raw()                      // Ctrl-C/Ctrl-Z/Ctrl-S arrive as keys
+        noecho()
+        nonl()
+        keypad(ccurses_stdscr(), true)
+        _ = ccurses_set_escdelay(escapeDelayMilliseconds)
+        _ = ccurses_enable_mouse()
+        curs_set(0)
+
+        var capability = ColorCapability.detect(environment: environment, terminfo: .current())
+        var defaultColors = false
+        if capability != .none && has_colors() {
+            start_color()
+            defaultColors = ccurses_use_default_colors() == ccurses_ok()
+        } else {
+            capability = .none
+        }
+        let allocator = ColorAllocator(
+            capability: capability,
+            colors: ccurses_colors(),
+            maxPairs: ccurses_color_pairs(),
+            canChangeColor: ccurses_can_change_color() == 1,
+            defaultColorsAllowed: defaultColors)
+        let screen = Screen(capability: capability, colors: allocator)
+        current = screen
+        return screen
+    }
+
+    private init(capability: ColorCapability, colors: ColorAllocator) {
+        self.colorCapability = capability
+        self.colors = colors
+    }
+
+    /// Restores the terminal. Idempotent; safe to call from any exit path.
+    public func stop() {
+        guard active else { return }
+        active = false
+        ccurses_restore_if_active()
+        if Screen.current === self { Screen.current = nil }
+    }
+
+    public var isActive: Bool { active }
+
+    /// Current size in cells (updated by ncurses on resize).
+    public var size: TerminalSize {
+        var rows: Int32 = 0
+        var cols: Int32 = 0
+        ccurses_getmaxyx(&rows, &cols)
+        return TerminalSize(rows: Int(rows), columns: Int(cols))
+    }
+
+    // MARK: Drawing
+
+    /// Draws `text` at (row, col), clipped to `maxWidth` cells and the right
+    /// edge, never splitting a grapheme. Control characters are dropped
+    /// (they have width 0 and would move the terminal cursor). Returns the
+    /// number of cells drawn.
+    @discardableResult
+    public func put(row: Int, col: Int, text: String, style: Style = .plain, maxWidth: Int? = nil) -> Int {
+        let bounds = size
+        guard active, row >= 0, row < bounds.rows, col >= 0, col < bounds.columns else { return 0 }
+        let limit = min(maxWidth ?? Int.max, bounds.columns - col)
+        guard limit > 0 else { return 0 }
+        let clipped = DisplayWidth.clip(Self.printable(text), toWidth: limit)
+        apply(style)
+        if clipped.utf8.allSatisfy({ $0 < 0x80 }) {
+            _ = clipped.withCString { ccurses_mvaddnstr_utf8(Int32(row), Int32(col), $0, -1) }
+            return clipped.utf8.count
+        }
+        // Non-ASCII: place each grapheme at the column our width table
+        // computes, so a disagreement with the C library's wcwidth cannot
+        // shift the rest of the line.
+        var x = col
+        for character in clipped {
+            let w = DisplayWidth.of(character)
+            guard w > 0 else { continue }
+            if w == 2 { _ = ccurses_mvaddnstr_utf8(Int32(row), Int32(x), "  ", 2) }
+            _ = String(character).withCString { ccurses_mvaddnstr_utf8(Int32(row), Int32(x), $0, -1) }
+            x += w
+        }
+        return x - col
+    }
+
+    /// Fills a rectangle with `character` (default space) in `style`.
+    public func fill(row: Int, col: Int, width: Int, height: Int = 1, style: Style = .plain, character: Character = " ") {
+        let w = max(1, DisplayWidth.of(character))
+        guard width > 0 else { return }
+        let line = String(repeating: String(character), count: width / w)
+        for r in row..<(row + max(0, height)) {
+            put(row: r, col: col, text: line, style: style, maxWidth: width)
+        }
+    }
+
+    /// Blanks the whole screen with `style` (its background colour).
+    public func clear(style: Style = .plain) {
+        guard active else { return }
+        erase()   // erase, not clear: avoids a full repaint and flicker
+        let bounds = size
+        if style != .plain {
+            fill(row: 0, col: 0, width: bounds.columns, height: bounds.rows, style: style)
+        }
+    }
+
+    /// Pushes drawing to the terminal.
+    public func refresh() {
+        guard active else { return }
+        _ = CCurses.refresh()
+    }
+
+    /// Shows the terminal cursor at (row, col), or hides it with nil.
+    public func setCursor(row: Int?, col: Int? = nil) {
+        guard active else { return }
+        if let row, let col {
+            move(Int32(row), Int32(col))
+            curs_set(1)
+        } else {
+            curs_set(0)
+        }
+    }
+
+    private func apply(_ style: Style) {
+        var attrs = ccurses_a_normal()
+        let a = style.attributes
+        if a.contains(.bold) { attrs |= ccurses_a_bold() }
+        if a.contains(.dim) { attrs |= ccurses_a_dim() }
+        if a.contains(.underline) { attrs |= ccurses_a_underline() }
+        if a.contains(.reverse) { attrs |= ccurses_a_reverse() }
+        if a.contains(.italic) { attrs |= ccurses_a_italic() }
+        if a.contains(.blink) { attrs |= ccurses_a_blink() }
+        _ = ccurses_attr_set(attrs, colors.pair(for: style))
+    }
+
+    private static func printable(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else { return text }
+        return String(String.UnicodeScalarView(text.unicodeScalars.filter { $0.properties.generalCategory != .control }))
+    }
+
+    // MARK: Input
+
+    /// Waits for the next key. `timeoutMilliseconds`: nil blocks, 0 polls.
+    /// Returns nil on timeout. Resizes arrive as `.resize`.
+    public func readKey(timeoutMilliseconds: Int? = nil) -> Key? {
+        guard active else { return nil }
+        if !pendingKeys.isEmpty { return pendingKeys.removeFirst() }
+        ccurses_timeout(Int32(clamping: timeoutMilliseconds ?? -1))
+        guard let key = readOne() else { return nil }
+        guard key == .escape else { return key }
+
+        // ncurses already waited ESCDELAY and returned ESC because the bytes
+        // after it matched no terminfo key (e.g. CSI arrows while the
+        // terminal is in application mode, or Alt+key). Whatever is already
+        // buffered belongs to it: decode ESC + those bytes ourselves.
+        ccurses_timeout(0)
+        var bytes: [UInt8] = [0x1B]
+        var trailing: [Key] = []
+        while bytes.count < 64, let next = readOne() {
+            switch next {
+            case .char(let c):
+                bytes += Array(String(c).utf8)
+            case .ctrl(let c) where c.isLetter:
+                bytes.append(UInt8(c.asciiValue ?? 0x60) - 0x60)
+            case .escape:
+                bytes.append(0x1B)
+            case .enter:
+                bytes.append(0x0D)
+            case .tab:
+                bytes.append(0x09)
+            case .backspace:
+                bytes.append(0x7F)
+            default:
+                trailing.append(next)
+            }
+            if !trailing.isEmpty { break }
+        }
+        var decoder = KeyDecoder()
+        var keys = decoder.feed(bytes)
+        keys += decoder.flush()
+        keys += trailing
+        guard !keys.isEmpty else { return .escape }
+        pendingKeys += keys.dropFirst()
+        return keys[0]
+    }
+
+    private func readOne() -> Key? {
+        var value: UInt32 = 0
+        let status = ccurses_get_wch(&value)
+        if status == ccurses_err() { return nil }
+        if status == ccurses_key_code_yes() {
+            let code = Int32(bitPattern: value)
+            if keyMap.isMouse(code) {
+                var x: Int32 = 0, y: Int32 = 0, state: UInt32 = 0
+                guard ccurses_getmouse(&x, &y, &state) == ccurses_ok() else { return .unknown }
+                return CursesKeyMap.mouseKey(bstate: state, x: Int(x), y: Int(y)) ?? .unknown
+            }
+            return keyMap.key(forCode: code)
+        }
+        return keyMap.key(forCharacter: value)
+    }
+
+    // MARK: Job control
+
+    /// Ctrl-Z: restores the terminal, stops the process, and redraws when
+    /// the shell resumes it. Call `refresh()`-based redraw afterwards.
+    public func suspend() {
+        guard active else { return }
+        def_prog_mode()
+        endwin()
+        ccurses_raise_tstp()      // blocks here until SIGCONT
+        reset_prog_mode()
+        _ = ccurses_enable_mouse()
+        _ = CCurses.refresh()
+    }
+}
