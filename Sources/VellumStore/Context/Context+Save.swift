@@ -41,7 +41,9 @@ extension ManagedObjectContext {
         for o in writer.inserted {
             registry[o.objectID] = nil
             if let pk = writer.assignedKeys[ObjectIdentifier(o)] {
-                o.objectID = ObjectID(entityName: o.entity.name, rootName: o.entity.rootName, key: .permanent(pk), storeIdentifier: store.identifier)
+                let permanent = ObjectID(entityName: o.entity.name, rootName: o.entity.rootName, key: .permanent(pk), storeIdentifier: store.identifier)
+                if case .temporary(let uuid) = o.objectID.key { store.temporaryIDs.record(uuid, permanent) }
+                o.objectID = permanent
             }
             if let existing = registry[o.objectID], existing !== o { existing.context = nil }
             registry[o.objectID] = o

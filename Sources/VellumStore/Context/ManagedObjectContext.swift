@@ -34,6 +34,19 @@ public final class ManagedObjectContext {
         self.connection = try store.makeReaderConnection()
     }
 
+    /// A context reading through an existing connection (the write queue reuses one).
+    init(store: PersistentStore, connection: Connection?) {
+        self.store = store
+        self.connection = connection ?? (try? store.makeReaderConnection()) ?? store.fallbackConnection
+    }
+
+    /// Breaks object cycles and detaches objects; used when a short-lived context ends.
+    func discard() {
+        for o in registry.values { o.relations = []; o.context = nil }
+        registry.removeAll()
+        changedObjects.removeAll()
+    }
+
     deinit {
         // Break reference cycles between related objects.
         for object in registry.values { object.relations = [] }
@@ -58,6 +71,7 @@ public final class ManagedObjectContext {
     /// names an entity with sub-entities, whose concrete entity is looked up).
     public func object(with id: ObjectID) throws -> ManagedObject {
         if let o = registry[id] { return o }
+        if id.isTemporary, let permanent = store.permanentID(for: id), permanent != id { return try object(with: permanent) }
         guard id.storeIdentifier == store.identifier, !id.isTemporary else {
             throw StoreError.wrongContext(detail: "\(id.uriString) does not belong to this store or is an unsaved object of another context")
         }

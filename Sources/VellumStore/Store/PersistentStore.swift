@@ -39,6 +39,7 @@ public final class PersistentStore: @unchecked Sendable {
     private let writer: Connection
     private let writerLock = NSLock()
     let broadcast = SaveBroadcast()
+    let temporaryIDs = TemporaryIDMap()
 
     static let metadataTable = "_vellum_metadata"
     static let formatVersion = "1"
@@ -176,6 +177,9 @@ public final class PersistentStore: @unchecked Sendable {
             usleep(useconds_t(min(200_000, 5_000 << attempt)) + useconds_t.random(in: 0..<5_000))
         }
     }
+
+    /// The writer's connection, lent when a reader cannot be opened (reads still work).
+    var fallbackConnection: Connection { writer }
 
     /// A new connection for reading (each context owns one).
     public func makeReaderConnection() throws(StoreError) -> Connection {

@@ -1,0 +1,125 @@
+import Foundation
+
+/// Owns one store and hands out contexts: the main-actor view context for the
+/// UI, private background contexts, and the serial write queue. Every save is
+/// merged into the view context (unless `automaticallyMergesChanges` is off).
+public final class PersistentContainer: @unchecked Sendable {
+    public let store: PersistentStore
+    private let writeQueue: WriteQueue
+    private let lock = NSLock()
+    private var viewContextIdentity: ObjectIdentifier?
+    private var saveSubscription: UUID?
+    private var automaticMerging = true
+    private var viewContextPolicy: MergePolicy = .mergeByPropertyObjectTrump
+    @MainActor private var viewContextStorage: ManagedObjectContext?
+    @MainActor private var mergeErrorHandler: ((Error) -> Void)?
+
+    public var model: ManagedObjectModel { store.model }
+
+    public init(model: ManagedObjectModel?, storeURL: URL?, options: StoreOptions = StoreOptions()) throws {
+        store = try PersistentStore(url: storeURL, model: model, options: options)
+        writeQueue = WriteQueue(store: store)
+        saveSubscription = store.subscribeToSaves { [weak self] event, source in
+            self?.didSave(event, from: source)
+        }
+    }
+
+    deinit {
+        if let saveSubscription { store.unsubscribeFromSaves(saveSubscription) }
+    }
+
+    // MARK: - View context
+
+    /// The context for the UI, confined to the main actor. Created on first use.
+    @MainActor public var viewContext: ManagedObjectContext {
+        if let c = viewContextStorage { return c }
+        // A reader connection of its own; creation failure here means the store file vanished.
+        let c: ManagedObjectContext
+        do { c = try ManagedObjectContext(store: store) } catch {
+            c = ManagedObjectContext(store: store, connection: nil)
+        }
+        c.name = "view"
+        c.transactionAuthor = "view"
+        c.mergePolicy = lock.withLock { viewContextPolicy }
+        viewContextStorage = c
+        lock.withLock { viewContextIdentity = ObjectIdentifier(c) }
+        return c
+    }
+
+    /// Merge saves from the write queue and background contexts into the view context.
+    public var automaticallyMergesChanges: Bool {
+        get { lock.withLock { automaticMerging } }
+        set { lock.withLock { automaticMerging = newValue } }
+    }
+
+    /// Called on the main actor when merging a save into the view context fails (e.g. the file became unreadable).
+    @MainActor public func onMergeError(_ body: @escaping (Error) -> Void) { mergeErrorHandler = body }
+
+    private func didSave(_ event: DidSave, from source: ObjectIdentifier) {
+        let (merge, viewID) = lock.withLock { (automaticMerging, viewContextIdentity) }
+        guard merge, let viewID, viewID != source else { return }
+        // The main queue is FIFO, so saves merge in commit order.
+        DispatchQueue.main.async { [self] in
+            MainActor.assumeIsolated {
+                guard let context = viewContextStorage else { return }
+                do { try context.mergeChanges(from: event) } catch { mergeErrorHandler?(error) }
+            }
+        }
+    }
+
+    // MARK: - Background work
+
+    /// A private context on its own serial queue (merge policy `error` by default).
+    public func newBackgroundContext(mergePolicy: MergePolicy = .error) throws -> BackgroundContext {
+        try BackgroundContext(store: store, label: "vellum.background", mergePolicy: mergePolicy)
+    }
+
+    /// Runs `block` on the serial write queue with a fresh context, saves it, and
+    /// returns the block's value — or throws the block's or the save's error.
+    public func enqueue<T: Sendable>(_ block: @escaping @Sendable (ManagedObjectContext) throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            writeQueue.enqueue(block) { continuation.resume(with: $0) }
+        }
+    }
+
+    /// The completion-handler form of `enqueue`; `completion` runs on the write queue.
+    public func enqueue<T: Sendable>(_ block: @escaping @Sendable (ManagedObjectContext) throws -> T,
+                                     completion: @escaping @Sendable (Result<T, Error>) -> Void) {
+        writeQueue.enqueue(block, completion: completion)
+    }
+
+    /// Writes waiting or running on the write queue.
+    public var pendingWriteCount: Int { writeQueue.pendingCount }
+
+    /// Calls `body` (from the write queue's thread) whenever the number of pending writes changes.
+    @discardableResult
+    public func observePendingWrites(_ body: @escaping @Sendable (Int) -> Void) -> UUID { writeQueue.observePending(body) }
+
+    /// The merge policy of write-queue contexts (default `error`).
+    public var writeQueueMergePolicy: MergePolicy {
+        get { writeQueue.mergePolicy }
+        set { writeQueue.mergePolicy = newValue }
+    }
+
+    /// The author recorded for write-queue saves.
+    public var writeQueueAuthor: String? {
+        get { writeQueue.author }
+        set { writeQueue.author = newValue }
+    }
+
+    // MARK: - Save events
+
+    /// Every save through this container's store, as an async sequence.
+    public func saves() -> AsyncStream<DidSave> {
+        let (stream, continuation) = AsyncStream<DidSave>.makeStream(bufferingPolicy: .unbounded)
+        let id = store.subscribeToSaves { event, _ in continuation.yield(event) }
+        continuation.onTermination = { [store] _ in store.unsubscribeFromSaves(id) }
+        return stream
+    }
+
+    /// Calls `body` after every save through this container's store (from the saving thread).
+    @discardableResult
+    public func observeSaves(_ body: @escaping @Sendable (DidSave) -> Void) -> UUID {
+        store.subscribeToSaves { event, _ in body(event) }
+    }
+}
