@@ -246,9 +246,6 @@ final class SQLCompilation {
         let flags = (c.options.contains(.caseInsensitive) ? 1 : 0) | (c.options.contains(.diacriticInsensitive) ? 2 : 0)
         func fold(_ o: SQLOperand, _ other: SQLOperand) -> String {
             guard flags != 0, o.kind == .string || (o.kind != .null && other.kind == .string) else { return o.sql }
-            if let v = o.constant, case .string(let s) = v {
-                return bind(.string(TextFolding.fold(s, caseInsensitive: flags & 1 != 0, diacriticInsensitive: flags & 2 != 0)))
-            }
             return "vellum_fold(\(o.sql), \(flags))"
         }
         func equal(_ a: SQLOperand, _ b: SQLOperand) -> String {
