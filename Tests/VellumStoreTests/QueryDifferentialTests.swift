@@ -209,7 +209,7 @@ import Testing
         let entity = QueryFixtures.item
         var failures = 0
         var nonTrivial = 0
-        for n in 0..<3000 {
+        for n in 0..<5000 {
             let p = Self.predicate(&rng)
             let sorts = Self.sorts(&rng)
             #expect(try Predicate(format: p.format) == p, "seed \(seed) case \(n): round trip of \(p.format)")
