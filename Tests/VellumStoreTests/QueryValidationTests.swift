@@ -104,3 +104,46 @@ import Testing
         #expect(try ev("name LIKE '?'"))
     }
 }
+
+@Suite struct QueryHierarchyTests {
+    @Test func subEntityFilterAndOneToOne() throws {
+        let model = try ModelBuilder()
+            .entity("Product") {
+                $0.attribute("name", .string)
+                $0.toOne("label", "Label", inverse: "product")
+            }
+            .entity("Book", parent: "Product") { $0.attribute("pages", .integer32) }
+            .entity("Label") {
+                $0.attribute("text", .string)
+                $0.toOne("product", "Product", inverse: "label")
+            }
+            .build()
+        let layout = NativeLayout(model: model)
+        let conn = try Connection(path: ":memory:", options: .init(create: true, journalModeWAL: false))
+        for sql in layout.schemaSQL() { try conn.execute(sql) }
+        try conn.execute("INSERT INTO \"Product\" (\"_pk\", \"_entity\", \"name\") VALUES (1, 'Product', 'p'), (2, 'Book', 'b')")
+        try conn.execute("UPDATE \"Product\" SET \"pages\" = 10 WHERE \"_pk\" = 2")
+        let labelOwnsKey: Bool
+        if case .foreignKey = layout.mapping(for: "Label")!.relationshipStorage[0] { labelOwnsKey = true } else { labelOwnsKey = false }
+        if labelOwnsKey {
+            try conn.execute("INSERT INTO \"Label\" (\"_pk\", \"_entity\", \"text\", \"product\") VALUES (1, 'Label', 'L', 2)")
+        } else {
+            try conn.execute("INSERT INTO \"Label\" (\"_pk\", \"_entity\", \"text\") VALUES (1, 'Label', 'L')")
+            try conn.execute("UPDATE \"Product\" SET \"label\" = 1 WHERE \"_pk\" = 2")
+        }
+        let book = model.entity(named: "Book")!, product = model.entity(named: "Product")!
+        let q = try QueryCompiler.compile(entity: book, layout: layout, predicate: try Predicate(format: "pages > 1"))
+        #expect(q.whereClause.hasPrefix("t0.\"_entity\" IN (?1)"))
+        #expect(q.bindings.first == .string("Book"))
+        #expect(try conn.rows(q.selectSQL(), q.bindings) == [[.integer(2)]])
+        let all = try QueryCompiler.compile(entity: product, layout: layout, predicate: try Predicate(format: "label.text == 'L'"),
+                                            sortDescriptors: [SortDescriptor("label.text")])
+        #expect(!all.whereClause.contains("_entity"))
+        #expect(try conn.rows(all.selectSQL(), all.bindings) == [[.integer(2)]])
+        let none = try QueryCompiler.compile(entity: product, layout: layout, predicate: try Predicate(format: "label == nil"))
+        #expect(try conn.rows(none.selectSQL(), none.bindings) == [[.integer(1)]])
+        let labels = try QueryCompiler.compile(entity: model.entity(named: "Label")!, layout: layout,
+                                               predicate: try Predicate(format: "product.name == 'b' AND product != nil"))
+        #expect(try conn.rows(labels.selectSQL(), labels.bindings) == [[.integer(1)]])
+    }
+}
