@@ -1,0 +1,31 @@
+import Foundation
+
+/// An aggregate function applied to a to-many key path (`items.@count`, `items.@sum.price`).
+public enum AggregateFunction: String, Sendable, Hashable, CaseIterable {
+    case count, sum, avg, min, max
+}
+
+/// One side of a comparison.
+public indirect enum Expression: Sendable, Hashable {
+    /// A key path of property names (`price`, `provider.name`, `tags.name`).
+    case keyPath([String])
+    /// A literal value.
+    case constant(Value)
+    /// `$name`, substituted from the variables dictionary at evaluation/compilation.
+    case variable(String)
+    /// `SELF`: the object itself (compares with primary keys or object-ID URIs).
+    case evaluatedObject
+    /// `collection.@fn` or `collection.@fn.attribute`; `collection` ends at a to-many relationship.
+    case aggregate(AggregateFunction, collection: [String], attribute: [String])
+    /// `{a, b, c}`: the right side of `IN` and `BETWEEN`.
+    case list([Expression])
+
+    /// `Expression.keyPath` from a dotted string.
+    public static func key(_ dotted: String) -> Expression {
+        .keyPath(dotted.split(separator: ".", omittingEmptySubsequences: false).map(String.init))
+    }
+}
+
+extension Expression: CustomStringConvertible {
+    public var description: String { PredicatePrinter.expression(self) }
+}

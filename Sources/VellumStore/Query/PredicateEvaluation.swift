@@ -1,0 +1,246 @@
+import Foundation
+
+extension Predicate {
+    /// Evaluates the predicate against one object with NSPredicate semantics
+    /// (see docs/predicates.md): a comparison with nil is false except `== nil`
+    /// and `!=`; NOT, AND, OR are two-valued. Validate the predicate first
+    /// (`validate(entity:model:)`): evaluation does not report type errors.
+    /// Throws `QueryError` for a variable without a value or an unknown key.
+    public func evaluate(_ object: some KeyValueSource, variables: [String: Value] = [:]) throws -> Bool {
+        switch self {
+        case .constant(let b): return b
+        case .comparison(let c): return try c.evaluate(object, variables: variables)
+        case .and(let a, let b): return try a.evaluate(object, variables: variables) && b.evaluate(object, variables: variables)
+        case .or(let a, let b): return try a.evaluate(object, variables: variables) || b.evaluate(object, variables: variables)
+        case .not(let p): return try !p.evaluate(object, variables: variables)
+        }
+    }
+}
+
+/// A key path's value(s) for one object.
+private enum Operand {
+    case value(Value)
+    case list([Value])
+}
+
+extension Comparison {
+    func evaluate<S: KeyValueSource>(_ object: S, variables: [String: Value]) throws -> Bool {
+        let right = try Self.operand(rhs, object, variables)
+        switch quantifier {
+        case .direct:
+            let left = try Self.operand(lhs, object, variables)
+            return try test(left, right)
+        case .any, .all, .none:
+            guard case .keyPath(let path) = lhs else { throw QueryError("\(quantifier.rawValue) needs a key path, in '\(format)'") }
+            let values = try Self.collect(path[...], object)
+            switch quantifier {
+            case .any: for v in values where try test(.value(v), right) { return true }; return false
+            case .none: for v in values where try test(.value(v), right) { return false }; return true
+            default: for v in values { if try !test(.value(v), right) { return false } }; return true
+            }
+        }
+    }
+
+    /// Values of a key path that crosses a to-many relationship (flattened). A nil
+    /// to-one before the to-many gives no values; after it, a nil value.
+    private static func collect<S: KeyValueSource>(_ path: ArraySlice<String>, _ object: S, crossed: Bool = false) throws -> [Value] {
+        guard let key = path.first else { return [] }
+        let entity = object.sourceEntity
+        if path.count == 1 {
+            if let r = entity.relationship(named: key) {
+                if r.isToMany { return try object.toManyValue(forKey: key).map { Self.selfValue($0) } }
+                return [try object.toOneValue(forKey: key).map { Self.selfValue($0) } ?? .null]
+            }
+            guard entity.attribute(named: key) != nil else { throw QueryError("\(entity.name) has no property '\(key)'") }
+            return [try object.attributeValue(forKey: key)]
+        }
+        guard let r = entity.relationship(named: key) else { throw QueryError("\(entity.name) has no relationship '\(key)'") }
+        if r.isToMany {
+            return try object.toManyValue(forKey: key).flatMap { try collect(path.dropFirst(), $0, crossed: true) }
+        }
+        guard let next = try object.toOneValue(forKey: key) else { return crossed ? [.null] : [] }
+        return try collect(path.dropFirst(), next, crossed: crossed)
+    }
+
+    static func selfValue<S: KeyValueSource>(_ object: S) -> Value {
+        object.sourceObjectID.primaryKey.map(Value.integer) ?? .null
+    }
+
+    /// A single value along to-one relationships (nil when one is nil).
+    static func value<S: KeyValueSource>(_ path: ArraySlice<String>, _ object: S) throws -> Value {
+        var current = object
+        var rest = path
+        while rest.count > 1 {
+            let key = rest.removeFirst()
+            guard current.sourceEntity.relationship(named: key) != nil else {
+                throw QueryError("\(current.sourceEntity.name) has no relationship '\(key)'")
+            }
+            guard let next = try current.toOneValue(forKey: key) else { return .null }
+            current = next
+        }
+        guard let key = rest.first else { return .null }
+        if let r = current.sourceEntity.relationship(named: key) {
+            if r.isToMany { throw QueryError("'\(path.joined(separator: "."))' is a to-many relationship: use ANY, ALL, NONE or @count") }
+            return try current.toOneValue(forKey: key).map { selfValue($0) } ?? .null
+        }
+        guard current.sourceEntity.attribute(named: key) != nil else { throw QueryError("\(current.sourceEntity.name) has no property '\(key)'") }
+        return try current.attributeValue(forKey: key)
+    }
+
+    /// The objects of a to-many key path (through to-ones first).
+    static func objects<S: KeyValueSource>(_ path: [String], _ object: S) throws -> [S] {
+        var current = object
+        for key in path.dropLast() {
+            guard let next = try current.toOneValue(forKey: key) else { return [] }
+            current = next
+        }
+        guard let last = path.last else { return [] }
+        return try current.toManyValue(forKey: last)
+    }
+
+    private static func operand<S: KeyValueSource>(_ e: Expression, _ object: S, _ variables: [String: Value]) throws -> Operand {
+        switch e {
+        case .constant(let v): return .value(v)
+        case .variable(let name):
+            guard let v = variables[name] else { throw QueryError("no value for variable $\(name)") }
+            return .value(v)
+        case .evaluatedObject: return .value(selfValue(object))
+        case .keyPath(let path): return .value(try value(path[...], object))
+        case .list(let items):
+            return .list(try items.map { item throws -> Value in
+                guard case .value(let v) = try operand(item, object, variables) else { throw QueryError("nested lists are not supported") }
+                return v
+            })
+        case .aggregate(let fn, let collection, let attribute):
+            let objs = try objects(collection, object)
+            if fn == .count { return .value(.integer(Int64(objs.count))) }
+            let values = try objs.map { try value(attribute[...], $0) }.filter { !$0.isNull }
+            return .value(aggregate(fn, values))
+        }
+    }
+
+    /// `@sum` is a double (SQLite's TOTAL, 0 when empty); `@avg`, `@min`, `@max` are nil when empty.
+    static func aggregate(_ fn: AggregateFunction, _ values: [Value]) -> Value {
+        switch fn {
+        case .count: return .integer(Int64(values.count))
+        case .sum:
+            return .double(values.reduce(0.0) { $0 + (ValueOrdering.number($1).map(double) ?? 0) })
+        case .avg:
+            guard !values.isEmpty else { return .null }
+            let nums = values.compactMap(ValueOrdering.number)
+            if nums.allSatisfy({ if case .int = $0 { return true } else { return false } }) {
+                var sum: Int64 = 0
+                var overflow = false
+                for case .int(let i) in nums {
+                    let (s, o) = sum.addingReportingOverflow(i)
+                    if o { overflow = true; break }
+                    sum = s
+                }
+                if !overflow { return .double(Double(sum) / Double(nums.count)) }
+            }
+            return .double(nums.reduce(0.0) { $0 + double($1) } / Double(nums.count))
+        case .min: return values.min { ValueOrdering.compare($0, $1) < 0 } ?? .null
+        case .max: return values.max { ValueOrdering.compare($0, $1) < 0 } ?? .null
+        }
+    }
+
+    private static func double(_ n: ValueOrdering.Number) -> Double {
+        switch n { case .int(let i): return Double(i); case .real(let d): return d }
+    }
+
+    /// SELF compares with integer primary keys; an object-ID URI stands for its key.
+    static func selfComparable(_ v: Value) -> Value {
+        if case .uri(let u) = v, case .permanent(let pk)? = ObjectID.parse(u.absoluteString)?.key { return .integer(pk) }
+        return v
+    }
+
+    private func test(_ left: Operand, _ right: Operand) throws -> Bool {
+        guard case .value(var l) = left else { throw QueryError("a list can only be the right side of IN or BETWEEN") }
+        let fold = !options.isEmpty
+        if lhs == .evaluatedObject { l = Self.selfComparable(l) }
+        func prep(_ v: Value) -> Value {
+            var v = rhs == .evaluatedObject || lhs == .evaluatedObject ? Self.selfComparable(v) : v
+            if fold, case .string(let s) = v {
+                v = .string(TextFolding.fold(s, caseInsensitive: options.contains(.caseInsensitive), diacriticInsensitive: options.contains(.diacriticInsensitive)))
+            }
+            return v
+        }
+        l = prep(l)
+        switch op {
+        case .in, .between:
+            let items: [Value]
+            switch right {
+            case .list(let vs): items = vs.map(prep)
+            case .value(.null): return false
+            case .value(let v): items = [prep(v)]
+            }
+            if op == .in { return items.contains { Self.equal(l, $0) } }
+            guard items.count == 2 else { throw QueryError("BETWEEN needs two values") }
+            return Self.ordered(l, items[0], >=) && Self.ordered(l, items[1], <=)
+        default: break
+        }
+        guard case .value(let rv) = right else { throw QueryError("\(op.rawValue) cannot take a list") }
+        let r = prep(rv)
+        switch op {
+        case .equal: return Self.equal(l, r)
+        case .notEqual: return !Self.equal(l, r)
+        case .less: return Self.ordered(l, r, <)
+        case .lessOrEqual: return Self.ordered(l, r, <=)
+        case .greater: return Self.ordered(l, r, >)
+        case .greaterOrEqual: return Self.ordered(l, r, >=)
+        case .beginsWith, .endsWith, .contains, .like, .matches:
+            guard case .string(let s) = l, case .string(let p) = r else { return false }
+            return Self.stringTest(op, s, p)
+        case .in, .between: return false
+        }
+    }
+
+    static func equal(_ a: Value, _ b: Value) -> Bool {
+        if a.isNull || b.isNull { return a.isNull && b.isNull }
+        guard ValueOrdering.rank(a) == ValueOrdering.rank(b) else { return false }
+        return ValueOrdering.compare(a, b) == 0
+    }
+
+    static func ordered(_ a: Value, _ b: Value, _ test: (Int, Int) -> Bool) -> Bool {
+        if a.isNull || b.isNull { return false }
+        guard ValueOrdering.rank(a) == ValueOrdering.rank(b) else { return false }
+        return test(ValueOrdering.compare(a, b), 0)
+    }
+
+    /// String operators on UTF-8 bytes (the strings are already folded when [c]/[d]).
+    static func stringTest(_ op: ComparisonOperator, _ s: String, _ p: String) -> Bool {
+        switch op {
+        case .beginsWith: return s.utf8.starts(with: p.utf8)
+        case .endsWith: return s.utf8.reversed().starts(with: p.utf8.reversed())
+        case .contains:
+            let h = Array(s.utf8), n = Array(p.utf8)
+            if n.isEmpty { return true }
+            if n.count > h.count { return false }
+            outer: for i in 0...(h.count - n.count) {
+                for j in 0..<n.count where h[i + j] != n[j] { continue outer }
+                return true
+            }
+            return false
+        case .like: return TextFolding.matchesRegex(s, pattern: likeToRegex(p))
+        case .matches: return TextFolding.matchesRegex(s, pattern: p)
+        default: return false
+        }
+    }
+
+    /// LIKE `*` (any run) and `?` (one Character) as a regular expression.
+    static func likeToRegex(_ pattern: String) -> String {
+        var out = "(?s)"
+        for c in pattern.unicodeScalars {
+            switch c {
+            case "*": out += ".*"
+            case "?": out += "\\X"
+            default:
+                if c.isASCII && !(c.properties.isAlphabetic || (c.value >= 48 && c.value <= 57)) {
+                    out += "\\"
+                }
+                out.unicodeScalars.append(c)
+            }
+        }
+        return out
+    }
+}

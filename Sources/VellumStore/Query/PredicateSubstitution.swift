@@ -1,0 +1,64 @@
+import Foundation
+
+extension Predicate {
+    /// Replaces `$variables` by constants; a name in `lists` becomes a `{…}` list
+    /// (for `IN $var`). Throws when a variable has no value.
+    public func substituting(_ variables: [String: Value], lists: [String: [Value]] = [:]) throws(QueryError) -> Predicate {
+        let p = substitutingKnown(variables, lists: lists)
+        for c in p.comparisons {
+            for e in [c.lhs, c.rhs] {
+                if let name = e.firstVariable { throw QueryError("no value for variable $\(name)") }
+            }
+        }
+        return p
+    }
+
+    /// Replaces the variables that have values, leaving the others.
+    func substitutingKnown(_ variables: [String: Value], lists: [String: [Value]] = [:]) -> Predicate {
+        switch self {
+        case .constant: return self
+        case .comparison(var c):
+            c.lhs = c.lhs.substituting(variables, lists: lists)
+            c.rhs = c.rhs.substituting(variables, lists: lists)
+            return .comparison(c)
+        case .and(let a, let b): return .and(a.substitutingKnown(variables, lists: lists), b.substitutingKnown(variables, lists: lists))
+        case .or(let a, let b): return .or(a.substitutingKnown(variables, lists: lists), b.substitutingKnown(variables, lists: lists))
+        case .not(let p): return .not(p.substitutingKnown(variables, lists: lists))
+        }
+    }
+
+    /// The names of the `$variables` used, sorted.
+    public var variableNames: [String] {
+        var names: Set<String> = []
+        func walk(_ e: Expression) {
+            switch e {
+            case .variable(let v): names.insert(v)
+            case .list(let items): items.forEach(walk)
+            default: break
+            }
+        }
+        for c in comparisons { walk(c.lhs); walk(c.rhs) }
+        return names.sorted()
+    }
+}
+
+extension Expression {
+    func substituting(_ variables: [String: Value], lists: [String: [Value]]) -> Expression {
+        switch self {
+        case .variable(let name):
+            if let l = lists[name] { return .list(l.map { .constant($0) }) }
+            if let v = variables[name] { return .constant(v) }
+            return self
+        case .list(let items): return .list(items.map { $0.substituting(variables, lists: lists) })
+        default: return self
+        }
+    }
+
+    var firstVariable: String? {
+        switch self {
+        case .variable(let v): return v
+        case .list(let items): return items.lazy.compactMap(\.firstVariable).first
+        default: return nil
+        }
+    }
+}

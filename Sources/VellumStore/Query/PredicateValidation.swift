@@ -1,0 +1,123 @@
+import Foundation
+
+extension Predicate {
+    /// Type-checks the predicate against `entity`: unknown keys, to-many key paths
+    /// without ANY/ALL/NONE or an aggregate, string operators on non-strings,
+    /// comparisons between incompatible kinds. Variables are checked once substituted.
+    public func validate(entity: Entity, model: ManagedObjectModel) throws(QueryError) {
+        switch self {
+        case .constant: return
+        case .comparison(let c): try c.validate(entity: entity, model: model)
+        case .and(let a, let b), .or(let a, let b):
+            try a.validate(entity: entity, model: model)
+            try b.validate(entity: entity, model: model)
+        case .not(let p): try p.validate(entity: entity, model: model)
+        }
+    }
+
+    /// Validates against the entity named `entityName` of `model`.
+    public func validate(entityNamed entityName: String, model: ManagedObjectModel) throws(QueryError) {
+        guard let e = model.entity(named: entityName) else { throw QueryError("the model has no entity named '\(entityName)'") }
+        try validate(entity: e, model: model)
+    }
+}
+
+extension Comparison {
+    func validate(entity: Entity, model: ManagedObjectModel) throws(QueryError) {
+        let lhsKind = try Self.kind(of: lhs, entity: entity, model: model, quantifier: quantifier, side: "left")
+        if case .list = lhs { throw QueryError("a list {…} can only be the right side of IN or BETWEEN, in '\(self.format)'") }
+        if op == .in || op == .between {
+            let items: [Expression]
+            switch rhs {
+            case .list(let l): items = l
+            case .variable: items = []
+            case .constant(.null): items = []
+            default:
+                throw QueryError("\(op.rawValue) needs a list {…} or a variable on the right, in '\(self.format)'")
+            }
+            if op == .between, case .list(let l) = rhs, l.count != 2 {
+                throw QueryError("BETWEEN needs exactly two values {low, high}, in '\(self.format)'")
+            }
+            for item in items {
+                let k = try Self.kind(of: item, entity: entity, model: model, quantifier: .direct, side: "right")
+                try checkKinds(lhsKind, k)
+            }
+            if op == .between, case .object = lhsKind { throw mismatch(lhsKind, lhsKind) }
+            return
+        }
+        if case .list = rhs { throw QueryError("a list {…} needs IN or BETWEEN, in '\(self.format)'") }
+        let rhsKind = try Self.kind(of: rhs, entity: entity, model: model, quantifier: .direct, side: "right")
+        if op.isStringOperator {
+            for k in [lhsKind, rhsKind] where k != .string && k != .null && k != .unknown {
+                throw QueryError("\(op.rawValue) needs strings, but \(k == lhsKind ? "the left side" : "the right side") is a \(k), in '\(self.format)'")
+            }
+            if op == .like, case .keyPath = rhs { throw QueryError("the LIKE pattern must be a constant or variable, in '\(self.format)'") }
+            if op == .like, case .aggregate = rhs { throw QueryError("the LIKE pattern must be a constant or variable, in '\(self.format)'") }
+            return
+        }
+        try checkKinds(lhsKind, rhsKind)
+        if case .object = lhsKind, rhsKind != .null || !(op == .equal || op == .notEqual) {
+            throw QueryError("a to-one relationship can only be compared with == nil or != nil, in '\(self.format)'")
+        }
+        if case .object = rhsKind, lhsKind != .null || !(op == .equal || op == .notEqual) {
+            throw QueryError("a to-one relationship can only be compared with == nil or != nil, in '\(self.format)'")
+        }
+        if (lhsKind == .selfID || rhsKind == .selfID) && !(op == .equal || op == .notEqual) {
+            throw QueryError("SELF can only be compared with ==, != or IN, in '\(self.format)'")
+        }
+    }
+
+    private func mismatch(_ a: OperandKind, _ b: OperandKind) -> QueryError {
+        QueryError("cannot compare a \(a) with a \(b) in '\(self.format)'")
+    }
+
+    private func checkKinds(_ a: OperandKind, _ b: OperandKind) throws(QueryError) {
+        guard a.isCompatible(with: b) else { throw mismatch(a, b) }
+    }
+
+    var format: String { PredicatePrinter.comparison(self) }
+
+    static func kind(of e: Expression, entity: Entity, model: ManagedObjectModel,
+                     quantifier: Quantifier, side: String) throws(QueryError) -> OperandKind {
+        switch e {
+        case .constant(let v): return OperandKind(v)
+        case .variable: return .unknown
+        case .evaluatedObject: return .selfID
+        case .list: return .unknown
+        case .keyPath(let path):
+            let r = try ResolvedKeyPath.resolve(path, from: entity, model: model)
+            if quantifier == .direct || side == "right" {
+                if let i = r.toManyIndex {
+                    let s = r.steps[i]
+                    throw QueryError("'\(path.joined(separator: "."))' crosses the to-many relationship '\(s.relationship.name)' of \(s.source.name): use ANY, ALL, NONE or an aggregate such as \(path.prefix(i + 1).joined(separator: ".")).@count")
+                }
+            } else {
+                guard r.toManyCount == 1 else {
+                    throw QueryError(r.toManyCount == 0
+                        ? "\(quantifier.rawValue) needs a key path through a to-many relationship, but '\(path.joined(separator: "."))' has none"
+                        : "'\(path.joined(separator: "."))' crosses more than one to-many relationship")
+                }
+                guard r.attribute != nil else {
+                    throw QueryError("\(quantifier.rawValue) needs a key path ending at an attribute, but '\(path.joined(separator: "."))' ends at a relationship")
+                }
+            }
+            return r.kind
+        case .aggregate(let fn, let collection, let attribute):
+            let r = try ResolvedKeyPath.resolve(collection, from: entity, model: model)
+            guard let last = r.steps.last, last.relationship.isToMany, r.toManyCount == 1, r.attribute == nil else {
+                throw QueryError("@\(fn.rawValue) needs a key path ending at a to-many relationship, but '\(collection.joined(separator: "."))' does not")
+            }
+            if fn == .count { return .number }
+            guard attribute.count == 1, let a = r.finalEntity.attribute(named: attribute[0]) else {
+                let name = attribute.joined(separator: ".")
+                if attribute.count == 1 { throw QueryError("\(r.finalEntity.name) has no attribute '\(name)'") }
+                throw QueryError("@\(fn.rawValue) needs a single attribute of \(r.finalEntity.name), not '\(name)'")
+            }
+            let k = OperandKind(a.type)
+            if fn == .sum || fn == .avg, k != .number {
+                throw QueryError("@\(fn.rawValue) needs a numeric attribute, but '\(a.name)' of \(r.finalEntity.name) is a \(k)")
+            }
+            return fn == .sum || fn == .avg ? .number : k
+        }
+    }
+}

@@ -1,0 +1,305 @@
+import Foundation
+
+/// Compiles predicates and sort descriptors into SQL over a `StoreLayout`, with
+/// the same NSPredicate nil semantics as in-memory evaluation: every comparison
+/// yields 0 or 1, never NULL, so NOT/AND/OR are two-valued.
+public enum QueryCompiler {
+    /// Validates `predicate` (after substituting `variables`) and the sort
+    /// descriptors against `entity`, then compiles them. See `CompiledQuery`.
+    public static func compile(entity: Entity, layout: any StoreLayout, predicate: Predicate?,
+                               sortDescriptors: [SortDescriptor] = [],
+                               variables: [String: Value] = [:]) throws(QueryError) -> CompiledQuery {
+        let model = layout.model
+        guard let root = model.entity(named: entity.rootName) else { throw QueryError("the model has no entity named '\(entity.rootName)'") }
+        let c = SQLCompilation(layout: layout, model: model)
+        let scope = SQLScope(alias: "t0", entity: entity)
+        var conditions: [String] = []
+        if entity.hierarchyNames.count != root.hierarchyNames.count {
+            conditions.append("t0.\"_entity\" IN (" + entity.hierarchyNames.map { c.bind(.string($0)) }.joined(separator: ", ") + ")")
+        }
+        if let predicate {
+            let p = try predicate.substituting(variables)
+            try p.validate(entity: entity, model: model)
+            conditions.append(try c.predicate(p, scope: scope))
+        }
+        var order: [String] = []
+        for d in sortDescriptors {
+            try d.validate(entity: entity, model: model)
+            let r = try ResolvedKeyPath.resolve(d.keyPath, from: entity, model: model)
+            let o = try c.path(r, steps: r.steps[...], from: "t0", scope: scope)
+            var term = o.sql
+            if o.kind == .string && d.comparison != .binary {
+                term += d.comparison == .caseInsensitive ? " COLLATE VELLUM_NOCASE" : " COLLATE VELLUM_LOCALIZED"
+            }
+            order.append(term + (d.ascending ? " ASC" : " DESC"))
+        }
+        order.append("t0.\"_pk\" ASC")
+        return CompiledQuery(table: root.name, whereClause: conditions.isEmpty ? "1" : conditions.joined(separator: " AND "),
+                             joins: scope.joins.joined(separator: " "), orderBy: order.joined(separator: ", "),
+                             bindings: c.bindings)
+    }
+}
+
+/// One table alias and the LEFT JOINs hanging off it (the main query or a subquery).
+final class SQLScope {
+    let alias: String
+    let entity: Entity
+    var joins: [String] = []
+    var joinAliases: [String: String] = [:]
+    init(alias: String, entity: Entity) {
+        self.alias = alias
+        self.entity = entity
+    }
+}
+
+/// A compiled operand: SQL text, its kind, and whether it can be NULL.
+struct SQLOperand {
+    var sql: String
+    var kind: OperandKind
+    var nullable: Bool
+    var constant: Value?
+}
+
+final class SQLCompilation {
+    let layout: any StoreLayout
+    let model: ManagedObjectModel
+    var bindings: [Value] = []
+    var aliasCounter = 0
+
+    init(layout: any StoreLayout, model: ManagedObjectModel) {
+        self.layout = layout
+        self.model = model
+    }
+
+    func bind(_ v: Value) -> String {
+        bindings.append(v)
+        return "?\(bindings.count)"
+    }
+
+    func newAlias(_ prefix: String) -> String {
+        aliasCounter += 1
+        return "\(prefix)\(aliasCounter)"
+    }
+
+    func storage(_ step: RelationshipStep) throws(QueryError) -> RelationshipStorage {
+        guard let m = layout.mapping(for: step.source.name) else { throw QueryError("no table mapping for \(step.source.name)") }
+        return m.relationshipStorage[step.index]
+    }
+
+    func rootTable(of entityName: String) throws(QueryError) -> String {
+        guard let e = model.entity(named: entityName) else { throw QueryError("the model has no entity named '\(entityName)'") }
+        return e.rootName
+    }
+
+    /// The alias of a to-one destination, LEFT JOINed into `scope` once per (alias, relationship).
+    func joinToOne(_ step: RelationshipStep, from alias: String, scope: SQLScope) throws(QueryError) -> String {
+        let key = "\(alias).\(step.source.name).\(step.relationship.name)"
+        if let a = scope.joinAliases[key] { return a }
+        let a = newAlias("t")
+        switch try storage(step) {
+        case .foreignKey(let column):
+            scope.joins.append("LEFT JOIN \(quoteIdentifier(try rootTable(of: step.relationship.destination))) AS \(a) ON \(a).\"_pk\" = \(alias).\(quoteIdentifier(column))")
+        case .inverseForeignKey(let table, let column, _):
+            scope.joins.append("LEFT JOIN \(quoteIdentifier(table)) AS \(a) ON \(a).\(quoteIdentifier(column)) = \(alias).\"_pk\"")
+        case .joinTable:
+            throw QueryError("to-one relationship '\(step.relationship.name)' of \(step.source.name) is stored in a join table")
+        }
+        scope.joinAliases[key] = a
+        return a
+    }
+
+    /// FROM clause and correlation condition for a to-many relationship's destinations.
+    func toManySource(_ step: RelationshipStep, from alias: String) throws(QueryError) -> (from: String, link: String, alias: String) {
+        let a = newAlias("s")
+        switch try storage(step) {
+        case .inverseForeignKey(let table, let column, _):
+            return ("\(quoteIdentifier(table)) AS \(a)", "\(a).\(quoteIdentifier(column)) = \(alias).\"_pk\"", a)
+        case .joinTable(let table, let source, let target, _):
+            let j = newAlias("j")
+            let dest = quoteIdentifier(try rootTable(of: step.relationship.destination))
+            return ("\(quoteIdentifier(table)) AS \(j) JOIN \(dest) AS \(a) ON \(a).\"_pk\" = \(j).\(quoteIdentifier(target))",
+                    "\(j).\(quoteIdentifier(source)) = \(alias).\"_pk\"", a)
+        case .foreignKey:
+            throw QueryError("to-many relationship '\(step.relationship.name)' of \(step.source.name) is stored as a foreign key")
+        }
+    }
+
+    /// The value of a key path reached through to-one `steps` from `alias`.
+    func path(_ r: ResolvedKeyPath, steps: ArraySlice<RelationshipStep>, from alias: String, scope: SQLScope) throws(QueryError) -> SQLOperand {
+        var current = alias
+        if let (entity, index) = r.attribute {
+            for s in steps { current = try joinToOne(s, from: current, scope: scope) }
+            guard let m = layout.mapping(for: entity.name) else { throw QueryError("no table mapping for \(entity.name)") }
+            let a = entity.attributes[index]
+            guard let column = m.attributeColumns[index] else {
+                throw QueryError("'\(a.name)' of \(entity.name) is transient: it cannot be used in a fetch")
+            }
+            var sql = "\(current).\(quoteIdentifier(column))"
+            if a.type == .decimal { sql = "CAST(\(sql) AS REAL)" }
+            return SQLOperand(sql: sql, kind: OperandKind(a.type), nullable: true)
+        }
+        // Ends at a to-one relationship: its key.
+        guard let last = steps.last else { return SQLOperand(sql: "\(alias).\"_pk\"", kind: .selfID, nullable: false) }
+        for s in steps.dropLast() { current = try joinToOne(s, from: current, scope: scope) }
+        if case .foreignKey(let column) = try storage(last) {
+            return SQLOperand(sql: "\(current).\(quoteIdentifier(column))", kind: r.kind, nullable: true)
+        }
+        let a = try joinToOne(last, from: current, scope: scope)
+        return SQLOperand(sql: "\(a).\"_pk\"", kind: r.kind, nullable: true)
+    }
+
+    static func sqlValue(_ v: Value) -> Value {
+        switch v {
+        case .bool(let b): return .integer(b ? 1 : 0)
+        case .decimal(let d): return .double(ValueOrdering.decimalDouble(d))
+        default: return v
+        }
+    }
+
+    func constant(_ v: Value) -> SQLOperand {
+        if v.isNull { return SQLOperand(sql: "NULL", kind: .null, nullable: true, constant: v) }
+        return SQLOperand(sql: bind(Self.sqlValue(v)), kind: OperandKind(v), nullable: false, constant: v)
+    }
+
+    func operand(_ e: Expression, scope: SQLScope) throws(QueryError) -> SQLOperand {
+        switch e {
+        case .constant(let v): return constant(v)
+        case .variable(let name): throw QueryError("no value for variable $\(name)")
+        case .evaluatedObject: return SQLOperand(sql: "t0.\"_pk\"", kind: .selfID, nullable: false)
+        case .list: throw QueryError("a list {…} can only be the right side of IN or BETWEEN")
+        case .keyPath(let p):
+            let r = try ResolvedKeyPath.resolve(p, from: scope.entity, model: model)
+            return try path(r, steps: r.steps[...], from: scope.alias, scope: scope)
+        case .aggregate(let fn, let collection, let attribute):
+            let r = try ResolvedKeyPath.resolve(collection, from: scope.entity, model: model)
+            var current = scope.alias
+            for s in r.steps.dropLast() { current = try joinToOne(s, from: current, scope: scope) }
+            let src = try toManySource(r.steps.last!, from: current)
+            if fn == .count {
+                return SQLOperand(sql: "(SELECT COUNT(*) FROM \(src.from) WHERE \(src.link))", kind: .number, nullable: false)
+            }
+            let sub = SQLScope(alias: src.alias, entity: r.finalEntity)
+            let ar = try ResolvedKeyPath.resolve(attribute, from: r.finalEntity, model: model)
+            let value = try path(ar, steps: ar.steps[...], from: src.alias, scope: sub)
+            let function: String
+            switch fn {
+            case .sum: function = "TOTAL"
+            case .avg: function = "AVG"
+            case .min: function = "MIN"
+            case .max: function = "MAX"
+            case .count: function = "COUNT"
+            }
+            let joins = sub.joins.isEmpty ? "" : " " + sub.joins.joined(separator: " ")
+            return SQLOperand(sql: "(SELECT \(function)(\(value.sql)) FROM \(src.from)\(joins) WHERE \(src.link))",
+                              kind: fn == .sum || fn == .avg ? .number : value.kind, nullable: fn != .sum)
+        }
+    }
+
+    func predicate(_ p: Predicate, scope: SQLScope) throws(QueryError) -> String {
+        switch p {
+        case .constant(let b): return b ? "1" : "0"
+        case .and(let a, let b): return "(\(try predicate(a, scope: scope)) AND \(try predicate(b, scope: scope)))"
+        case .or(let a, let b): return "(\(try predicate(a, scope: scope)) OR \(try predicate(b, scope: scope)))"
+        case .not(let inner): return "(NOT \(try predicate(inner, scope: scope)))"
+        case .comparison(let c): return try comparison(c, scope: scope)
+        }
+    }
+
+    func comparison(_ original: Comparison, scope: SQLScope) throws(QueryError) -> String {
+        var c = original
+        if c.lhs == .evaluatedObject || c.rhs == .evaluatedObject {
+            func map(_ e: Expression) -> Expression {
+                switch e {
+                case .constant(let v): return .constant(KeyPathComparison.selfComparable(v))
+                case .list(let items): return .list(items.map(map))
+                default: return e
+                }
+            }
+            c.lhs = map(c.lhs)
+            c.rhs = map(c.rhs)
+        }
+        guard c.quantifier != .direct else {
+            let l = try operand(c.lhs, scope: scope)
+            return try leaf(c, l, scope: scope)
+        }
+        guard case .keyPath(let p) = c.lhs else { throw QueryError("\(c.quantifier.rawValue) needs a key path") }
+        let r = try ResolvedKeyPath.resolve(p, from: scope.entity, model: model)
+        guard let i = r.toManyIndex else { throw QueryError("\(c.quantifier.rawValue) needs a key path through a to-many relationship") }
+        var current = scope.alias
+        for s in r.steps[..<i] { current = try joinToOne(s, from: current, scope: scope) }
+        let src = try toManySource(r.steps[i], from: current)
+        let destination = model.entity(named: r.steps[i].relationship.destination)!
+        let sub = SQLScope(alias: src.alias, entity: destination)
+        let l = try path(r, steps: r.steps[(i + 1)...], from: src.alias, scope: sub)
+        let cond = try leaf(c, l, scope: scope)
+        let joins = sub.joins.isEmpty ? "" : " " + sub.joins.joined(separator: " ")
+        let head = "EXISTS (SELECT 1 FROM \(src.from)\(joins) WHERE \(src.link) AND "
+        switch c.quantifier {
+        case .any: return head + cond + ")"
+        case .none: return "(NOT " + head + cond + "))"
+        default: return "(NOT " + head + "NOT " + cond + "))"
+        }
+    }
+
+    /// A comparison of `l` with the right side of `c`, yielding 0 or 1.
+    func leaf(_ c: Comparison, _ l: SQLOperand, scope: SQLScope) throws(QueryError) -> String {
+        let flags = (c.options.contains(.caseInsensitive) ? 1 : 0) | (c.options.contains(.diacriticInsensitive) ? 2 : 0)
+        func fold(_ o: SQLOperand, _ other: SQLOperand) -> String {
+            guard flags != 0, o.kind == .string || (o.kind != .null && other.kind == .string) else { return o.sql }
+            return "vellum_fold(\(o.sql), \(flags))"
+        }
+        func equal(_ a: SQLOperand, _ b: SQLOperand) -> String {
+            "(\(fold(a, b)) IS \(fold(b, a)))"
+        }
+        func ordered(_ a: SQLOperand, _ b: SQLOperand, _ op: String) -> String {
+            if a.kind == .null || b.kind == .null { return "0" }
+            let x = fold(a, b), y = fold(b, a)
+            if !a.nullable && !b.nullable { return "(\(x) \(op) \(y))" }
+            if !b.nullable { return "(\(x) IS NOT NULL AND \(x) \(op) \(y))" }
+            if !a.nullable { return "(\(y) IS NOT NULL AND \(x) \(op) \(y))" }
+            return "COALESCE(\(x) \(op) \(y), 0)"
+        }
+        switch c.op {
+        case .in, .between:
+            let items: [SQLOperand]
+            switch c.rhs {
+            case .list(let l): items = try l.map { e throws(QueryError) in try operand(e, scope: scope) }
+            case .constant(.null): return "0"
+            default: items = [try operand(c.rhs, scope: scope)]
+            }
+            if c.op == .in {
+                return items.isEmpty ? "0" : "(" + items.map { equal(l, $0) }.joined(separator: " OR ") + ")"
+            }
+            guard items.count == 2 else { throw QueryError("BETWEEN needs exactly two values") }
+            return "(\(ordered(l, items[0], ">=")) AND \(ordered(l, items[1], "<=")))"
+        default: break
+        }
+        if c.op == .like {
+            guard l.kind != .null else { return "0" }
+            guard case .constant(let v) = c.rhs else { throw QueryError("the LIKE pattern must be a constant or variable") }
+            guard case .string(var pattern) = v else { return "0" }
+            if flags != 0 { pattern = TextFolding.fold(pattern, caseInsensitive: flags & 1 != 0, diacriticInsensitive: flags & 2 != 0) }
+            let regex = bind(.string(KeyPathComparison.likeToRegex(pattern)))
+            return "vellum_regexp(\(regex), \(fold(l, SQLOperand(sql: "", kind: .string, nullable: false))))"
+        }
+        let r = try operand(c.rhs, scope: scope)
+        switch c.op {
+        case .equal: return equal(l, r)
+        case .notEqual: return "(\(fold(l, r)) IS NOT \(fold(r, l)))"
+        case .less: return ordered(l, r, "<")
+        case .lessOrEqual: return ordered(l, r, "<=")
+        case .greater: return ordered(l, r, ">")
+        case .greaterOrEqual: return ordered(l, r, ">=")
+        case .beginsWith, .endsWith, .contains, .matches:
+            if l.kind == .null || r.kind == .null { return "0" }
+            let x = fold(l, r), y = fold(r, l)
+            switch c.op {
+            case .contains: return "COALESCE(instr(\(x), \(y)) > 0, 0)"
+            case .beginsWith: return "COALESCE(substr(\(x), 1, length(\(y))) = \(y), 0)"
+            case .endsWith: return "COALESCE(\(x) IS NOT NULL AND (length(\(y)) = 0 OR substr(\(x), -length(\(y))) = \(y)), 0)"
+            default: return "vellum_regexp(\(y), \(x))"
+            }
+        case .in, .between, .like: return "0"
+        }
+    }
+}

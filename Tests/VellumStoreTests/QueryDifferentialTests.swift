@@ -1,0 +1,233 @@
+import Foundation
+import Testing
+@testable import VellumStore
+
+/// Random predicates and sort descriptors: SQL (QueryCompiler over SQLite) and
+/// memory (evaluate + SortDescriptor.compare) must return the same rows in the same order.
+@Suite struct QueryDifferentialTests {
+    static let strings: [String] = [
+        "", "a", "A", "abc", "Abc", "abd", "ab", "é", "e\u{301}", "É", "E\u{301}", "e", "E", "straße", "STRASSE", "Strasse",
+        "İstanbul", "istanbul", "ISTANBUL", "ıi", "東京", "日本語テキスト", "a*b", "a?b", "file2", "file10", "File1",
+        "tea", "Green Tea", "GREEN", "naïve", "naive", "NAÏVE", "x.y", "100%", "Ω", "zz", "z", "_",
+    ]
+    static let integers: [Int64] = [0, 1, -1, 2, 3, 5, 42, -42, 1000, 9_007_199_254_740_993, Int64.max, Int64.min, 7]
+    static let doubles: [Double] = [0, 0.5, -0.5, 1, 2.5, -3.25, 1e15, -1e15, 42, 0.1, 3, 7.75]
+    static let decimals: [String] = ["0", "1.5", "-2.25", "12.5", "100", "0.1", "3", "99.99"]
+    static let dates: [Double] = [0, 1_714_521_600, 1_714_566_600, 1_714_566_600.25, -86_400, 2_000_000_000]
+    static let tagWeights: [Int64] = [0, 1, 2, 3, 5, -1]
+
+    struct Fixture {
+        let conn: Connection
+        let layout: NativeLayout
+        let items: [TestObject]
+    }
+
+    static func makeFixture(seed: UInt64) throws -> Fixture {
+        var rng = SeededGenerator(seed: seed)
+        let model = QueryFixtures.model
+        let layout = NativeLayout(model: model)
+        let conn = try Connection(path: ":memory:", options: .init(create: true, journalModeWAL: false))
+        for sql in layout.schemaSQL() { try conn.execute(sql) }
+        let ownerE = model.entity(named: "Owner")!, itemE = model.entity(named: "Item")!, tagE = model.entity(named: "Tag")!
+        func maybe(_ v: Value, _ rng: inout SeededGenerator) -> Value { Int.random(in: 0..<6, using: &rng) == 0 ? .null : v }
+
+        var owners: [TestObject] = []
+        for i in 1...6 {
+            let o = TestObject(entity: ownerE, pk: Int64(i))
+            o.attributes["name"] = maybe(.string(strings.randomElement(using: &rng)!), &rng)
+            o.attributes["rank"] = maybe(.integer(integers.randomElement(using: &rng)!), &rng)
+            try conn.run("INSERT INTO \"Owner\" (\"_pk\", \"_entity\", \"name\", \"rank\") VALUES (?, 'Owner', ?, ?)",
+                         [.integer(o.pk), o.attributes["name"]!, o.attributes["rank"]!])
+            owners.append(o)
+        }
+        var tags: [TestObject] = []
+        for i in 1...8 {
+            let t = TestObject(entity: tagE, pk: Int64(i))
+            t.attributes["name"] = maybe(.string(strings.randomElement(using: &rng)!), &rng)
+            t.attributes["weight"] = maybe(.integer(tagWeights.randomElement(using: &rng)!), &rng)
+            try conn.run("INSERT INTO \"Tag\" (\"_pk\", \"_entity\", \"name\", \"weight\") VALUES (?, 'Tag', ?, ?)",
+                         [.integer(t.pk), t.attributes["name"]!, t.attributes["weight"]!])
+            tags.append(t)
+        }
+        guard case .joinTable(let jt, let src, let dst, _) = layout.mapping(for: "Item")!.relationshipStorage[itemE.relationshipIndexByName["tags"]!],
+              case .foreignKey(let ownerColumn) = layout.mapping(for: "Item")!.relationshipStorage[itemE.relationshipIndexByName["owner"]!] else {
+            throw QueryError("unexpected layout")
+        }
+        var items: [TestObject] = []
+        for i in 1...40 {
+            let it = TestObject(entity: itemE, pk: Int64(i))
+            it.attributes["name"] = maybe(.string(strings.randomElement(using: &rng)!), &rng)
+            it.attributes["note"] = maybe(.string(strings.randomElement(using: &rng)!), &rng)
+            it.attributes["qty"] = maybe(.integer(integers.randomElement(using: &rng)!), &rng)
+            it.attributes["price"] = maybe(.double(doubles.randomElement(using: &rng)!), &rng)
+            it.attributes["cost"] = maybe(.decimal(Decimal(string: decimals.randomElement(using: &rng)!)!), &rng)
+            it.attributes["when"] = maybe(.date(Date(timeIntervalSince1970: dates.randomElement(using: &rng)!)), &rng)
+            it.attributes["flag"] = maybe(.bool(Bool.random(using: &rng)), &rng)
+            var owner: Value = .null
+            if Int.random(in: 0..<5, using: &rng) != 0 {
+                let o = owners.randomElement(using: &rng)!
+                it.toOne["owner"] = o
+                o.toMany["items", default: []].append(it)
+                owner = .integer(o.pk)
+            }
+            try conn.run("INSERT INTO \"Item\" (\"_pk\", \"_entity\", \"name\", \"note\", \"qty\", \"price\", \"cost\", \"when\", \"flag\", \(quoteIdentifier(ownerColumn))) VALUES (?, 'Item', ?, ?, ?, ?, ?, ?, ?, ?)",
+                         [.integer(it.pk)] + ["name", "note", "qty", "price", "cost", "when", "flag"].map { it.attributes[$0]! } + [owner])
+            for t in tags.shuffled(using: &rng).prefix(Int.random(in: 0...3, using: &rng)) {
+                it.toMany["tags", default: []].append(t)
+                t.toMany["items", default: []].append(it)
+                try conn.run("INSERT INTO \(quoteIdentifier(jt)) (\(quoteIdentifier(src)), \(quoteIdentifier(dst))) VALUES (?, ?)", [.integer(it.pk), .integer(t.pk)])
+            }
+            items.append(it)
+        }
+        return Fixture(conn: conn, layout: layout, items: items)
+    }
+
+    // MARK: Random predicates
+
+    enum Kind { case string, integer, double, decimal, date, bool }
+
+    static func constant(_ k: Kind, _ rng: inout SeededGenerator) -> Value {
+        if Int.random(in: 0..<12, using: &rng) == 0 { return .null }
+        switch k {
+        case .string: return .string(strings.randomElement(using: &rng)!)
+        case .integer: return Bool.random(using: &rng) ? .integer(integers.randomElement(using: &rng)!) : .double(doubles.randomElement(using: &rng)!)
+        case .double: return Bool.random(using: &rng) ? .double(doubles.randomElement(using: &rng)!) : .integer(integers.randomElement(using: &rng)!)
+        case .decimal:
+            switch Int.random(in: 0..<3, using: &rng) {
+            case 0: return .decimal(Decimal(string: decimals.randomElement(using: &rng)!)!)
+            case 1: return .double(doubles.randomElement(using: &rng)!)
+            default: return .integer(integers.randomElement(using: &rng)!)
+            }
+        case .date: return .date(Date(timeIntervalSince1970: dates.randomElement(using: &rng)!))
+        case .bool: return Bool.random(using: &rng) ? .bool(Bool.random(using: &rng)) : .integer(Int64.random(in: 0...1, using: &rng))
+        }
+    }
+
+    static let scalarKeys: [(String, Kind)] = [
+        ("name", .string), ("note", .string), ("qty", .integer), ("price", .double), ("cost", .decimal),
+        ("when", .date), ("flag", .bool), ("owner.name", .string), ("owner.rank", .integer),
+    ]
+
+    static func options(_ rng: inout SeededGenerator) -> StringOptions {
+        [[], [], [.caseInsensitive], [.diacriticInsensitive], [.caseInsensitive, .diacriticInsensitive]].randomElement(using: &rng)!
+    }
+
+    static func pattern(_ rng: inout SeededGenerator) -> String {
+        var chars = Array(strings.randomElement(using: &rng)!)
+        if !chars.isEmpty, Bool.random(using: &rng) { chars[Int.random(in: 0..<chars.count, using: &rng)] = "?" }
+        if Bool.random(using: &rng) { chars.insert("*", at: Int.random(in: 0...chars.count, using: &rng)) }
+        if Bool.random(using: &rng) { chars.append("*") }
+        return String(chars)
+    }
+
+    static func stringComparison(_ lhs: Expression, quantifier: Quantifier, _ rng: inout SeededGenerator) -> Comparison {
+        let o = options(&rng)
+        let s = Expression.constant(.string(strings.randomElement(using: &rng)!))
+        switch Int.random(in: 0..<9, using: &rng) {
+        case 0: return Comparison(lhs, .beginsWith, s, options: o, quantifier: quantifier)
+        case 1: return Comparison(lhs, .endsWith, s, options: o, quantifier: quantifier)
+        case 2: return Comparison(lhs, .contains, s, options: o, quantifier: quantifier)
+        case 3: return Comparison(lhs, .like, .constant(.string(pattern(&rng))), options: o, quantifier: quantifier)
+        case 4: return Comparison(lhs, .matches, .constant(.string(["a.*", ".*e.*", "[a-z]+", "(?i)tea", ".", "\\p{L}+", "[", ""].randomElement(using: &rng)!)), options: o, quantifier: quantifier)
+        case 5: return Comparison(lhs, .in, .list((0..<Int.random(in: 0...3, using: &rng)).map { _ in .constant(constant(.string, &rng)) }), options: o, quantifier: quantifier)
+        default:
+            let op: ComparisonOperator = [.equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual].randomElement(using: &rng)!
+            return Comparison(lhs, op, .constant(constant(.string, &rng)), options: o, quantifier: quantifier)
+        }
+    }
+
+    static func scalarComparison(_ key: String, _ kind: Kind, _ rng: inout SeededGenerator) -> Comparison {
+        let lhs = Expression.key(key)
+        if kind == .string { return stringComparison(lhs, quantifier: .direct, &rng) }
+        switch Int.random(in: 0..<8, using: &rng) {
+        case 0: return Comparison(lhs, .in, .list((0..<Int.random(in: 0...3, using: &rng)).map { _ in .constant(constant(kind, &rng)) }))
+        case 1: return Comparison(lhs, .between, .list([.constant(constant(kind, &rng)), .constant(constant(kind, &rng))]))
+        default:
+            let op: ComparisonOperator = [.equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual].randomElement(using: &rng)!
+            let c = Expression.constant(constant(kind, &rng))
+            return Bool.random(using: &rng) ? Comparison(lhs, op, c) : Comparison(c, op, lhs)
+        }
+    }
+
+    static func comparison(_ rng: inout SeededGenerator) -> Comparison {
+        let ops: [ComparisonOperator] = [.equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual]
+        switch Int.random(in: 0..<14, using: &rng) {
+        case 0...5:
+            let (k, kind) = scalarKeys.randomElement(using: &rng)!
+            return scalarComparison(k, kind, &rng)
+        case 6:
+            let q: Quantifier = [.any, .all, .none].randomElement(using: &rng)!
+            if Bool.random(using: &rng) { return stringComparison(.key("tags.name"), quantifier: q, &rng) }
+            return Comparison(.key("tags.weight"), ops.randomElement(using: &rng)!, .constant(constant(.integer, &rng)), quantifier: q)
+        case 7:
+            let fn = AggregateFunction.allCases.randomElement(using: &rng)!
+            let attr = fn == .count ? [] : (fn == .min || fn == .max) && Bool.random(using: &rng) ? ["name"] : ["weight"]
+            let kind: Kind = attr == ["name"] ? .string : .integer
+            return Comparison(.aggregate(fn, collection: ["tags"], attribute: attr), ops.randomElement(using: &rng)!,
+                              .constant(kind == .string ? .string(strings.randomElement(using: &rng)!) : .integer(Int64.random(in: -1...6, using: &rng))))
+        case 8:
+            return Comparison(.key("owner"), Bool.random(using: &rng) ? .equal : .notEqual, .constant(.null))
+        case 9:
+            let pairs: [(String, String)] = [("name", "note"), ("qty", "owner.rank"), ("price", "qty"), ("cost", "price"), ("name", "owner.name")]
+            let (a, b) = pairs.randomElement(using: &rng)!
+            return Comparison(.key(a), ops.randomElement(using: &rng)!, .key(b), options: a == "name" ? options(&rng) : [])
+        case 10:
+            return Comparison(.aggregate(.count, collection: ["owner", "items"], attribute: []), ops.randomElement(using: &rng)!, .constant(.integer(Int64.random(in: 0...8, using: &rng))))
+        case 11:
+            let q: Quantifier = [.any, .all, .none].randomElement(using: &rng)!
+            return Comparison(.key("owner.items.qty"), ops.randomElement(using: &rng)!, .constant(constant(.integer, &rng)), quantifier: q)
+        case 12:
+            return Comparison(.evaluatedObject, .in, .list((0..<3).map { _ in .constant(.integer(Int64.random(in: 1...40, using: &rng))) }))
+        default:
+            return Comparison(.key("flag"), ops.randomElement(using: &rng)!, .constant(constant(.bool, &rng)))
+        }
+    }
+
+    static func predicate(_ rng: inout SeededGenerator, depth: Int = 0) -> Predicate {
+        let r = Int.random(in: 0..<(depth >= 3 ? 10 : 16), using: &rng)
+        switch r {
+        case 10, 11: return .and(predicate(&rng, depth: depth + 1), predicate(&rng, depth: depth + 1))
+        case 12, 13: return .or(predicate(&rng, depth: depth + 1), predicate(&rng, depth: depth + 1))
+        case 14, 15: return .not(predicate(&rng, depth: depth + 1))
+        case 9: return .constant(Bool.random(using: &rng))
+        default: return .comparison(comparison(&rng))
+        }
+    }
+
+    static func sorts(_ rng: inout SeededGenerator) -> [SortDescriptor] {
+        let keys = ["name", "note", "qty", "price", "cost", "when", "flag", "owner.name", "owner.rank"]
+        return (0..<Int.random(in: 0...3, using: &rng)).map { _ in
+            SortDescriptor(keys.randomElement(using: &rng)!, ascending: Bool.random(using: &rng),
+                           comparison: SortDescriptor.Comparison.allCases.randomElement(using: &rng)!)
+        }
+    }
+
+    @Test func sqlMatchesMemory() throws {
+        let seed = UInt64(ProcessInfo.processInfo.environment["VELLUM_QUERY_SEED"].flatMap { UInt64($0) } ?? 20_261_130)
+        let fixture = try Self.makeFixture(seed: seed)
+        var rng = SeededGenerator(seed: seed &+ 1)
+        let entity = QueryFixtures.item
+        var failures = 0
+        var nonTrivial = 0
+        for n in 0..<5000 {
+            let p = Self.predicate(&rng)
+            let sorts = Self.sorts(&rng)
+            #expect(try Predicate(format: p.format) == p, "seed \(seed) case \(n): round trip of \(p.format)")
+            let q = try QueryCompiler.compile(entity: entity, layout: fixture.layout, predicate: p, sortDescriptors: sorts)
+            let sqlRows = try fixture.conn.rows(q.selectSQL(), q.bindings).map { $0[0] }
+            let memory = try SortDescriptor.sort(try fixture.items.filter { try p.evaluate($0) }, by: sorts).map { Value.integer($0.pk) }
+            if !sqlRows.isEmpty && sqlRows.count != fixture.items.count { nonTrivial += 1 }
+            if sqlRows != memory {
+                failures += 1
+                Issue.record("""
+                seed \(seed) case \(n): \(p.format) sorted by \(sorts.map(\.description))
+                SQL:    \(sqlRows)
+                memory: \(memory)
+                \(q.selectSQL()) \(q.bindings)
+                """)
+                if failures > 5 { return }
+            }
+        }
+        #expect(nonTrivial > 500, "seed \(seed): too few selective predicates (\(nonTrivial))")
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import Testing
+@testable import VellumStore
+
+// Foundation has its own Predicate, Expression and SortDescriptor; use Vellum's here.
+typealias Predicate = VellumStore.Predicate
+typealias Expression = VellumStore.Expression
+typealias SortDescriptor = VellumStore.SortDescriptor
+
+/// A plain object graph for in-memory evaluation.
+final class TestObject: KeyValueSource {
+    let entity: Entity
+    let pk: Int64
+    var attributes: [String: Value] = [:]
+    var toOne: [String: TestObject] = [:]
+    var toMany: [String: [TestObject]] = [:]
+
+    init(entity: Entity, pk: Int64) {
+        self.entity = entity
+        self.pk = pk
+    }
+
+    var sourceEntity: Entity { entity }
+    var sourceObjectID: ObjectID {
+        ObjectID(entityName: entity.name, rootName: entity.rootName, key: .permanent(pk), storeIdentifier: "test")
+    }
+    func attributeValue(forKey key: String) throws -> Value { attributes[key] ?? .null }
+    func toOneValue(forKey key: String) throws -> TestObject? { toOne[key] }
+    func toManyValue(forKey key: String) throws -> [TestObject] { toMany[key] ?? [] }
+}
+
+/// A small deterministic generator (SplitMix64).
+struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+enum QueryFixtures {
+    /// Owner 1—* Item *—* Tag.
+    static let model: ManagedObjectModel = {
+        try! ModelBuilder()
+            .entity("Owner") {
+                $0.attribute("name", .string)
+                $0.attribute("rank", .integer64)
+                $0.toMany("items", "Item", inverse: "owner")
+            }
+            .entity("Item") {
+                $0.attribute("name", .string)
+                $0.attribute("note", .string)
+                $0.attribute("qty", .integer64)
+                $0.attribute("price", .double)
+                $0.attribute("cost", .decimal)
+                $0.attribute("when", .date)
+                $0.attribute("flag", .boolean)
+                $0.attribute("scratch", .string, transient: true)
+                $0.toOne("owner", "Owner", inverse: "items")
+                $0.toMany("tags", "Tag", inverse: "items")
+            }
+            .entity("Tag") {
+                $0.attribute("name", .string)
+                $0.attribute("weight", .integer32)
+                $0.toMany("items", "Item", inverse: "tags")
+            }
+            .build()
+    }()
+
+    static var item: Entity { model.entity(named: "Item")! }
+}
