@@ -12,15 +12,11 @@ extension ManagedObjectContext {
         let root = try self.entity(entity.rootName)
         let selection = self.selection(for: root)
         let idsOnly = request.resultType == .objectIDs || request.fetchBatchSize > 0
-        var sql = "SELECT \(idsOnly ? "t0.\"_pk\", t0.\"_entity\", t0.\"_version\"" : selection.selectList) FROM \(quoteIdentifier(root.name)) AS t0 \(compiled.joins)"
-        var bindings = entityFilterBindings(entity, includesSubentities: request.includesSubentities)
-        sql += " WHERE t0.\"_entity\" IN (\(Array(repeating: "?", count: bindings.count).joined(separator: ","))) AND (\(compiled.whereClause))"
-        bindings += compiled.bindings
-        sql += " ORDER BY \(compiled.orderBy)"
-        if pagingInSQL, request.fetchLimit != nil || request.fetchOffset > 0 {
-            sql += " LIMIT ? OFFSET ?"
-            bindings += [.integer(Int64(request.fetchLimit ?? -1)), .integer(Int64(request.fetchOffset))]
-        }
+        var (compiledQuery, bindings) = restricted(compiled, to: entity, includesSubentities: request.includesSubentities)
+        compiledQuery.table = root.name
+        let sql = compiledQuery.selectSQL(columns: idsOnly ? "t0.\"_pk\", t0.\"_entity\", t0.\"_version\"" : selection.selectList,
+                                          limit: pagingInSQL ? request.fetchLimit : nil,
+                                          offset: pagingInSQL && request.fetchOffset > 0 ? request.fetchOffset : nil)
         let statement = try connection.cachedStatement(sql)
         try statement.bind(bindings)
         var results: [ManagedObject] = []
@@ -62,9 +58,8 @@ extension ManagedObjectContext {
             return try fetchObjectIDs(request).count
         }
         let compiled = try QueryCompiler.compile(entity: entity, layout: store.layout, predicate: request.predicate, sortDescriptors: [], variables: request.variables)
-        var bindings = entityFilterBindings(entity, includesSubentities: request.includesSubentities)
-        let sql = "SELECT count(*) FROM \(quoteIdentifier(entity.rootName)) AS t0 \(compiled.joins) WHERE t0.\"_entity\" IN (\(Array(repeating: "?", count: bindings.count).joined(separator: ","))) AND (\(compiled.whereClause))"
-        bindings += compiled.bindings
+        let (query, bindings) = restricted(compiled, to: entity, includesSubentities: request.includesSubentities)
+        let sql = query.countSQL()
         var n = Int(try connection.scalarInt(sql, bindings) ?? 0)
         n = max(0, n - request.fetchOffset)
         if let limit = request.fetchLimit { n = min(n, limit) }
@@ -76,8 +71,14 @@ extension ManagedObjectContext {
         try fetch(FetchRequest(entityName: entityName, predicate: predicate, sortDescriptors: sort, fetchLimit: limit))
     }
 
-    private func entityFilterBindings(_ entity: Entity, includesSubentities: Bool) -> [Value] {
-        (includesSubentities ? entity.hierarchyNames : [entity.name]).map { .string($0) }
+    /// Adds the entity filter the compiler leaves out: rows of exactly this entity when
+    /// sub-entities are excluded. Parameters continue the compiler's numbering.
+    private func restricted(_ query: CompiledQuery, to entity: Entity, includesSubentities: Bool) -> (CompiledQuery, [Value]) {
+        guard !includesSubentities, !entity.subentityNames.isEmpty else { return (query, query.bindings) }
+        var q = query
+        q.whereClause = "(\(q.whereClause)) AND t0.\"_entity\" = ?\(q.bindings.count + 1)"
+        q.bindings.append(.string(entity.name))
+        return (q, q.bindings)
     }
 
     /// Unsaved objects that may change this fetch's result (same table).
