@@ -75,6 +75,7 @@ extension ManagedObjectContext {
         let removed = old.filter { o in !unique.contains { $0 === o } }
         let added = unique.filter { o in !old.contains { $0 === o } }
         if removed.isEmpty && added.isEmpty && old.elementsEqual(unique, by: ===) { return }
+        undoStack?.record(.relate(object.objectID, key: relationship.name, old: old.map(\.objectID), new: unique.map(\.objectID)))
         for d in removed { try unlink(d, inverseOf: relationship, from: object) }
         for d in added { try link(d, inverseOf: relationship, to: object) }
         object.relations[index]!.current = unique
@@ -127,6 +128,7 @@ extension ManagedObjectContext {
         }
         if object.isDeleted { return }
         if object.isFault { try fulfillFault(object) }
+        undoStack?.record(.delete(object.objectID, entity: object.entity.name, values: try object.dictionaryOfValues()))
         object.isDeleted = true
         changedObjects[ObjectIdentifier(object)] = object
         for (i, relationship) in object.entity.relationships.enumerated() {

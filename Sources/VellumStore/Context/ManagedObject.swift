@@ -105,7 +105,7 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
         let context = try owningContext()
         if isFault { try context.fulfillFault(self) }
         if values[index] == coerced { return }
-        context.willChange(self)
+        context.undoStack?.record(.set(objectID, key: attribute.name, old: values[index], new: coerced))
         if committed == nil && !isInserted { committed = values }
         values[index] = coerced
         context.didChange(self, key: attribute.name)

@@ -14,6 +14,8 @@ public final class ManagedObjectContext {
     public var name: String?
     /// How `save()` resolves conflicts with other writers' changes.
     public var mergePolicy: MergePolicy = .error
+    /// Records changes for undo/redo when set (the UI sets one on the view context).
+    public var undoStack: UndoStack?
 
     /// Objects by ID: the uniquing table.
     var registry: [ObjectID: ManagedObject] = [:]
@@ -110,6 +112,7 @@ public final class ManagedObjectContext {
         o.values = entity.attributes.map { a in (try? a.defaultValue?.coerced(to: a.type)) ?? .null }
         o.isInserted = true
         changedObjects[ObjectIdentifier(o)] = o
+        undoStack?.record(.insert(o.objectID, entity: entity.name, values: [:]))
         notifyChange(inserted: [o])
         return o
     }
@@ -131,10 +134,6 @@ public final class ManagedObjectContext {
     }
 
     // MARK: - Change tracking
-
-    func willChange(_ object: ManagedObject) {
-        if object.context !== self { return }
-    }
 
     func didChange(_ object: ManagedObject, key: String) {
         let oid = ObjectIdentifier(object)

@@ -1,0 +1,57 @@
+import Foundation
+import Testing
+@testable import VellumStore
+
+@Suite struct UndoTests {
+    @Test func undoAndRedoAfterSave() throws {
+        let dir = TempDir()
+        let store = try Fixtures.openShop(dir)
+        let ctx = try ManagedObjectContext(store: store)
+        let undo = UndoStack()
+        ctx.undoStack = undo
+        undo.beginGroup("Add Tea")
+        let tea = try ctx.insert("Product", values: ["name": .string("Tea"), "price": .double(1)])
+        undo.endGroup()
+        try ctx.save()
+        undo.beginGroup("Edit price")
+        try tea.setValue(.double(2), forKey: "price")
+        undo.endGroup()
+        try ctx.save()
+
+        #expect(try undo.undo(in: ctx) == "Edit price")
+        try ctx.save()
+        let c = try Connection(path: dir.file("shop.sqlite").path)
+        #expect(try c.rows("SELECT price FROM Product") == [[.double(1)]])
+        #expect(try undo.redo(in: ctx) == "Edit price")
+        try ctx.save()
+        #expect(try c.rows("SELECT price FROM Product") == [[.double(2)]])
+
+        // Undo the insert (two steps back), then redo it: a new row with the same values.
+        try undo.undo(in: ctx)
+        try undo.undo(in: ctx)
+        try ctx.save()
+        #expect(try c.scalarInt("SELECT count(*) FROM Product") == 0)
+        try undo.redo(in: ctx)
+        try ctx.save()
+        #expect(try c.rows("SELECT name, price FROM Product") == [[.string("Tea"), .double(1)]])
+    }
+
+    @Test func undoDeleteRestoresValues() throws {
+        let dir = TempDir()
+        let store = try Fixtures.openShop(dir)
+        let ctx = try ManagedObjectContext(store: store)
+        let tea = try ctx.insert("Product", values: ["name": .string("Tea"), "stock": .integer(7)])
+        try ctx.save()
+        let undo = UndoStack()
+        ctx.undoStack = undo
+        undo.beginGroup("Delete")
+        try ctx.delete(tea)
+        undo.endGroup()
+        try ctx.save()
+        try undo.undo(in: ctx)
+        try ctx.save()
+        let rows = try Connection(path: dir.file("shop.sqlite").path).rows("SELECT name, stock FROM Product")
+        #expect(rows == [[.string("Tea"), .integer(7)]])
+        #expect(!undo.canUndo && undo.canRedo)
+    }
+}
