@@ -12,6 +12,9 @@ public struct ObjectsDidChange: Sendable {
     public var invalidated: Set<ObjectID>
     /// The whole context was reset; observers must refetch.
     public var invalidatedAll: Bool
+    /// The store changed in ways not known object by object (a writer without
+    /// history): registered objects were reloaded; lists should refetch and diff.
+    public var storeChangedExternally: Bool = false
     /// Changed keys per updated or refreshed object, where known.
     public var changedKeys: [ObjectID: Set<String>]
 
@@ -28,7 +31,7 @@ public struct ObjectsDidChange: Sendable {
     }
 
     public var isEmpty: Bool {
-        inserted.isEmpty && updated.isEmpty && deleted.isEmpty && refreshed.isEmpty && invalidated.isEmpty && !invalidatedAll
+        inserted.isEmpty && updated.isEmpty && deleted.isEmpty && refreshed.isEmpty && invalidated.isEmpty && !invalidatedAll && !storeChangedExternally
     }
 }
 

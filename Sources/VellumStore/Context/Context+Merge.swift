@@ -57,4 +57,33 @@ extension ManagedObjectContext {
                                 deleted: save.deleted, refreshed: Set(reload.map(\.objectID)).subtracting(invalidated),
                                 invalidated: invalidated, changedKeys: save.changedKeys))
     }
+
+    /// After a change whose details are unknown (a writer that records no history):
+    /// reloads every registered, loaded object (local edits kept on top), drops the
+    /// ones that are gone, and tells observers to refetch and diff.
+    public func refreshAllFromStore() throws {
+        var reload: [ManagedObject] = []
+        var localChanges: [ObjectIdentifier: [Int: Value]] = [:]
+        for o in registry.values where !o.isInserted && !o.isFault {
+            localChanges[ObjectIdentifier(o)] = changedAttributeValues(o)
+            if !o.relations.contains(where: { $0?.isChanged == true }) { o.relations = [] }
+            o.isFault = true
+            o.committed = nil
+            reload.append(o)
+        }
+        for (_, group) in Dictionary(grouping: reload, by: { $0.entity.rootName }) {
+            try RowLoader(context: self).load(group)
+        }
+        var invalidated: Set<ObjectID> = []
+        for o in reload {
+            if o.isFault { registry[o.objectID] = nil; invalidated.insert(o.objectID); continue }
+            if let changes = localChanges[ObjectIdentifier(o)], !changes.isEmpty {
+                o.committed = o.values
+                for (i, v) in changes { o.values[i] = v }
+            }
+        }
+        var event = ObjectsDidChange(refreshed: Set(reload.map(\.objectID)).subtracting(invalidated), invalidated: invalidated)
+        event.storeChangedExternally = true
+        notify(event)
+    }
 }

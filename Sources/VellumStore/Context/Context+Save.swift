@@ -26,8 +26,7 @@ extension ManagedObjectContext {
 
         var writer = SaveWriter(context: self, inserted: inserted, updated: updated, deleted: deleted)
         let author = transactionAuthor
-        try store.writeTransaction { db in
-            try HistoryAuthor.set(author, on: db)
+        try store.writeTransaction(author: author) { db in
             try writer.write(db)
         }
         return finishSave(writer)
@@ -84,18 +83,3 @@ extension ManagedObjectContext {
     }
 }
 
-/// Sets the author recorded for the current transaction (read by history triggers).
-enum HistoryAuthor {
-    static func set(_ author: String?, on db: Connection) throws {
-        // The history layer installs `_vellum_author`; without it there is nothing to tag.
-        if db.hasTemporaryAuthorTable {
-            try db.run("UPDATE temp.\"_vellum_author\" SET author = ?", [author.map(Value.string) ?? .null])
-        }
-    }
-}
-
-extension Connection {
-    var hasTemporaryAuthorTable: Bool {
-        (try? scalarInt("SELECT count(*) FROM temp.sqlite_master WHERE name = '_vellum_author'")) ?? 0 > 0
-    }
-}

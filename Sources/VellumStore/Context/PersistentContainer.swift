@@ -13,6 +13,9 @@ public final class PersistentContainer: @unchecked Sendable {
     private var viewContextPolicy: MergePolicy = .mergeByPropertyObjectTrump
     @MainActor private var viewContextStorage: ManagedObjectContext?
     @MainActor private var mergeErrorHandler: ((Error) -> Void)?
+    private var monitor: RemoteChangeMonitor?
+    private var remoteObservers: [UUID: @Sendable (RemoteChange) -> Void] = [:]
+    private var lastRemote: (author: String?, date: Date)?
 
     public var model: ManagedObjectModel { store.model }
 
@@ -22,10 +25,68 @@ public final class PersistentContainer: @unchecked Sendable {
         saveSubscription = store.subscribeToSaves { [weak self] event, source in
             self?.didSave(event, from: source)
         }
+        if !options.inMemory {
+            let m = RemoteChangeMonitor(store: store) { [weak self] change in self?.didChangeRemotely(change) }
+            try m.start()
+            monitor = m
+        }
     }
 
     deinit {
+        monitor?.stop()
         if let saveSubscription { store.unsubscribeFromSaves(saveSubscription) }
+    }
+
+    // MARK: - Other writers
+
+    /// Who changed the store last from outside this container, and when.
+    public var lastRemoteChange: (author: String?, date: Date)? { lock.withLock { lastRemote } }
+
+    /// Calls `body` (on the monitor's queue) for every change made by other writers.
+    @discardableResult
+    public func observeRemoteChanges(_ body: @escaping @Sendable (RemoteChange) -> Void) -> UUID {
+        let id = UUID()
+        lock.withLock { remoteObservers[id] = body }
+        return id
+    }
+
+    public func removeRemoteObserver(_ id: UUID) { lock.withLock { remoteObservers[id] = nil } }
+
+    private func didChangeRemotely(_ change: RemoteChange) {
+        let observers: [@Sendable (RemoteChange) -> Void] = lock.withLock {
+            if case .transactions(let ts) = change, let last = ts.last { lastRemote = (last.author, last.timestamp) }
+            if case .unknown = change { lastRemote = (nil, Date()) }
+            return Array(remoteObservers.values)
+        }
+        for o in observers { o(change) }
+        guard automaticallyMergesChanges else { return }
+        let event: DidSave?
+        switch change {
+        case .transactions(let ts):
+            var merged = DidSave(inserted: [], updated: [], deleted: [], changedKeys: [:], author: ts.last?.author, sequence: ts.last?.token.rawValue ?? 0)
+            for t in ts {
+                let d = t.asDidSave()
+                merged.inserted.formUnion(d.inserted)
+                merged.deleted.formUnion(d.deleted)
+                merged.updated.formUnion(d.updated)
+                for (k, v) in d.changedKeys { merged.changedKeys[k, default: []].formUnion(v) }
+            }
+            // An object inserted then deleted within the batch is just deleted; updated-then-deleted likewise.
+            merged.inserted.subtract(merged.deleted)
+            merged.updated.subtract(merged.deleted)
+            merged.updated.subtract(merged.inserted)
+            event = merged
+        case .unknown:
+            event = nil
+        }
+        DispatchQueue.main.async { [self] in
+            MainActor.assumeIsolated {
+                guard let context = viewContextStorage else { return }
+                do {
+                    if let event { try context.mergeChanges(from: event) } else { try context.refreshAllFromStore() }
+                } catch { mergeErrorHandler?(error) }
+            }
+        }
     }
 
     // MARK: - View context

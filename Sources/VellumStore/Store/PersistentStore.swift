@@ -13,6 +13,8 @@ public struct StoreOptions: Sendable {
     public var busyTimeoutMilliseconds: Int32
     /// Attempts to take the write lock before a save gives up with `busy`.
     public var writeRetries: Int
+    /// Record persistent history (triggers) in a newly created store.
+    public var recordsHistory: Bool = true
 
     public init(createIfMissing: Bool = true, readOnly: Bool = false, inMemory: Bool = false,
                 busyTimeoutMilliseconds: Int32 = 2000, writeRetries: Int = 5) {
@@ -36,10 +38,14 @@ public final class PersistentStore: @unchecked Sendable {
     /// The store's UUID, part of every permanent object ID's URI.
     public let identifier: String
     public let options: StoreOptions
+    /// True when the file records persistent history.
+    public let hasHistory: Bool
     private let writer: Connection
     private let writerLock = NSLock()
     let broadcast = SaveBroadcast()
     let temporaryIDs = TemporaryIDMap()
+    /// History transactions written by this store object (the monitor skips them).
+    let ownTransactions = OwnTransactions()
 
     static let metadataTable = "_vellum_metadata"
     static let formatVersion = "1"
@@ -92,9 +98,11 @@ public final class PersistentStore: @unchecked Sendable {
                                                             busyTimeoutMilliseconds: options.busyTimeoutMilliseconds))
         if exists {
             identifier = storedIdentifier ?? ""
+            hasHistory = try writer.tableExists(HistorySchema.changes)
         } else {
             let uuid = UUID().uuidString
             identifier = uuid
+            hasHistory = options.recordsHistory
             try createSchema(uuid: uuid)
         }
     }
@@ -122,6 +130,9 @@ public final class PersistentStore: @unchecked Sendable {
                     try writer.run("INSERT INTO \(quoteIdentifier(Self.metadataTable)) (key, value) VALUES (?, ?)", [.string(k), .string(v)])
                 }
                 for statement in layout.schemaSQL() { try writer.execute(statement) }
+                if hasHistory {
+                    for statement in HistorySchema.schemaSQL(layout: layout) { try writer.execute(statement) }
+                }
             }
         } catch let error as StoreError {
             throw error
@@ -144,19 +155,43 @@ public final class PersistentStore: @unchecked Sendable {
 
     /// Runs a write transaction on the writer connection, retrying with backoff
     /// while another process holds the lock; then fails with `busy`.
-    public func writeTransaction<T>(_ body: (Connection) throws -> T) throws -> T {
+    public func writeTransaction<T>(author: String? = nil, recordingHistory: Bool = true, _ body: (Connection) throws -> T) throws -> T {
         if options.readOnly { throw StoreError.readOnly(path: path) }
         writerLock.lock()
         defer { writerLock.unlock() }
         try beginImmediateWithRetry()
         do {
+            let transaction = recordingHistory && hasHistory ? try openHistoryTransaction(author: author) : nil
             let result = try body(writer)
-            try writer.execute("COMMIT")
+            if let transaction {
+                try closeHistoryTransaction(transaction)
+                // Marked before COMMIT so the monitor never mistakes it for another writer's.
+                ownTransactions.insert(transaction)
+            }
+            do { try writer.execute("COMMIT") } catch {
+                if let transaction { _ = ownTransactions.consume(transaction) }
+                throw error
+            }
             return result
         } catch {
             if writer.isInTransaction { try? writer.execute("ROLLBACK") }
             throw error
         }
+    }
+
+    /// Opens this save's history transaction: triggers tag its changes with it.
+    private func openHistoryTransaction(author: String?) throws -> Int64 {
+        try writer.run(HistorySchema.openTransactionSQL(), [author.map(Value.string) ?? .null, .integer(Int64(getpid()))])
+        let seq = writer.lastInsertRowID
+        try writer.run("UPDATE \(HistorySchema.state) SET open_txn = ? WHERE id = 1", [.integer(seq)])
+        return seq
+    }
+
+    private func closeHistoryTransaction(_ seq: Int64) throws {
+        try writer.run("UPDATE \(HistorySchema.state) SET open_txn = NULL WHERE id = 1")
+        // A save that changed no row leaves no transaction behind.
+        try writer.run("DELETE FROM \(HistorySchema.transactions) WHERE seq = ? AND NOT EXISTS (SELECT 1 FROM \(HistorySchema.changes) WHERE txn = ?)",
+                       [.integer(seq), .integer(seq)])
     }
 
     private func beginImmediateWithRetry() throws(StoreError) {

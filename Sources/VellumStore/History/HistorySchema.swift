@@ -1,0 +1,83 @@
+import Foundation
+
+/// Persistent history lives in the store itself, written by triggers that the
+/// store installs on every entity table — so writes that bypass Vellum (the
+/// `sqlite3` shell, another program) are recorded too, in the same transaction.
+///
+/// * `_vellum_transactions(seq, timestamp, author, process)`: one row per Vellum
+///   save (opened by the writer before its first statement).
+/// * `_vellum_changes(id, txn, entity, pk, kind, columns, tombstone)`: one row per
+///   changed row; `kind` 0 insert, 1 update, 2 delete; `columns` lists changed
+///   columns (updates); `tombstone` is a JSON object of the values kept on delete.
+///   `txn` is NULL for writes made outside Vellum.
+/// * `_vellum_history_state(open_txn)`: the transaction Vellum's writer has open.
+///
+/// Triggers use only SQL built into SQLite (no custom functions), so any client can write.
+enum HistorySchema {
+    static let transactions = "_vellum_transactions"
+    static let changes = "_vellum_changes"
+    static let state = "_vellum_history_state"
+
+    static func tablesSQL() -> [String] {
+        [
+            "CREATE TABLE \(transactions) (seq INTEGER PRIMARY KEY AUTOINCREMENT, timestamp REAL NOT NULL, author TEXT, process INTEGER)",
+            "CREATE TABLE \(changes) (id INTEGER PRIMARY KEY AUTOINCREMENT, txn INTEGER, timestamp REAL NOT NULL, entity TEXT NOT NULL, pk INTEGER NOT NULL, kind INTEGER NOT NULL, columns TEXT, tombstone TEXT)",
+            "CREATE INDEX \(changes)_txn ON \(changes) (txn)",
+            "CREATE TABLE \(state) (id INTEGER PRIMARY KEY CHECK (id = 1), open_txn INTEGER)",
+            "INSERT INTO \(state) (id, open_txn) VALUES (1, NULL)",
+        ]
+    }
+
+    private static let now = "((julianday('now') - 2440587.5) * 86400.0)"
+    private static let openTxn = "(SELECT open_txn FROM \(state) WHERE id = 1)"
+
+    /// Triggers for one root table: every stored column of its hierarchy is watched.
+    static func triggersSQL(layout: NativeLayout, root: Entity) -> [String] {
+        let table = quoteIdentifier(root.name)
+        var columns: [String] = []
+        var tombstoneColumns: [String] = []
+        for name in root.hierarchyNames {
+            let m = layout.mapping(for: name)!
+            for (i, c) in m.attributeColumns.enumerated() {
+                guard let c, !columns.contains(c) else { continue }
+                columns.append(c)
+                if m.entity.attributes[i].preservesValueInHistoryOnDeletion { tombstoneColumns.append(c) }
+            }
+            for s in m.relationshipStorage {
+                if case .foreignKey(let c) = s, !columns.contains(c) { columns.append(c) }
+            }
+        }
+        let changed = columns.isEmpty ? "NULL" : "NULLIF(rtrim(" + columns.map { c in
+            "(CASE WHEN OLD.\(quoteIdentifier(c)) IS NOT NEW.\(quoteIdentifier(c)) THEN '\(c.replacingOccurrences(of: "'", with: "''")),' ELSE '' END)"
+        }.joined(separator: " || ") + ", ','), '')"
+        let tombstone = tombstoneColumns.isEmpty ? "NULL" : "json_object(" + tombstoneColumns.map { c in
+            "'\(c.replacingOccurrences(of: "'", with: "''"))', OLD.\(quoteIdentifier(c))"
+        }.joined(separator: ", ") + ")"
+        let prefix = "_vellum_history_\(root.name)"
+        return [
+            """
+            CREATE TRIGGER \(quoteIdentifier(prefix + "_insert")) AFTER INSERT ON \(table) BEGIN
+              INSERT INTO \(changes) (txn, timestamp, entity, pk, kind) VALUES (\(openTxn), \(now), NEW."_entity", NEW."_pk", 0);
+            END
+            """,
+            """
+            CREATE TRIGGER \(quoteIdentifier(prefix + "_update")) AFTER UPDATE ON \(table) BEGIN
+              INSERT INTO \(changes) (txn, timestamp, entity, pk, kind, columns) VALUES (\(openTxn), \(now), NEW."_entity", NEW."_pk", 1, \(changed));
+            END
+            """,
+            """
+            CREATE TRIGGER \(quoteIdentifier(prefix + "_delete")) AFTER DELETE ON \(table) BEGIN
+              INSERT INTO \(changes) (txn, timestamp, entity, pk, kind, tombstone) VALUES (\(openTxn), \(now), OLD."_entity", OLD."_pk", 2, \(tombstone));
+            END
+            """,
+        ]
+    }
+
+    static func schemaSQL(layout: NativeLayout) -> [String] {
+        tablesSQL() + layout.model.rootEntities.flatMap { triggersSQL(layout: layout, root: $0) }
+    }
+
+    static func openTransactionSQL() -> String {
+        "INSERT INTO \(transactions) (timestamp, author, process) VALUES (\(now), ?, ?)"
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+
+/// A position in a store's history: the last change a consumer has seen.
+/// Tokens compare, and can be stored (`rawValue`) and restored.
+public struct HistoryToken: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
+    public let rawValue: Int64
+    public init(rawValue: Int64) { self.rawValue = rawValue }
+    public static let start = HistoryToken(rawValue: 0)
+    public static func < (a: HistoryToken, b: HistoryToken) -> Bool { a.rawValue < b.rawValue }
+    public var description: String { "history#\(rawValue)" }
+}
+
+/// One change recorded in history.
+public struct HistoryChange: Sendable, Hashable {
+    public enum Kind: Int, Sendable { case insert = 0, update = 1, delete = 2 }
+    public var objectID: ObjectID
+    public var kind: Kind
+    /// Changed attributes and to-one relationships (updates).
+    public var changedKeys: Set<String>
+    /// Values kept for a deleted row (attributes marked to be preserved).
+    public var tombstone: [String: Value]
+}
+
+/// One transaction: a Vellum save, or a single write made outside Vellum (author nil).
+public struct HistoryTransaction: Sendable {
+    /// Vellum's transaction number, or nil for writes made outside Vellum.
+    public var sequence: Int64?
+    public var timestamp: Date
+    public var author: String?
+    public var processID: Int32?
+    public var changes: [HistoryChange]
+    /// The token after this transaction.
+    public var token: HistoryToken
+
+    /// The transaction as a save event, for merging into contexts.
+    public func asDidSave() -> DidSave {
+        var inserted: Set<ObjectID> = [], updated: Set<ObjectID> = [], deleted: Set<ObjectID> = []
+        var keys: [ObjectID: Set<String>] = [:]
+        for c in changes {
+            switch c.kind {
+            case .insert: inserted.insert(c.objectID); updated.remove(c.objectID)
+            case .update:
+                if !inserted.contains(c.objectID) { updated.insert(c.objectID) }
+                keys[c.objectID, default: []].formUnion(c.changedKeys)
+            case .delete:
+                if inserted.remove(c.objectID) == nil { deleted.insert(c.objectID) }
+                updated.remove(c.objectID)
+            }
+        }
+        return DidSave(inserted: inserted, updated: updated, deleted: deleted, changedKeys: keys, author: author, sequence: token.rawValue)
+    }
+}
+
+/// A consumer's token fell behind pruned history: changes were lost to it, so it must refetch everything.
+public struct HistoryExpired: Error, Sendable, CustomStringConvertible {
+    public var token: HistoryToken
+    public var horizon: HistoryToken
+    public var description: String { "history before \(horizon) was pruned; \(token) is too old: refetch everything" }
+}

@@ -1,0 +1,110 @@
+import Foundation
+
+extension PersistentStore {
+    /// The token of the newest recorded change (start consuming from here).
+    public func currentHistoryToken(using connection: Connection? = nil) throws -> HistoryToken {
+        guard hasHistory else { return .start }
+        let c = try connection ?? makeReaderConnection()
+        return HistoryToken(rawValue: try c.scalarInt("SELECT max(id) FROM \(HistorySchema.changes)") ?? historyHorizon(c).rawValue)
+    }
+
+    /// Everything pruned is at or below this token.
+    func historyHorizon(_ c: Connection) throws -> HistoryToken {
+        HistoryToken(rawValue: Int64(try c.scalarText("SELECT value FROM _vellum_metadata WHERE key = 'historyHorizon'") ?? "0") ?? 0)
+    }
+
+    /// Transactions recorded after `token`, oldest first, optionally only those of `author`
+    /// (or, with `excludingAuthor`, all but its). Throws `HistoryExpired` when history
+    /// after `token` was pruned: the caller must refetch everything.
+    public func history(after token: HistoryToken, author: String? = nil, excludingAuthor: String? = nil,
+                        limit: Int = 10_000, using connection: Connection? = nil) throws -> [HistoryTransaction] {
+        guard hasHistory else { return [] }
+        let c = try connection ?? makeReaderConnection()
+        let horizon = try historyHorizon(c)
+        if token < horizon { throw HistoryExpired(token: token, horizon: horizon) }
+        let rows = try c.rows("""
+            SELECT c.id, c.txn, c.timestamp, c.entity, c.pk, c.kind, c.columns, c.tombstone, t.author, t.process
+            FROM \(HistorySchema.changes) AS c LEFT JOIN \(HistorySchema.transactions) AS t ON t.seq = c.txn
+            WHERE c.id > ? ORDER BY c.id LIMIT ?
+            """, [.integer(token.rawValue), .integer(Int64(limit))])
+        var result: [HistoryTransaction] = []
+        for row in rows {
+            guard let id = row[0].integerValue, let entityName = row[3].stringValue, let pk = row[4].integerValue,
+                  let kind = row[5].integerValue.flatMap({ HistoryChange.Kind(rawValue: Int($0)) }) else { continue }
+            let txn = row[1].integerValue
+            let change = HistoryChange(objectID: objectID(entity: entityName, primaryKey: pk), kind: kind,
+                                       changedKeys: propertyNames(forColumns: row[6].stringValue, entity: entityName),
+                                       tombstone: tombstone(row[7].stringValue, entity: entityName))
+            let txAuthor = txn == nil ? nil : row[8].stringValue
+            if let last = result.last, let txn, last.sequence == txn {
+                result[result.count - 1].changes.append(change)
+                result[result.count - 1].token = HistoryToken(rawValue: id)
+            } else {
+                result.append(HistoryTransaction(sequence: txn, timestamp: Date(timeIntervalSince1970: row[2].doubleValue ?? 0),
+                                                 author: txAuthor, processID: row[9].integerValue.map { Int32(truncatingIfNeeded: $0) },
+                                                 changes: [change], token: HistoryToken(rawValue: id)))
+            }
+        }
+        return result.filter { t in
+            (author == nil || t.author == author) && (excludingAuthor == nil || t.author != excludingAuthor)
+        }
+    }
+
+    /// Deletes history recorded before `date`; consumers whose token is older will be told to refetch.
+    @discardableResult
+    public func pruneHistory(before date: Date) throws -> Int {
+        try prune(where: "timestamp < ?", [.double(date.timeIntervalSince1970)])
+    }
+
+    /// Deletes all but the newest `count` changes.
+    @discardableResult
+    public func pruneHistory(keepingLast count: Int) throws -> Int {
+        try prune(where: "id <= (SELECT max(id) FROM \(HistorySchema.changes)) - ?", [.integer(Int64(count))])
+    }
+
+    private func prune(where condition: String, _ bindings: [Value]) throws -> Int {
+        guard hasHistory else { return 0 }
+        return try writeTransaction(recordingHistory: false) { db in
+            guard let maxPruned = try db.scalarInt("SELECT max(id) FROM \(HistorySchema.changes) WHERE \(condition)", bindings) else { return 0 }
+            try db.run("DELETE FROM \(HistorySchema.changes) WHERE id <= ?", [.integer(maxPruned)])
+            let n = db.changes
+            try db.run("DELETE FROM \(HistorySchema.transactions) WHERE seq NOT IN (SELECT txn FROM \(HistorySchema.changes) WHERE txn IS NOT NULL)")
+            let old = try historyHorizon(db)
+            try db.run("INSERT OR REPLACE INTO _vellum_metadata (key, value) VALUES ('historyHorizon', ?)",
+                       [.string(String(max(old.rawValue, maxPruned)))])
+            return n
+        }
+    }
+
+    private func propertyNames(forColumns columns: String?, entity: String) -> Set<String> {
+        guard let columns, !columns.isEmpty, let m = layout.mapping(for: entity) else { return [] }
+        var names: Set<String> = []
+        for column in columns.split(separator: ",").map(String.init) {
+            if let i = m.attributeColumns.firstIndex(of: column) { names.insert(m.entity.attributes[i].name); continue }
+            for (i, s) in m.relationshipStorage.enumerated() {
+                if case .foreignKey(let c) = s, c == column { names.insert(m.entity.relationships[i].name) }
+            }
+        }
+        return names
+    }
+
+    private func tombstone(_ json: String?, entity: String) -> [String: Value] {
+        guard let json, let m = layout.mapping(for: entity),
+              let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any] else { return [:] }
+        var result: [String: Value] = [:]
+        for (column, raw) in object {
+            guard let i = m.attributeColumns.firstIndex(of: column) else { continue }
+            let type = m.entity.attributes[i].type
+            let value: Value
+            switch raw {
+            case let n as NSNumber where type.isInteger || type == .boolean: value = type == .boolean ? .bool(n.boolValue) : .integer(n.int64Value)
+            case let n as NSNumber where type == .date: value = .date(Date(timeIntervalSince1970: n.doubleValue))
+            case let n as NSNumber: value = .double(n.doubleValue)
+            case let s as String: value = Value.lenient(.string(s), as: type)
+            default: value = .null
+            }
+            result[m.entity.attributes[i].name] = value
+        }
+        return result
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+
+/// What another writer did, as seen by the monitor.
+public enum RemoteChange: Sendable {
+    /// Transactions read from persistent history (this process's own saves skipped).
+    case transactions([HistoryTransaction])
+    /// The file changed but records no history (or it was pruned past us): refetch and diff.
+    case unknown
+}
+
+/// Notices commits made through other connections — another process, the
+/// `sqlite3` shell — by polling `PRAGMA data_version` on a connection of its own
+/// (a cheap in-memory check; it changes only when someone else commits), then
+/// reads the new history. Runs on a private queue.
+final class RemoteChangeMonitor: @unchecked Sendable {
+    private let store: PersistentStore
+    private let queue = DispatchQueue(label: "vellum.remote-changes", qos: .userInitiated)
+    private let interval: DispatchTimeInterval
+    private var timer: DispatchSourceTimer?
+    // Only touched on `queue`.
+    private var connection: Connection?
+    private var dataVersion: Int64 = 0
+    private var token: HistoryToken = .start
+    private let handler: @Sendable (RemoteChange) -> Void
+
+    init(store: PersistentStore, intervalMilliseconds: Int = 10, handler: @escaping @Sendable (RemoteChange) -> Void) {
+        self.store = store
+        self.interval = .milliseconds(intervalMilliseconds)
+        self.handler = handler
+    }
+
+    func start() throws {
+        try queue.sync {
+            let c = try store.makeReaderConnection()
+            connection = c
+            dataVersion = try c.dataVersion()
+            token = try store.currentHistoryToken(using: c)
+        }
+        let t = DispatchSource.makeTimerSource(queue: queue)
+        t.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(1))
+        t.setEventHandler { [weak self] in self?.poll() }
+        timer = t
+        t.resume()
+    }
+
+    func stop() {
+        timer?.cancel()
+        timer = nil
+    }
+
+    deinit { timer?.cancel() }
+
+    /// Checks once; used by the timer and by tests that want no delay.
+    private func poll() {
+        guard let c = connection, let version = try? c.dataVersion(), version != dataVersion else { return }
+        dataVersion = version
+        guard store.hasHistory else { handler(.unknown); return }
+        do {
+            var transactions: [HistoryTransaction] = []
+            while true {
+                let batch = try store.history(after: token, using: c)
+                guard let last = batch.last else { break }
+                token = last.token
+                transactions += batch.filter { t in t.sequence.map { !store.ownTransactions.consume($0) } ?? true }
+                if batch.count < 100 { break }
+            }
+            if !transactions.isEmpty { handler(.transactions(transactions)) }
+        } catch is HistoryExpired {
+            token = (try? store.currentHistoryToken(using: c)) ?? token
+            handler(.unknown)
+        } catch {
+            // An unreadable moment (busy checkpoint): try again on the next tick.
+            dataVersion = 0
+        }
+    }
+}
