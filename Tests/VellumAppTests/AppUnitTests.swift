@@ -73,7 +73,7 @@ import VellumTerminal
         AttributeDescription(name: "v", type: type, isOptional: optional, minValue: min, maxValue: max)
     }
 
-    @Test func integersWithBounds() {
+    @Test func integersWithBounds() throws {
         #expect(try ValueParser.parse("42", for: attr(.integer16)).get() == .integer(42))
         #expect((try? ValueParser.parse("40000", for: attr(.integer16)).get()) == nil)
         #expect((try? ValueParser.parse("4x", for: attr(.integer32)).get()) == nil)
