@@ -26,6 +26,7 @@ let package = Package(
         .testTarget(name: "VellumStoreTests", dependencies: ["VellumStore", "CSQLite"]),
         .testTarget(name: "VellumTerminalTests", dependencies: ["VellumTerminal"]),
         .testTarget(name: "VellumCLITests", dependencies: ["vellum", "VellumStore"]),
+        .testTarget(name: "VellumAppTests", dependencies: ["VellumApp", "VellumStore", "VellumTerminal"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,93 @@
+import Foundation
+import VellumStore
+
+/// Entry points the `vellum` CLI calls: `browse FILE [--theme NAME]`,
+/// `demo [--theme NAME]`, and the internal `demo-writer FILE`.
+public enum AppCommands {
+    public static func browse(arguments: [String]) async -> Int32 {
+        var theme: String?
+        var path: String?
+        var i = 0
+        while i < arguments.count {
+            let a = arguments[i]
+            if a == "--theme", i + 1 < arguments.count { theme = arguments[i + 1]; i += 2; continue }
+            if a.hasPrefix("--theme=") { theme = String(a.dropFirst(8)); i += 1; continue }
+            if path == nil { path = a } else {
+                VellumBrowser.printError("vellum: unexpected argument '\(a)'")
+                return 2
+            }
+            i += 1
+        }
+        guard let path else {
+            VellumBrowser.printError("usage: vellum browse FILE [--theme NAME]")
+            return 2
+        }
+        return await runBrowser(path: path, theme: theme)
+    }
+
+    public static func demo(arguments: [String]) async -> Int32 {
+        var theme: String?
+        if let i = arguments.firstIndex(of: "--theme"), i + 1 < arguments.count { theme = arguments[i + 1] }
+        let url: URL
+        do { url = try demoStoreURL() } catch {
+            VellumBrowser.printError("vellum: cannot create the demo store: \(error)")
+            return 1
+        }
+        // A second process writing to the store shows live updates.
+        let writer = Process()
+        writer.executableURL = URL(fileURLWithPath: executablePath())
+        writer.arguments = ["demo-writer", url.path]
+        writer.standardOutput = FileHandle.nullDevice
+        writer.standardError = FileHandle.nullDevice
+        writer.standardInput = FileHandle.nullDevice
+        try? writer.run()
+        defer { if writer.isRunning { writer.terminate() } }
+        return await runBrowser(path: url.path, theme: theme)
+    }
+
+    public static func demoWriter(arguments: [String]) -> Int32 {
+        guard let path = arguments.first else {
+            VellumBrowser.printError("usage: vellum demo-writer FILE")
+            return 2
+        }
+        do { try DemoWriter.run(storePath: path) } catch {
+            VellumBrowser.printError("vellum demo-writer: \(error)")
+            return 1
+        }
+        return 0
+    }
+
+    @MainActor
+    private static func runBrowser(path: String, theme: String?) async -> Int32 {
+        do { return try await VellumBrowser.run(storePath: path, themeName: theme) } catch {
+            VellumBrowser.printError("vellum: \(error)")
+            return 1
+        }
+    }
+
+    /// `$XDG_DATA_HOME/vellum/demo.sqlite` (or ~/.local/share/…), reused if present; else a temp dir.
+    static func demoStoreURL() throws -> URL {
+        let env = ProcessInfo.processInfo.environment
+        let fm = FileManager.default
+        var candidates: [URL] = []
+        if let xdg = env["XDG_DATA_HOME"], !xdg.isEmpty { candidates.append(URL(fileURLWithPath: xdg).appendingPathComponent("vellum")) }
+        else if let home = env["HOME"], !home.isEmpty { candidates.append(URL(fileURLWithPath: home).appendingPathComponent(".local/share/vellum")) }
+        candidates.append(fm.temporaryDirectory.appendingPathComponent("vellum-demo-\(getuid())"))
+        var lastError: Error?
+        for dir in candidates {
+            let file = dir.appendingPathComponent("demo.sqlite")
+            if fm.fileExists(atPath: file.path) { return file }
+            do {
+                try fm.createDirectory(at: dir, withIntermediateDirectories: true)
+                try DemoStore.create(at: file)
+                return file
+            } catch { lastError = error }
+        }
+        throw lastError ?? StoreError.invalidOperation("no writable directory for the demo store")
+    }
+
+    static func executablePath() -> String {
+        if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") { return path }
+        return CommandLine.arguments[0]
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import VellumStore
+import VellumTerminal
+
+/// The one loop that owns the state: read a key (50 ms timeout), yield so
+/// main-queue work (merges of background saves into the view context) runs,
+/// then redraw if anything changed.
+@MainActor
+final class EventLoop {
+    let session: BrowserSession
+    let screen: Screen
+    let fileName: String
+    var theme: Theme
+    let loader = ThemeLoader()
+
+    init(session: BrowserSession, screen: Screen, fileName: String, theme: Theme) {
+        self.session = session
+        self.screen = screen
+        self.fileName = fileName
+        self.theme = theme
+    }
+
+    func run() async {
+        var lastSize = screen.size
+        while !session.quitRequested {
+            if let key = screen.readKey(timeoutMilliseconds: 50) {
+                if key == .resize { session.needsRedraw = true }
+                await session.handle(key)
+            }
+            // Merged saves arrive via DispatchQueue.main; yielding lets them run.
+            await Task.yield()
+            _ = session.tick()
+            if let name = session.pendingThemeName {
+                session.pendingThemeName = nil
+                applyTheme(name)
+            }
+            if session.suspendRequested {
+                session.suspendRequested = false
+                screen.suspend()
+                session.needsRedraw = true
+            }
+            let size = screen.size
+            if size != lastSize { lastSize = size; session.needsRedraw = true }
+            if session.needsRedraw {
+                session.needsRedraw = false
+                draw(size)
+            }
+        }
+    }
+
+    func applyTheme(_ name: String) {
+        let (loaded, error) = Self.loadTheme(name, loader: loader, capability: screen.colorCapability)
+        theme = loaded
+        session.setThemeName(loaded.name)
+        if let error { session.setStatus("theme: \(error.description) — using \(loaded.name)", error: true) }
+        else { session.setStatus("theme \(loaded.name)") }
+    }
+
+    static func loadTheme(_ name: String, loader: ThemeLoader, capability: ColorCapability) -> (Theme, ThemeError?) {
+        let noColor = !(ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
+        return loader.loadWithFallback(named: name, capability: noColor ? .none : capability)
+    }
+
+    private func draw(_ size: TerminalSize) {
+        if Layout.isTooSmall(size) {
+            screen.clear()
+            screen.put(row: 0, col: 0, text: "Terminal too small (\(size.columns)x\(size.rows)); need at least 60x12.")
+            screen.refresh()
+            return
+        }
+        let layout = Layout(size: size)
+        session.setPageSize(layout.visibleRows)
+        let frame = Frame(state: session.state, layout: layout, theme: theme, fileName: fileName,
+                          entity: session.entity, rows: session.rows, entityCounts: session.entityCounts,
+                          pendingWrites: session.container.pendingWriteCount)
+        Renderer.draw(frame, on: screen)
+    }
+}

@@ -1,0 +1,92 @@
+import VellumTerminal
+
+/// The single source of truth for key bindings: the reducer dispatches
+/// through it, and the help overlay and docs/keys.md are generated from it.
+public enum KeyAction: String, Sendable, CaseIterable {
+    case moveDown, moveUp, top, bottom, pageDown, pageUp
+    case columnLeft, columnRight, switchFocus, open, edit
+    case filter, sortAscending, sortDescending, add, delete
+    case help, command, back, quit, suspend
+}
+
+public struct KeyBinding: Sendable {
+    public var keys: [Key]
+    /// How the keys are written in help and docs.
+    public var label: String
+    public var action: KeyAction
+    public var help: String
+}
+
+public enum KeyBindings {
+    public static let browse: [KeyBinding] = [
+        KeyBinding(keys: [.char("j"), .down], label: "j ↓", action: .moveDown, help: "next row / entity"),
+        KeyBinding(keys: [.char("k"), .up], label: "k ↑", action: .moveUp, help: "previous row / entity"),
+        KeyBinding(keys: [.char("g"), .home], label: "g Home", action: .top, help: "first row"),
+        KeyBinding(keys: [.char("G"), .end], label: "G End", action: .bottom, help: "last row"),
+        KeyBinding(keys: [.pageDown, .ctrl("f")], label: "PgDn ^F", action: .pageDown, help: "page down"),
+        KeyBinding(keys: [.pageUp, .ctrl("b")], label: "PgUp ^B", action: .pageUp, help: "page up"),
+        KeyBinding(keys: [.char("h"), .left], label: "h ←", action: .columnLeft, help: "previous column"),
+        KeyBinding(keys: [.char("l"), .right], label: "l →", action: .columnRight, help: "next column"),
+        KeyBinding(keys: [.tab, .backTab], label: "Tab", action: .switchFocus, help: "switch sidebar / table focus"),
+        KeyBinding(keys: [.enter], label: "Enter", action: .open, help: "open entity (sidebar) / edit cell (table)"),
+        KeyBinding(keys: [.char("e")], label: "e", action: .edit, help: "edit the current cell"),
+        KeyBinding(keys: [.char("/")], label: "/", action: .filter, help: "filter with a predicate"),
+        KeyBinding(keys: [.char("s")], label: "s", action: .sortAscending, help: "sort by column ascending"),
+        KeyBinding(keys: [.char("S")], label: "S", action: .sortDescending, help: "sort by column descending"),
+        KeyBinding(keys: [.char("a")], label: "a", action: .add, help: "add a record"),
+        KeyBinding(keys: [.char("d")], label: "d", action: .delete, help: "delete the record (asks y/n)"),
+        KeyBinding(keys: [.char("?")], label: "?", action: .help, help: "toggle this help"),
+        KeyBinding(keys: [.char(":")], label: ":", action: .command, help: "command line (:q :theme :sort :filter :goto)"),
+        KeyBinding(keys: [.backspace], label: "Backspace", action: .back, help: "back to the previous entity"),
+        KeyBinding(keys: [.char("q"), .ctrl("c")], label: "q ^C", action: .quit, help: "quit"),
+        KeyBinding(keys: [.ctrl("z")], label: "^Z", action: .suspend, help: "suspend to the shell"),
+    ]
+
+    /// Keys of the line editor (edit, filter and command modes).
+    public static let editor: [(label: String, help: String)] = [
+        ("← → Home End ^A ^E", "move the cursor"),
+        ("^U ^K ^W", "delete to start / to end / previous word"),
+        ("Space (boolean)", "toggle true/false"),
+        ("Enter", "confirm"),
+        ("Esc", "cancel"),
+    ]
+
+    public static let commands: [(label: String, help: String)] = [
+        (":q", "quit"),
+        (":theme NAME", "switch theme"),
+        (":sort KEY [desc]", "sort by a key path"),
+        (":filter PRED", "apply a filter (empty clears)"),
+        (":goto ENTITY", "open an entity"),
+    ]
+
+    public static func action(for key: Key) -> KeyAction? {
+        browse.first { $0.keys.contains(key) }?.action
+    }
+
+    /// The one-line hint bar for browse mode.
+    public static let hint = "j/k move  h/l column  Tab focus  Enter open/edit  / filter  s/S sort  a add  d delete  : cmd  ? help  q quit"
+
+    /// Help overlay lines, generated from the tables above.
+    public static func helpLines() -> [String] {
+        var lines = ["Keys"]
+        for b in browse { lines.append("  " + pad(b.label, 12) + b.help) }
+        lines.append("Line editor")
+        for e in editor { lines.append("  " + pad(e.label, 20) + e.help) }
+        lines.append("Commands")
+        for c in commands { lines.append("  " + pad(c.label, 20) + c.help) }
+        return lines
+    }
+
+    /// Markdown for docs/keys.md (a test checks the file matches).
+    public static func markdown() -> String {
+        var s = "# Vellum browser key bindings\n\nGenerated from `Sources/VellumApp/KeyBindings.swift`.\n\n| Keys | Action |\n|---|---|\n"
+        for b in browse { s += "| `\(b.label)` | \(b.help) |\n" }
+        s += "\n## Line editor (edit, filter, command)\n\n| Keys | Action |\n|---|---|\n"
+        for e in editor { s += "| `\(e.label)` | \(e.help) |\n" }
+        s += "\n## Commands\n\n| Command | Action |\n|---|---|\n"
+        for c in commands { s += "| `\(c.label)` | \(c.help) |\n" }
+        return s
+    }
+
+    private static func pad(_ s: String, _ w: Int) -> String { DisplayWidth.pad(s, toWidth: w) + " " }
+}

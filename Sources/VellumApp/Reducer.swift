@@ -1,0 +1,193 @@
+import VellumStore
+import VellumTerminal
+
+/// Key handling as a pure function: state + key → new state + effects.
+/// Anything needing the store or the terminal is returned as an `Effect`.
+public enum Reducer {
+    public static func update(_ state: inout AppState, key: VellumTerminal.Key) -> [Effect] {
+        if key == .resize { state.clamp(); return [] }
+        switch state.mode {
+        case .browse: return browse(&state, key)
+        case .help:
+            state.mode = .browse
+            return []
+        case .confirmDelete:
+            state.mode = .browse
+            if key == .char("y") || key == .char("Y") { return [.deleteRecord] }
+            state.setStatus("delete cancelled")
+            return []
+        case .edit: return edit(&state, key)
+        case .filter: return filter(&state, key)
+        case .command: return command(&state, key)
+        }
+    }
+
+    private static func browse(_ s: inout AppState, _ key: VellumTerminal.Key) -> [Effect] {
+        guard let action = KeyBindings.action(for: key) else { return [] }
+        let sidebar = s.focus == .sidebar
+        switch action {
+        case .moveDown: if sidebar { s.sidebarCursor += 1 } else { s.cursorRow += 1 }
+        case .moveUp: if sidebar { s.sidebarCursor -= 1 } else { s.cursorRow -= 1 }
+        case .top: if sidebar { s.sidebarCursor = 0 } else { s.cursorRow = 0 }
+        case .bottom: if sidebar { s.sidebarCursor = s.entityNames.count - 1 } else { s.cursorRow = s.rowCount - 1 }
+        case .pageDown: s.cursorRow += max(1, s.pageSize); s.scrollOffset += max(1, s.pageSize)
+        case .pageUp: s.cursorRow -= max(1, s.pageSize); s.scrollOffset -= max(1, s.pageSize)
+        case .columnLeft: s.cursorColumn -= 1
+        case .columnRight: s.cursorColumn += 1
+        case .switchFocus:
+            s.focus = sidebar ? .table : .sidebar
+            if s.focus == .sidebar { s.sidebarCursor = s.selectedEntity }
+        case .open:
+            if sidebar {
+                s.clamp()
+                return open(&s, s.sidebarCursor)
+            }
+            return beginEdit(&s)
+        case .edit: return sidebar ? [] : beginEdit(&s)
+        case .filter:
+            s.mode = .filter
+            s.editor = LineEditor(s.filterText)
+            s.filterError = parseError(s.filterText)
+        case .sortAscending, .sortDescending:
+            guard s.columnNames.indices.contains(s.cursorColumn) else { return [] }
+            let sort = VellumStore.SortDescriptor(s.columnNames[s.cursorColumn], ascending: action == .sortAscending)
+            s.sort = sort
+            return [.applySort(sort)]
+        case .add: return s.currentEntityName == nil ? [] : [.addRecord]
+        case .delete:
+            guard s.rowCount > 0 else { s.setStatus("nothing to delete", error: true); return [] }
+            s.mode = .confirmDelete
+            s.setStatus("delete this \(s.currentEntityName ?? "record")? y/n")
+        case .help: s.mode = .help
+        case .command:
+            s.mode = .command
+            s.editor = LineEditor()
+        case .back:
+            guard let previous = s.backStack.popLast() else { return [] }
+            s.selectedEntity = previous
+            s.sidebarCursor = previous
+            return [.openEntity(previous)]
+        case .quit: return [.quit]
+        case .suspend: return [.suspend]
+        }
+        s.clamp()
+        return []
+    }
+
+    private static func open(_ s: inout AppState, _ index: Int) -> [Effect] {
+        guard s.entityNames.indices.contains(index) else { return [] }
+        if index != s.selectedEntity { s.backStack.append(s.selectedEntity) }
+        s.selectedEntity = index
+        s.sidebarCursor = index
+        s.focus = .table
+        s.cursorRow = 0; s.scrollOffset = 0; s.cursorColumn = 0
+        s.filterText = ""; s.filterError = nil; s.sort = nil
+        return [.openEntity(index)]
+    }
+
+    private static func beginEdit(_ s: inout AppState) -> [Effect] {
+        guard s.rowCount > 0, s.columnNames.indices.contains(s.cursorColumn) else { return [] }
+        return [.beginEdit]
+    }
+
+    private static func edit(_ s: inout AppState, _ key: VellumTerminal.Key) -> [Effect] {
+        switch key {
+        case .escape:
+            s.mode = .browse
+            s.editError = nil
+            s.setStatus("edit cancelled")
+            return []
+        case .enter:
+            return [.commitEdit(s.editor.text)]
+        case .char(" ") where s.currentColumnType == .boolean:
+            s.editor.setText(s.editor.text.lowercased() == "true" ? "false" : "true")
+        default:
+            s.editor.handle(key)
+        }
+        s.editError = nil
+        return []
+    }
+
+    private static func filter(_ s: inout AppState, _ key: VellumTerminal.Key) -> [Effect] {
+        switch key {
+        case .escape:
+            s.mode = .browse
+            s.filterError = parseError(s.filterText)
+            return []
+        case .enter:
+            let text = s.editor.text.trimmingCharacters(in: .whitespaces)
+            if let error = parseError(text) { s.filterError = error; return [] }
+            s.mode = .browse
+            s.filterText = text
+            s.filterError = nil
+            s.cursorRow = 0; s.scrollOffset = 0
+            return [.applyFilter(text)]
+        default:
+            s.editor.handle(key)
+            s.filterError = parseError(s.editor.text)
+            return []
+        }
+    }
+
+    private static func command(_ s: inout AppState, _ key: VellumTerminal.Key) -> [Effect] {
+        switch key {
+        case .escape:
+            s.mode = .browse
+            return []
+        case .enter:
+            s.mode = .browse
+            return runCommand(&s, s.editor.text)
+        default:
+            s.editor.handle(key)
+            return []
+        }
+    }
+
+    /// `:q`, `:theme NAME`, `:sort KEY [desc]`, `:filter PRED`, `:goto ENTITY`.
+    public static func runCommand(_ s: inout AppState, _ line: String) -> [Effect] {
+        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        let name = trimmed.prefix { !$0.isWhitespace }
+        let argument = trimmed.dropFirst(name.count).trimmingCharacters(in: .whitespaces)
+        switch name {
+        case "q", "quit": return [.quit]
+        case "theme":
+            guard !argument.isEmpty else { s.setStatus("usage: :theme NAME", error: true); return [] }
+            return [.setTheme(argument)]
+        case "sort":
+            let parts = argument.split(separator: " ")
+            guard let keyPath = parts.first else {
+                s.sort = nil
+                return [.applySort(nil)]
+            }
+            let descending = parts.dropFirst().first.map { $0.lowercased().hasPrefix("desc") } ?? false
+            let sort = VellumStore.SortDescriptor(String(keyPath), ascending: !descending)
+            s.sort = sort
+            return [.applySort(sort)]
+        case "filter":
+            if let error = parseError(argument) {
+                s.setStatus("filter: \(error.description)", error: true)
+                return []
+            }
+            s.filterText = argument
+            s.filterError = nil
+            s.cursorRow = 0; s.scrollOffset = 0
+            return [.applyFilter(argument)]
+        case "goto":
+            guard let index = s.entityNames.firstIndex(where: { $0.lowercased() == argument.lowercased() }) else {
+                s.setStatus("no entity named '\(argument)'", error: true)
+                return []
+            }
+            return open(&s, index)
+        case "": return []
+        default:
+            s.setStatus("unknown command :\(name)", error: true)
+            return []
+        }
+    }
+
+    /// nil when `text` is empty (no filter) or a valid predicate.
+    public static func parseError(_ text: String) -> ParseError? {
+        guard !text.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
+        do { _ = try VellumStore.Predicate(format: text); return nil } catch { return error }
+    }
+}

@@ -1,0 +1,235 @@
+import Foundation
+import VellumStore
+import VellumTerminal
+
+/// What the renderer needs besides AppState: read-only data for one frame.
+@MainActor
+struct Frame {
+    var state: AppState
+    var layout: Layout
+    var theme: Theme
+    var fileName: String
+    var entity: Entity?
+    var rows: RowSource?
+    var entityCounts: [Int]
+    var pendingWrites: Int
+}
+
+/// Draws one frame. Widgets are functions of the frame; nothing here mutates state.
+@MainActor
+enum Renderer {
+    static func draw(_ f: Frame, on screen: Screen) {
+        let t = f.theme
+        screen.clear(style: t[.background])
+        screen.setCursor(row: nil)
+        sidebar(f, screen)
+        divider(f, screen)
+        table(f, screen)
+        detail(f, screen)
+        statusBar(f, screen)
+        bottomLine(f, screen)
+        if f.state.mode == .help { help(f, screen) }
+        screen.refresh()
+    }
+
+    static func cellText(_ v: Value) -> String {
+        v.isNull ? "∅" : v.description.replacingOccurrences(of: "\n", with: "⏎")
+    }
+
+    private static func sidebar(_ f: Frame, _ screen: Screen) {
+        let r = f.layout.sidebar, t = f.theme, s = f.state
+        screen.put(row: r.row, col: r.col, text: DisplayWidth.fit(" Entities", toWidth: r.width), style: t[.header])
+        for (i, name) in s.entityNames.enumerated() where i + 1 < r.height {
+            let count = f.entityCounts.indices.contains(i) ? String(f.entityCounts[i]) : "?"
+            let nameWidth = max(1, r.width - DisplayWidth.of(count) - 2)
+            let line = " " + DisplayWidth.fit(name, toWidth: nameWidth) + count + " "
+            var style = i == s.selectedEntity ? t[.accent] : t[.text]
+            if s.focus == .sidebar && i == s.sidebarCursor { style = t[.cursor] }
+            screen.put(row: r.row + 1 + i, col: r.col, text: DisplayWidth.fit(line, toWidth: r.width), style: style)
+        }
+    }
+
+    private static func divider(_ f: Frame, _ screen: Screen) {
+        let r = f.layout.sidebar
+        for row in r.row..<(r.row + r.height) {
+            screen.put(row: row, col: r.col + r.width, text: "│", style: f.theme[.border])
+        }
+        let d = f.layout.detail
+        if d.col > f.layout.table.col + f.layout.table.width - 1, d.row == 0 {
+            for row in d.row..<(d.row + d.height) { screen.put(row: row, col: d.col - 1, text: "│", style: f.theme[.border]) }
+        } else {
+            screen.put(row: d.row - 1, col: d.col, text: String(repeating: "─", count: d.width), style: f.theme[.border])
+        }
+    }
+
+    private static func table(_ f: Frame, _ screen: Screen) {
+        let r = f.layout.table, t = f.theme, s = f.state
+        guard let entity = f.entity, let rows = f.rows else {
+            screen.put(row: r.row + 1, col: r.col + 1, text: "no entity", style: t[.dim])
+            return
+        }
+        let visible = max(0, min(f.layout.visibleRows, rows.count - s.scrollOffset))
+        var objects: [(Int, ManagedObject?)] = []
+        for i in 0..<visible {
+            let index = s.scrollOffset + i
+            objects.append((index, try? rows.object(at: index)))
+        }
+        let cells: [[String]] = objects.map { _, o in
+            s.columnNames.map { key in (try? o?.value(forKey: key)).flatMap { $0 }.map(cellText) ?? "⚠" }
+        }
+        let widths = ColumnSizing.widths(headers: s.columnNames, cells: cells)
+        let first = ColumnSizing.firstVisible(widths: widths, cursor: s.cursorColumn, available: r.width)
+        // Header with sort marker.
+        screen.fill(row: r.row, col: r.col, width: r.width, style: t[.header])
+        var x = r.col
+        for c in first..<widths.count where x < r.col + r.width {
+            var title = s.columnNames[c]
+            if let sort = s.sort, sort.keyPath == [title] { title += sort.ascending ? " ▲" : " ▼" }
+            let style = c == s.cursorColumn ? t[.header].adding(.underline) : t[.header]
+            screen.put(row: r.row, col: x, text: DisplayWidth.fit(title, toWidth: widths[c]), style: style, maxWidth: r.col + r.width - x)
+            x += widths[c] + 1
+        }
+        if rows.count == 0 {
+            screen.put(row: r.row + 1, col: r.col + 1, text: s.filterText.isEmpty ? "no \(entity.name) records — a adds one" : "no records match the filter", style: t[.dim])
+        }
+        let now = Date()
+        for (line, (index, object)) in objects.enumerated() {
+            let y = r.row + 1 + line
+            let selected = index == s.cursorRow
+            let flashing = object.map { o in (s.flashes[o.objectID].map { $0 > now }) ?? false } ?? false
+            var rowStyle = flashing ? t[.highlight] : t[.text]
+            if selected { rowStyle = s.focus == .table ? t[.selection] : t[.text].adding(.bold) }
+            screen.fill(row: y, col: r.col, width: r.width, style: rowStyle)
+            x = r.col
+            for c in first..<widths.count where x < r.col + r.width {
+                let style = selected && c == s.cursorColumn && s.focus == .table ? t[.cursor] : rowStyle
+                let align: TextAlignment = (s.columnTypes.indices.contains(c) && s.columnTypes[c].isNumeric) ? .right : .left
+                screen.put(row: y, col: x, text: DisplayWidth.fit(cells[line][c], toWidth: widths[c], alignment: align), style: style, maxWidth: r.col + r.width - x)
+                x += widths[c] + 1
+            }
+            if selected && s.mode == .edit {
+                // Inline editor over the cell, extended to the table edge.
+                var cx = r.col
+                for c in first..<s.cursorColumn { cx += widths[c] + 1 }
+                let w = max(8, r.col + r.width - cx)
+                editorLine(s.editor, row: y, col: cx, width: w, style: t[.cursor], screen)
+            }
+        }
+    }
+
+    /// Draws a line editor, scrolled so the cursor is visible, and places the terminal cursor.
+    private static func editorLine(_ editor: LineEditor, row: Int, col: Int, width: Int, style: Style, _ screen: Screen) {
+        var chars = editor.characters[...]
+        var cursorCol = editor.cursorColumn
+        while cursorCol >= width, !chars.isEmpty {
+            cursorCol -= DisplayWidth.of(chars.removeFirst())
+        }
+        screen.fill(row: row, col: col, width: width, style: style)
+        screen.put(row: row, col: col, text: String(chars), style: style, maxWidth: width)
+        screen.setCursor(row: row, col: col + max(0, cursorCol))
+    }
+
+    private static func detail(_ f: Frame, _ screen: Screen) {
+        let r = f.layout.detail, t = f.theme, s = f.state
+        guard !r.isEmpty, let entity = f.entity, let rows = f.rows, s.cursorRow < rows.count,
+              let object = try? rows.object(at: s.cursorRow) else { return }
+        var lines: [(String, String, Style)] = []
+        let id = object.objectID.primaryKey.map { "p\($0)" } ?? "new"
+        screen.put(row: r.row, col: r.col + 1, text: DisplayWidth.fit("\(entity.name) \(id)", toWidth: r.width - 1), style: t[.header])
+        for a in entity.attributes {
+            lines.append((a.name, (try? object.value(forKey: a.name)).map(cellText) ?? "⚠", t[.text]))
+        }
+        for rel in entity.relationships {
+            if rel.isToMany {
+                let n = (try? object.toMany(rel.name).count).map { "\($0) \(rel.destination)" } ?? "⚠"
+                lines.append((rel.name, "[\(n)]", t[.accent]))
+            } else {
+                let target = (try? object.toOne(rel.name)).flatMap { $0 }
+                lines.append((rel.name, target.map(displayName) ?? "∅", t[.accent]))
+            }
+        }
+        let keyWidth = min(14, (lines.map { DisplayWidth.of($0.0) }.max() ?? 4) + 1)
+        for (i, line) in lines.enumerated() where i + 1 < r.height {
+            screen.put(row: r.row + 1 + i, col: r.col + 1, text: DisplayWidth.fit(line.0, toWidth: keyWidth), style: t[.dim])
+            screen.put(row: r.row + 1 + i, col: r.col + 2 + keyWidth, text: line.1, style: line.2, maxWidth: r.width - keyWidth - 2)
+        }
+    }
+
+    /// A related object's display attribute (name/title), or its ID URI.
+    static func displayName(_ o: ManagedObject) -> String {
+        for key in ["name", "title", "displayName", "label"] where o.entity.attribute(named: key) != nil {
+            if let v = try? o.value(forKey: key), !v.isNull { return v.description }
+        }
+        return o.objectID.uriString
+    }
+
+    private static func statusBar(_ f: Frame, _ screen: Screen) {
+        let r = f.layout.status, t = f.theme, s = f.state
+        screen.fill(row: r.row, col: r.col, width: r.width, style: t[.status])
+        if s.mode == .filter || s.mode == .command {
+            let prompt = s.mode == .filter ? "/" : ":"
+            screen.put(row: r.row, col: 0, text: prompt, style: t[.statusText])
+            editorLine(s.editor, row: r.row, col: 1, width: r.width - 1, style: t[.status], screen)
+            return
+        }
+        var parts = [f.fileName, s.currentEntityName ?? "-"]
+        parts.append(f.rows.map { $0.count == 0 ? "row 0/0" : "row \(s.cursorRow + 1)/\($0.count)" } ?? "")
+        if !s.filterText.isEmpty { parts.append("filter: \(s.filterText)") }
+        if let sort = s.sort { parts.append("sort: \(sort.keyPath.joined(separator: ".")) \(sort.ascending ? "▲" : "▼")") }
+        let live = s.lastChange.map { "● live " + timeString($0) } ?? "● live"
+        parts.append(live)
+        if f.pendingWrites > 0 { parts.append("writes: \(f.pendingWrites)") }
+        let x = screen.put(row: r.row, col: 1, text: parts.joined(separator: " │ "), style: t[.statusText], maxWidth: r.width - 2)
+        if let message = s.editError ?? s.statusMessage {
+            let style = (s.editError != nil || s.statusIsError) ? t[.error] : t[.warning]
+            screen.put(row: r.row, col: x + 2, text: " " + message + " ", style: style, maxWidth: r.width - x - 2)
+        }
+    }
+
+    private static func bottomLine(_ f: Frame, _ screen: Screen) {
+        let r = f.layout.hints, t = f.theme, s = f.state
+        switch s.mode {
+        case .filter:
+            if let error = s.filterError {
+                let caret = String(repeating: " ", count: 1 + DisplayWidth.of(String(s.editor.characters.prefix(error.position)))) + "^ "
+                screen.put(row: r.row, col: 0, text: caret + error.description, style: t[.error], maxWidth: r.width)
+            } else {
+                screen.put(row: r.row, col: 0, text: " Enter apply  Esc cancel  (empty clears the filter)", style: t[.dim], maxWidth: r.width)
+            }
+        case .command:
+            screen.put(row: r.row, col: 0, text: " :q  :theme NAME  :sort KEY [desc]  :filter PRED  :goto ENTITY", style: t[.dim], maxWidth: r.width)
+        case .edit:
+            let extra = s.currentColumnType == .boolean ? "  Space toggle" : ""
+            screen.put(row: r.row, col: 0, text: " Enter save  Esc cancel  ^A/^E ^U/^K/^W\(extra)  empty = null", style: t[.dim], maxWidth: r.width)
+        case .confirmDelete:
+            screen.put(row: r.row, col: 0, text: " Delete this record? y = yes, any other key = no", style: t[.warning], maxWidth: r.width)
+        default:
+            screen.put(row: r.row, col: 0, text: " " + KeyBindings.hint, style: t[.dim], maxWidth: r.width)
+        }
+    }
+
+    private static func help(_ f: Frame, _ screen: Screen) {
+        let lines = KeyBindings.helpLines()
+        let size = screen.size
+        let width = min(size.columns - 4, 70)
+        let height = min(size.rows - 2, lines.count + 2)
+        let top = max(0, (size.rows - height) / 2), left = max(0, (size.columns - width) / 2)
+        screen.fill(row: top, col: left, width: width, height: height, style: f.theme[.text].adding(.reverse))
+        for (i, line) in lines.enumerated() where i + 1 < height - 1 {
+            screen.put(row: top + 1 + i, col: left + 2, text: line, style: f.theme[.text].adding(.reverse), maxWidth: width - 4)
+        }
+    }
+
+    static func timeString(_ date: Date) -> String {
+        let c = Calendar.current.dateComponents([.hour, .minute, .second], from: date)
+        return String(format: "%02d:%02d:%02d", c.hour ?? 0, c.minute ?? 0, c.second ?? 0)
+    }
+}
+
+extension Style {
+    func adding(_ a: TextAttributes) -> Style {
+        var s = self
+        s.attributes.insert(a)
+        return s
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import VellumStore
+
+/// Turns what the user typed into a `Value` for an attribute, or a reason
+/// it cannot be stored. Pure, so the editor can keep the text and show why.
+public enum ValueParser {
+    public static func parse(_ input: String, for attribute: AttributeDescription, now: Date = Date()) -> Result<Value, ValueParseError> {
+        let text = input.trimmingCharacters(in: .whitespaces)
+        if text.isEmpty && attribute.type != .string {
+            return attribute.isOptional ? .success(.null) : .failure(.init("\(attribute.name) is required"))
+        }
+        if text.isEmpty && !attribute.isOptional && attribute.type == .string && (attribute.minValue ?? 0) > 0 {
+            return .failure(.init("\(attribute.name) must not be empty"))
+        }
+        let value: Value
+        switch attribute.type {
+        case .string:
+            if input.isEmpty && attribute.isOptional { return .success(.null) }
+            value = .string(input)
+        case .integer16, .integer32, .integer64:
+            guard let i = Int64(text) else { return .failure(.init("'\(text)' is not an integer")) }
+            if let range = attribute.type.integerRange, !range.contains(i) {
+                return .failure(.init("\(i) is out of range \(range.lowerBound)...\(range.upperBound)"))
+            }
+            value = .integer(i)
+        case .double, .float:
+            guard let d = Double(text), d.isFinite else { return .failure(.init("'\(text)' is not a number")) }
+            value = .double(d)
+        case .decimal:
+            guard text.allSatisfy({ $0.isNumber || "+-.eE".contains($0) }), let d = Decimal(string: text) else {
+                return .failure(.init("'\(text)' is not a decimal"))
+            }
+            value = .decimal(d)
+        case .boolean:
+            switch text.lowercased() {
+            case "true", "yes", "1", "y": value = .bool(true)
+            case "false", "no", "0", "n": value = .bool(false)
+            default: return .failure(.init("'\(text)' is not true or false"))
+            }
+        case .date:
+            switch text.lowercased() {
+            case "now": value = .date(now)
+            case "today":
+                var cal = Calendar(identifier: .gregorian)
+                cal.timeZone = TimeZone(identifier: "UTC")!
+                value = .date(cal.startOfDay(for: now))
+            default:
+                guard let d = Value.parseISO8601(text) else {
+                    return .failure(.init("'\(text)' is not an ISO 8601 date (e.g. 2024-05-01 or 2024-05-01T12:00:00Z), now or today"))
+                }
+                value = .date(d)
+            }
+        case .uuid:
+            guard let u = UUID(uuidString: text) else { return .failure(.init("'\(text)' is not a UUID")) }
+            value = .uuid(u)
+        case .uri:
+            guard let u = URL(string: text), u.scheme != nil else { return .failure(.init("'\(text)' is not a URI with a scheme")) }
+            value = .uri(u)
+        case .binary, .transformable, .undefined:
+            return .failure(.init("\(attribute.type.rawValue) attributes cannot be edited here"))
+        }
+        if let reason = boundsViolation(value, attribute) { return .failure(.init(reason)) }
+        return .success(value)
+    }
+
+    /// The text the editor starts with for a current value.
+    public static func editText(_ value: Value) -> String {
+        value.isNull ? "" : value.description
+    }
+
+    private static func boundsViolation(_ value: Value, _ a: AttributeDescription) -> String? {
+        let measure: Double?
+        switch value {
+        case .string(let s): measure = Double(s.count)
+        case .integer, .double, .decimal, .date: measure = value.doubleValue
+        default: measure = nil
+        }
+        guard let m = measure else { return nil }
+        let what = value.stringValue != nil ? "length" : "value"
+        if let min = a.minValue, m < min { return "\(what) must be at least \(Value.formatBound(min, a.type))" }
+        if let max = a.maxValue, m > max { return "\(what) must be at most \(Value.formatBound(max, a.type))" }
+        if let pattern = a.regex, case .string(let s) = value,
+           s.range(of: "^(?:\(pattern))$", options: .regularExpression) == nil {
+            return "does not match \(pattern)"
+        }
+        return nil
+    }
+}
+
+public struct ValueParseError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var reason: String
+    public init(_ reason: String) { self.reason = reason }
+    public var description: String { reason }
+}
+
+extension Value {
+    fileprivate static func formatBound(_ d: Double, _ type: AttributeType) -> String {
+        if type == .date { return Value.iso8601(Date(timeIntervalSince1970: d)) }
+        return d == d.rounded() && abs(d) < 1e15 ? String(Int64(d)) : String(d)
+    }
+}

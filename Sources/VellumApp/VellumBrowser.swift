@@ -1,0 +1,63 @@
+import Foundation
+import VellumStore
+import VellumTerminal
+
+/// Public entry point of the interactive browser.
+public enum VellumBrowser {
+    /// Opens `storePath` and runs the browser until the user quits. Returns the exit code;
+    /// errors (missing file, not a store, no terminal, too small) are printed to stderr.
+    @MainActor
+    public static func run(storePath: String, themeName: String?) async throws -> Int32 {
+        guard FileManager.default.fileExists(atPath: storePath) else {
+            printError("vellum: no such file: \(storePath)")
+            return 1
+        }
+        let container: PersistentContainer
+        do {
+            container = try PersistentContainer(model: nil, storeURL: URL(fileURLWithPath: storePath),
+                                                options: StoreOptions(createIfMissing: false))
+        } catch let error as StoreError {
+            printError("vellum: \(error.description)")
+            return 1
+        }
+        do { try TerminalError.requireTerminal() } catch {
+            printError(error.description)
+            return 1
+        }
+        let screen: Screen
+        do { screen = try Screen.start() } catch {
+            printError(error.description)
+            return 1
+        }
+        defer { screen.stop() }
+        // A private queue: the loop blocks the main thread in readKey for up to 50 ms.
+        let guardian = TerminalGuard()
+        guardian.install(queue: DispatchQueue(label: "vellum.signals"))
+        defer { guardian.uninstall() }
+
+        if Layout.isTooSmall(screen.size) {
+            let size = screen.size
+            screen.stop()
+            printError("vellum: terminal too small (\(size.columns)x\(size.rows)); the browser needs at least \(Layout.minimumSize.columns)x\(Layout.minimumSize.rows)")
+            return 1
+        }
+
+        let environment = ProcessInfo.processInfo.environment
+        let requested = themeName ?? environment["VELLUM_THEME"].flatMap { $0.isEmpty ? nil : $0 } ?? ThemeLoader.defaultThemeName
+        let loader = ThemeLoader()
+        let (theme, themeError) = EventLoop.loadTheme(requested, loader: loader, capability: screen.colorCapability)
+
+        let session = BrowserSession(container: container)
+        session.setThemeName(theme.name)
+        container.onMergeError { [weak session] error in session?.setStatus("merge failed: \(error)", error: true) }
+        if let themeError { session.setStatus("theme: \(themeError.description) — using \(theme.name)", error: true) }
+        let loop = EventLoop(session: session, screen: screen,
+                             fileName: URL(fileURLWithPath: storePath).lastPathComponent, theme: theme)
+        await loop.run()
+        return 0
+    }
+
+    static func printError(_ message: String) {
+        FileHandle.standardError.write(Data((message + "\n").utf8))
+    }
+}
