@@ -46,6 +46,8 @@ public final class ResultsController {
     var dependencyChains: [[RelationshipDescription]] = []
     var allowedEntities: Set<String> = []
     var rootName = ""
+    /// Synchronous hook called with every delivered change set (tests).
+    var onChangeSet: ((ResultsChangeSet) -> Void)?
 
     public init(fetchRequest: FetchRequest, context: ManagedObjectContext, sectionKeyPath: String? = nil) {
         self.fetchRequest = fetchRequest
@@ -190,12 +192,14 @@ public final class ResultsController {
         for (i, e) in index.entries.enumerated() { diff.append(.insert(offset: i, element: e.id, associatedWith: nil)) }
         c.difference = CollectionDifference(diff) ?? c.difference
         for cont in continuations.values { cont.yield(c) }
+        onChangeSet?(c)
         delegate?.controllerDidReloadContent(self)
     }
 
     func deliver(_ c: ResultsChangeSet?) {
         guard let c, !c.isEmpty else { return }
         for cont in continuations.values { cont.yield(c) }
+        onChangeSet?(c)
         guard let delegate else { return }
         delegate.controllerWillChangeContent(self)
         for s in c.sectionDeletes { delegate.controller(self, didChange: s, for: .delete) }
