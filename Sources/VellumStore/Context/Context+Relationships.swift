@@ -114,7 +114,8 @@ extension ManagedObjectContext {
         let oid = ObjectIdentifier(object)
         changedObjects[oid] = object
         pendingChangedKeys[oid, default: []].insert(key)
-        if !object.isInserted && !object.isDeleted { notifyChange(updated: [object], keys: [object.objectID: [key]]) }
+        if object.isInserted && !object.isDeleted { notifyChange(inserted: [object]) }
+        else if !object.isDeleted { notifyChange(updated: [object], keys: [object.objectID: [key]]) }
     }
 
     // MARK: - Delete

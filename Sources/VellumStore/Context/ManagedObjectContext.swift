@@ -139,7 +139,8 @@ public final class ManagedObjectContext {
         let oid = ObjectIdentifier(object)
         changedObjects[oid] = object
         pendingChangedKeys[oid, default: []].insert(key)
-        if !object.isInserted { notifyChange(updated: [object], keys: [object.objectID: [key]]) }
+        // Pending inserts are re-announced as inserted so observers see their values as they are set.
+        if object.isInserted { notifyChange(inserted: [object]) } else { notifyChange(updated: [object], keys: [object.objectID: [key]]) }
     }
 
     /// True if any object has unsaved changes.

@@ -9,6 +9,14 @@ public enum QueryCompiler {
     public static func compile(entity: Entity, layout: any StoreLayout, predicate: Predicate?,
                                sortDescriptors: [SortDescriptor] = [],
                                variables: [String: Value] = [:]) throws(QueryError) -> CompiledQuery {
+        try compileWithSortTerms(entity: entity, layout: layout, predicate: predicate, sortDescriptors: sortDescriptors, variables: variables).query
+    }
+
+    /// `compile`, also returning each sort descriptor's SQL value expression and
+    /// attribute type (for selecting sort keys alongside IDs).
+    static func compileWithSortTerms(entity: Entity, layout: any StoreLayout, predicate: Predicate?,
+                                     sortDescriptors: [SortDescriptor] = [], variables: [String: Value] = [:])
+        throws(QueryError) -> (query: CompiledQuery, sortTerms: [(sql: String, type: AttributeType?)]) {
         let model = layout.model
         guard let root = model.entity(named: entity.rootName) else { throw QueryError("the model has no entity named '\(entity.rootName)'") }
         let c = SQLCompilation(layout: layout, model: model)
@@ -23,20 +31,23 @@ public enum QueryCompiler {
             conditions.append(try c.predicate(p, scope: scope))
         }
         var order: [String] = []
+        var terms: [(sql: String, type: AttributeType?)] = []
         for d in sortDescriptors {
             try d.validate(entity: entity, model: model)
             let r = try ResolvedKeyPath.resolve(d.keyPath, from: entity, model: model)
             let o = try c.path(r, steps: r.steps[...], from: "t0", scope: scope)
             var term = o.sql
+            terms.append((o.sql, r.attributeDescription?.type))
             if o.kind == .string && d.comparison != .binary {
                 term += d.comparison == .caseInsensitive ? " COLLATE VELLUM_NOCASE" : " COLLATE VELLUM_LOCALIZED"
             }
             order.append(term + (d.ascending ? " ASC" : " DESC"))
         }
         order.append("t0.\"_pk\" ASC")
-        return CompiledQuery(table: root.name, whereClause: conditions.isEmpty ? "1" : conditions.joined(separator: " AND "),
-                             joins: scope.joins.joined(separator: " "), orderBy: order.joined(separator: ", "),
-                             bindings: c.bindings)
+        let query = CompiledQuery(table: root.name, whereClause: conditions.isEmpty ? "1" : conditions.joined(separator: " AND "),
+                                  joins: scope.joins.joined(separator: " "), orderBy: order.joined(separator: ", "),
+                                  bindings: c.bindings)
+        return (query, terms)
     }
 }
 

@@ -1,0 +1,48 @@
+import Foundation
+
+extension ManagedObjectContext {
+    /// Stored rows matching `request` as (ID, sort-key values), in the request's
+    /// order, selecting only `_pk`, `_entity` and the sort-key columns. Unsaved
+    /// changes are NOT applied (the results controller re-evaluates them in memory).
+    func fetchKeyedIDs(_ request: FetchRequest) throws -> [(id: ObjectID, keys: [Value])] {
+        let entity = try self.entity(request.entityName)
+        let (compiledQuery, terms) = try QueryCompiler.compileWithSortTerms(
+            entity: entity, layout: store.layout, predicate: request.predicate,
+            sortDescriptors: request.sortDescriptors, variables: request.variables)
+        var query = compiledQuery
+        if !request.includesSubentities, !entity.subentityNames.isEmpty {
+            query.whereClause = "(\(query.whereClause)) AND t0.\"_entity\" = ?\(query.bindings.count + 1)"
+            query.bindings.append(.string(entity.name))
+        }
+        var columns = "t0.\"_pk\", t0.\"_entity\""
+        for t in terms { columns += ", " + t.sql }
+        let statement = try connection.cachedStatement(query.selectSQL(columns: columns))
+        try statement.bind(query.bindings)
+        var rows: [(id: ObjectID, keys: [Value])] = []
+        while try statement.step() {
+            let pk = statement.int64(0)
+            guard let rowEntity = store.model.entity(named: statement.string(1)) else { continue }
+            let id = ObjectID(entityName: rowEntity.name, rootName: rowEntity.rootName, key: .permanent(pk), storeIdentifier: store.identifier)
+            var keys: [Value] = []
+            keys.reserveCapacity(terms.count)
+            for (i, t) in terms.enumerated() {
+                keys.append(t.type.map { statement.value(at: i + 2, as: $0) } ?? statement.value(at: i + 2))
+            }
+            rows.append((id, keys))
+        }
+        return rows
+    }
+
+    /// Unsaved objects of a root entity's table (inserted, changed or deleted here).
+    func pendingObjectIDs(rootName: String) -> [ObjectID] {
+        changedObjects.values.filter { $0.entity.rootName == rootName }.map(\.objectID)
+    }
+
+    /// Loads the values of faults among `objects` in one query per table.
+    func loadFaults(_ objects: [ManagedObject]) throws {
+        let faults = objects.filter { $0.isFault && !$0.isInserted }
+        for (_, group) in Dictionary(grouping: faults, by: { $0.entity.rootName }) {
+            try RowLoader(context: self).load(group)
+        }
+    }
+}

@@ -1,0 +1,213 @@
+import Foundation
+
+/// Errors from `ResultsController`.
+public enum ResultsControllerError: Error, Sendable, Equatable, CustomStringConvertible {
+    case missingSortDescriptors
+    case sectionKeyPathNotFirstSortKey(sectionKeyPath: String, firstSortKey: String)
+    case sectionSortMustBeBinary(String)
+    case notFetched
+    case indexPathOutOfRange(ResultsIndexPath)
+
+    public var description: String {
+        switch self {
+        case .missingSortDescriptors: return "a results controller needs at least one sort descriptor"
+        case .sectionKeyPathNotFirstSortKey(let s, let f):
+            return "the section key path '\(s)' must be the first sort descriptor's key path (it is '\(f)')"
+        case .sectionSortMustBeBinary(let s): return "the sort descriptor for the section key path '\(s)' must use binary comparison"
+        case .notFetched: return "performFetch() has not been called"
+        case .indexPathOutOfRange(let p): return "index path \(p) is out of range"
+        }
+    }
+}
+
+/// Keeps a sorted, optionally sectioned list of a fetch request's results up to
+/// date as the context changes, like `NSFetchedResultsController`.
+///
+/// Use it on its context's queue (the main actor for a view context). It holds an
+/// ordered index of (ObjectID, sort-key values) — not managed objects — and
+/// loads objects through the context in batches when rows are read. Each
+/// `objectsDidChange` of the context is applied incrementally: only the changed
+/// objects (and objects whose key paths run through a changed related object)
+/// are evaluated in memory; positions are found by binary search. Changes are
+/// delivered to the `delegate` and to `changes()` streams as `ResultsChangeSet`s.
+/// `fetchLimit` and `fetchOffset` of the request are ignored.
+public final class ResultsController {
+    public let fetchRequest: FetchRequest
+    public let context: ManagedObjectContext
+    public let sectionKeyPath: String?
+    public weak var delegate: (any ResultsControllerDelegate)?
+
+    var index: ResultsIndex
+    var temporaryIDs: Set<ObjectID> = []
+    var fetched = false
+    var tokens: [ObservationToken] = []
+    var continuations: [UUID: AsyncStream<ResultsChangeSet>.Continuation] = [:]
+    /// Relationship chains (from the fetched entity) read by the predicate or sort keys.
+    var dependencyChains: [[RelationshipDescription]] = []
+    var allowedEntities: Set<String> = []
+    var rootName = ""
+    /// Synchronous hook called with every delivered change set (tests).
+    var onChangeSet: ((ResultsChangeSet) -> Void)?
+
+    public init(fetchRequest: FetchRequest, context: ManagedObjectContext, sectionKeyPath: String? = nil) {
+        self.fetchRequest = fetchRequest
+        self.context = context
+        self.sectionKeyPath = sectionKeyPath
+        self.index = ResultsIndex(descriptors: fetchRequest.sortDescriptors, sectioned: sectionKeyPath != nil)
+    }
+
+    deinit {
+        for t in tokens { context.removeObserver(t) }
+        for c in continuations.values { c.finish() }
+    }
+
+    // MARK: - Fetching
+
+    /// Fetches IDs and sort keys and starts tracking changes.
+    public func performFetch() throws {
+        let descriptors = fetchRequest.sortDescriptors
+        guard let first = descriptors.first else { throw ResultsControllerError.missingSortDescriptors }
+        if let sectionKeyPath {
+            let firstKey = first.keyPath.joined(separator: ".")
+            guard firstKey == sectionKeyPath else {
+                throw ResultsControllerError.sectionKeyPathNotFirstSortKey(sectionKeyPath: sectionKeyPath, firstSortKey: firstKey)
+            }
+            guard first.comparison == .binary else { throw ResultsControllerError.sectionSortMustBeBinary(sectionKeyPath) }
+        }
+        let entity = try context.entity(fetchRequest.entityName)
+        rootName = entity.rootName
+        allowedEntities = Set(fetchRequest.includesSubentities ? entity.hierarchyNames : [entity.name])
+        dependencyChains = Self.chains(for: fetchRequest, entity: entity, model: context.model)
+        try refetch()
+        fetched = true
+        if tokens.isEmpty {
+            tokens.append(context.observeChanges { [weak self] event in self?.contextDidChange(event) })
+            tokens.append(context.observeSaves { [weak self] event in self?.contextDidSave(event) })
+        }
+    }
+
+    func refetch() throws {
+        var fresh = ResultsIndex(descriptors: fetchRequest.sortDescriptors, sectioned: sectionKeyPath != nil)
+        let rows = try context.fetchKeyedIDs(fetchRequest)
+        fresh.entries.reserveCapacity(rows.count)
+        for r in rows {
+            fresh.entries.append(ResultsIndex.Entry(id: r.id, keys: r.keys))
+            fresh.keysByID[r.id] = r.keys
+        }
+        fresh.rebuildSections()
+        index = fresh
+        temporaryIDs = []
+        // Unsaved changes: re-evaluate in memory, silently.
+        let pending = context.changedObjects.values.map(\.objectID)
+        if !pending.isEmpty {
+            _ = process(changed: Set(pending), gone: [], renames: [:], computeChanges: false)
+        }
+    }
+
+    // MARK: - Reading
+
+    public var fetchedObjectCount: Int { index.entries.count }
+
+    /// The current sections with their object IDs (copies the IDs).
+    public var sections: [ResultsSection] { fetched ? index.snapshot.sections : [] }
+
+    public var snapshot: ResultsSnapshot { fetched ? index.snapshot : ResultsSnapshot() }
+
+    /// All object IDs in order.
+    public var fetchedObjectIDs: [ObjectID] { index.entries.map(\.id) }
+
+    public func numberOfObjects(inSection section: Int) -> Int { index.sections.indices.contains(section) ? index.sections[section].count : 0 }
+
+    public var numberOfSections: Int { fetched ? index.sections.count : 0 }
+
+    public func objectID(at indexPath: ResultsIndexPath) throws -> ObjectID {
+        guard let p = index.position(of: indexPath) else { throw ResultsControllerError.indexPathOutOfRange(indexPath) }
+        return index.entries[p].id
+    }
+
+    /// The object at an index path; its batch neighbours (`fetchBatchSize`, 50 when 0)
+    /// are loaded in the same query.
+    public func object(at indexPath: ResultsIndexPath) throws -> ManagedObject {
+        guard let p = index.position(of: indexPath) else { throw ResultsControllerError.indexPathOutOfRange(indexPath) }
+        let object = try context.object(with: index.entries[p].id)
+        if object.isFault {
+            let size = fetchRequest.fetchBatchSize > 0 ? fetchRequest.fetchBatchSize : 50
+            let start = (p / size) * size
+            let batch = try index.entries[start..<min(index.entries.count, start + size)].map { try context.object(with: $0.id) }
+            try context.loadFaults(batch)
+            try object.fireFault()
+        }
+        return object
+    }
+
+    public func indexPath(for id: ObjectID) -> ResultsIndexPath? {
+        guard let p = index.position(of: id) else { return nil }
+        return index.indexPath(forPosition: p)
+    }
+
+    /// A stream of change sets, from now on.
+    public func changes() -> AsyncStream<ResultsChangeSet> {
+        let (stream, continuation) = AsyncStream<ResultsChangeSet>.makeStream()
+        continuations[UUID()] = continuation
+        return stream
+    }
+
+    // MARK: - Change handling
+
+    func contextDidChange(_ event: ObjectsDidChange) {
+        guard fetched else { return }
+        if event.invalidatedAll {
+            reload()
+            return
+        }
+        let gone = event.deleted.union(event.invalidated)
+        let changed = event.inserted.union(event.updated).union(event.refreshed).union(gone)
+        let changes = process(changed: changed, gone: gone, renames: [:], computeChanges: true)
+        deliver(changes)
+    }
+
+    func contextDidSave(_ event: DidSave) {
+        guard fetched, !temporaryIDs.isEmpty else { return }
+        var renames: [ObjectID: ObjectID] = [:]
+        for t in temporaryIDs {
+            if let p = context.store.permanentID(for: t), p != t { renames[t] = p }
+        }
+        guard !renames.isEmpty else { return }
+        deliver(process(changed: [], gone: [], renames: renames, computeChanges: true))
+    }
+
+    func reload() {
+        let old = index.snapshot
+        do { try refetch() } catch {
+            index = ResultsIndex(descriptors: fetchRequest.sortDescriptors, sectioned: sectionKeyPath != nil)
+            index.rebuildSections()
+        }
+        var c = ResultsChangeSet()
+        c.isReload = true
+        c.sectionDeletes = old.sections.enumerated().map { .init(index: $0.offset, name: $0.element.name) }
+        c.sectionInserts = index.sections.enumerated().map { .init(index: $0.offset, name: $0.element.name) }
+        c.objectInserts = index.entries.indices.map { .init(id: index.entries[$0].id, indexPath: index.indexPath(forPosition: $0)) }
+        var diff: [CollectionDifference<ObjectID>.Change] = []
+        for (i, id) in old.objectIDs.enumerated() { diff.append(.remove(offset: i, element: id, associatedWith: nil)) }
+        for (i, e) in index.entries.enumerated() { diff.append(.insert(offset: i, element: e.id, associatedWith: nil)) }
+        c.difference = CollectionDifference(diff) ?? c.difference
+        for cont in continuations.values { cont.yield(c) }
+        onChangeSet?(c)
+        delegate?.controllerDidReloadContent(self)
+    }
+
+    func deliver(_ c: ResultsChangeSet?) {
+        guard let c, !c.isEmpty else { return }
+        for cont in continuations.values { cont.yield(c) }
+        onChangeSet?(c)
+        guard let delegate else { return }
+        delegate.controllerWillChangeContent(self)
+        for s in c.sectionDeletes { delegate.controller(self, didChange: s, for: .delete) }
+        for s in c.sectionInserts { delegate.controller(self, didChange: s, for: .insert) }
+        for o in c.objectDeletes { delegate.controller(self, didChange: o.id, at: o.indexPath, for: .delete, newIndexPath: nil) }
+        for o in c.objectInserts { delegate.controller(self, didChange: o.id, at: nil, for: .insert, newIndexPath: o.indexPath) }
+        for m in c.objectMoves { delegate.controller(self, didChange: m.id, at: m.from, for: .move, newIndexPath: m.to) }
+        for o in c.objectUpdates { delegate.controller(self, didChange: o.id, at: nil, for: .update, newIndexPath: o.indexPath) }
+        delegate.controllerDidChangeContent(self)
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+
+/// The controller's ordered index: (ObjectID, sort-key values) sorted exactly as
+/// `SortDescriptor.compare` (ties by ObjectID), plus the section layout. Holds
+/// no managed objects.
+struct ResultsIndex {
+    struct Entry {
+        var id: ObjectID
+        var keys: [Value]
+    }
+    struct SectionRange {
+        var name: String
+        var start: Int
+        var count: Int
+    }
+
+    let descriptors: [SortDescriptor]
+    let sectioned: Bool
+    var entries: [Entry] = []
+    var keysByID: [ObjectID: [Value]] = [:]
+    var sections: [SectionRange] = []
+
+    init(descriptors: [SortDescriptor], sectioned: Bool) {
+        self.descriptors = descriptors
+        self.sectioned = sectioned
+    }
+
+    func compare(_ a: [Value], _ aID: ObjectID, _ b: [Value], _ bID: ObjectID) -> Int {
+        for (i, d) in descriptors.enumerated() {
+            var c = ValueOrdering.compare(a[i], b[i], comparison: d.comparison)
+            if !d.ascending { c = -c }
+            if c != 0 { return c }
+        }
+        return aID < bID ? -1 : (bID < aID ? 1 : 0)
+    }
+
+    /// The first position whose entry is not ordered before (keys, id).
+    func lowerBound(_ keys: [Value], _ id: ObjectID) -> Int {
+        var lo = 0, hi = entries.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if compare(entries[mid].keys, entries[mid].id, keys, id) < 0 { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
+    }
+
+    func position(of id: ObjectID) -> Int? {
+        guard let keys = keysByID[id] else { return nil }
+        let p = lowerBound(keys, id)
+        return p < entries.count && entries[p].id == id ? p : nil
+    }
+
+    static func sectionName(_ v: Value) -> String {
+        switch v {
+        case .null: return ""
+        case .string(let s): return s
+        default: return "\(v)"
+        }
+    }
+
+    func sectionName(at i: Int) -> String { sectioned ? Self.sectionName(entries[i].keys[0]) : "" }
+
+    /// Rebuilds section ranges by binary search over runs of equal names: O(s log n).
+    mutating func rebuildSections() {
+        sections.removeAll(keepingCapacity: true)
+        guard sectioned else {
+            sections = [SectionRange(name: "", start: 0, count: entries.count)]
+            return
+        }
+        var start = 0
+        while start < entries.count {
+            let name = sectionName(at: start)
+            var lo = start + 1, hi = entries.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if sectionName(at: mid) == name { lo = mid + 1 } else { hi = mid }
+            }
+            sections.append(SectionRange(name: name, start: start, count: lo - start))
+            start = lo
+        }
+    }
+
+    func indexPath(forPosition p: Int) -> ResultsIndexPath {
+        var lo = 0, hi = sections.count - 1
+        while lo < hi {
+            let mid = (lo + hi + 1) / 2
+            if sections[mid].start <= p { lo = mid } else { hi = mid - 1 }
+        }
+        return ResultsIndexPath(item: p - sections[lo].start, section: lo)
+    }
+
+    func position(of indexPath: ResultsIndexPath) -> Int? {
+        guard sections.indices.contains(indexPath.section), indexPath.item >= 0,
+              indexPath.item < sections[indexPath.section].count else { return nil }
+        return sections[indexPath.section].start + indexPath.item
+    }
+
+    var snapshot: ResultsSnapshot {
+        ResultsSnapshot(sections: sections.map { s in
+            ResultsSection(name: s.name, objectIDs: entries[s.start..<(s.start + s.count)].map(\.id))
+        })
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import Testing
+@testable import VellumStore
+
+@MainActor
+struct ResultsControllerRandomizedTests {
+    @Test func randomChangesKeepControllerEqualToFreshEvaluation() async throws {
+        let seed = SeededRandom.seedFromEnvironment()
+        var rng = SeededRandom(seed: seed)
+        let dir = TempDir()
+        let container = try PersistentContainer(model: Fixtures.shopModel(), storeURL: dir.file("rr.sqlite"))
+        let view = container.viewContext
+        var providers: [ManagedObject] = []
+        for i in 0..<4 { providers.append(try view.insert("Provider", values: ["name": .string("v\(i)")])) }
+        try view.save()
+        let req = FetchRequest(entityName: "Product", predicate: try Predicate.parse("active == true"),
+                               sortDescriptors: [SortDescriptor("stock"), SortDescriptor("provider.name"), SortDescriptor("price", ascending: false)],
+                               fetchBatchSize: 8)
+        let checker = try ResultsChecker(ResultsController(fetchRequest: req, context: view, sectionKeyPath: "stock"))
+        var products: [ManagedObject] = []
+        for step in 0..<2000 {
+            let r = Int.random(in: 0..<100, using: &rng)
+            let live = products.filter { !$0.isDeleted && $0.context != nil }
+            if r < 20 || live.isEmpty {
+                let p = try view.insert("Product", values: ["name": .string("p\(step)"), "price": .double(Double(Int.random(in: 0..<5, using: &rng))),
+                                                            "stock": .integer(Int64.random(in: 0..<4, using: &rng)), "active": .bool(Bool.random(using: &rng))])
+                try p.setToOne("provider", providers.randomElement(using: &rng)!)
+                products.append(p)
+            } else if r < 40 {
+                try live.randomElement(using: &rng)!.setValue(.double(Double(Int.random(in: 0..<5, using: &rng))), forKey: "price")
+            } else if r < 55 {
+                try live.randomElement(using: &rng)!.setValue(.integer(Int64.random(in: 0..<4, using: &rng)), forKey: "stock")
+            } else if r < 65 {
+                try live.randomElement(using: &rng)!.setValue(.bool(Bool.random(using: &rng)), forKey: "active")
+            } else if r < 72 {
+                try providers.randomElement(using: &rng)!.setValue(.string("v\(Int.random(in: 0..<1000, using: &rng))"), forKey: "name")
+            } else if r < 78 {
+                try live.randomElement(using: &rng)!.setToOne("provider", providers.randomElement(using: &rng)!)
+            } else if r < 84 {
+                try view.delete(live.randomElement(using: &rng)!)
+            } else if r < 94 {
+                try view.save()
+            } else {
+                try view.save()
+                let stock = Int64.random(in: 0..<4, using: &rng), price = Double(Int.random(in: 0..<5, using: &rng))
+                let target = live.randomElement(using: &rng).map(\.objectID)
+                try await container.enqueue { ctx in
+                    if let target, let o = try? ctx.existingObject(with: target) { try o.setValue(.integer(stock), forKey: "stock") }
+                    try ctx.insert("Product", values: ["name": .string("bg"), "price": .double(price), "stock": .integer(stock)])
+                    try ctx.save()
+                }
+                _ = await waitUntil { container.pendingWriteCount == 0 }
+                try? await Task.sleep(nanoseconds: 1_000_000)
+            }
+            let expected = try checker.expected()
+            #expect(checker.controller.fetchedObjectIDs == expected, "seed \(seed) step \(step)")
+            if !view.hasChanges {
+                #expect(try view.fetchObjectIDs(req) == expected, "seed \(seed) step \(step)")
+            }
+            #expect(checker.failures.isEmpty, "seed \(seed) step \(step): \(checker.failures.prefix(2))")
+            if checker.controller.fetchedObjectIDs != expected || !checker.failures.isEmpty { break }
+        }
+    }
+}

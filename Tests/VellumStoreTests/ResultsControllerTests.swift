@@ -1,0 +1,172 @@
+import Foundation
+import Testing
+@testable import VellumStore
+
+/// Records change sets and checks each against snapshots and a fresh evaluation.
+@MainActor
+final class ResultsChecker {
+    let controller: ResultsController
+    var previous: ResultsSnapshot
+    var sets: [ResultsChangeSet] = []
+    var failures: [String] = []
+
+    init(_ controller: ResultsController) throws {
+        self.controller = controller
+        try controller.performFetch()
+        previous = controller.snapshot
+        controller.onChangeSet = { [unowned self] c in self.check(c) }
+    }
+
+    func check(_ c: ResultsChangeSet) {
+        sets.append(c)
+        let now = controller.snapshot
+        do {
+            let applied = try previous.applying(c)
+            if applied != now { failures.append("apply mismatch: \(applied) vs \(now) for \(c)") }
+        } catch { failures.append("apply failed: \(error)") }
+        var flat = previous.objectIDs.map { c.renamedIDs[$0] ?? $0 }
+        if let d = flat.applying(c.difference) { flat = d } else { failures.append("difference does not apply") }
+        if flat != now.objectIDs { failures.append("difference mismatch") }
+        for m in c.objectMoves where m.from == m.to { failures.append("move in place \(m)") }
+        previous = now
+    }
+
+    /// The expected IDs, by in-memory evaluation of every object of the entity.
+    func expected() throws -> [ObjectID] {
+        let r = controller.fetchRequest
+        let all = try controller.context.fetch(FetchRequest(entityName: r.entityName))
+        let matching = try all.filter { try r.predicate?.evaluate($0, variables: r.variables) ?? true }
+        return try SortDescriptor.sort(matching, by: r.sortDescriptors).map(\.objectID)
+    }
+}
+
+@MainActor
+struct ResultsControllerTests {
+    let dir = TempDir()
+    let container: PersistentContainer
+    var view: ManagedObjectContext { container.viewContext }
+
+    init() throws {
+        container = try PersistentContainer(model: Fixtures.shopModel(), storeURL: dir.file("rc.sqlite"))
+    }
+
+    func product(_ name: String, _ price: Double, provider: ManagedObject? = nil, active: Bool = true) throws -> ManagedObject {
+        let p = try view.insert("Product", values: ["name": .string(name), "price": .double(price), "active": .bool(active)])
+        if let provider { try p.setToOne("provider", provider) }
+        return p
+    }
+
+    func names(_ c: ResultsController) throws -> [[String]] {
+        try c.sections.map { s in try s.objectIDs.map { try view.existingObject(with: $0)["name"].stringValue ?? "" } }
+    }
+
+    @Test func requiresSortDescriptorsAndSectionKeyFirst() throws {
+        let a = ResultsController(fetchRequest: FetchRequest(entityName: "Product"), context: view)
+        #expect(throws: ResultsControllerError.missingSortDescriptors) { try a.performFetch() }
+        let b = ResultsController(fetchRequest: FetchRequest(entityName: "Product", sortDescriptors: [SortDescriptor("name")]),
+                                  context: view, sectionKeyPath: "price")
+        #expect(throws: ResultsControllerError.sectionKeyPathNotFirstSortKey(sectionKeyPath: "price", firstSortKey: "name")) { try b.performFetch() }
+    }
+
+    @Test func fetchSectionsAndBatchedObjects() throws {
+        for i in 0..<10 { _ = try product("p\(i)", Double(i % 3)) }
+        try view.save()
+        let c = ResultsController(fetchRequest: FetchRequest(entityName: "Product", sortDescriptors: [SortDescriptor("price"), SortDescriptor("name")], fetchBatchSize: 4),
+                                  context: view, sectionKeyPath: "price")
+        try c.performFetch()
+        #expect(c.fetchedObjectCount == 10)
+        #expect(c.sections.map(\.name) == ["0.0", "1.0", "2.0"].map { "\(Value.double(Double($0)!))" })
+        #expect(c.sections.map(\.numberOfObjects) == [4, 3, 3])
+        let o = try c.object(at: ResultsIndexPath(item: 1, section: 1))
+        #expect(try o["name"] == .string("p4"))
+        #expect(c.indexPath(for: o.objectID) == ResultsIndexPath(item: 1, section: 1))
+    }
+
+    @Test func updateNotMoveWhenPositionUnchangedAndNoMoveInPlace() throws {
+        let a = try product("a", 1), b = try product("b", 2), _ = try product("c", 3)
+        try view.save()
+        let checker = try ResultsChecker(ResultsController(fetchRequest: FetchRequest(entityName: "Product", sortDescriptors: [SortDescriptor("price")]), context: view))
+        try b.setValue(.double(2.5), forKey: "price")  // same position
+        #expect(checker.sets.last?.objectUpdates.map(\.id) == [b.objectID])
+        #expect(checker.sets.last?.objectMoves.isEmpty == true)
+        try a.setValue(.double(10), forKey: "price")  // moves to the end
+        #expect(checker.sets.last?.objectMoves.map(\.id) == [a.objectID])
+        #expect(checker.sets.last?.objectUpdates.isEmpty == true)
+        try b.setValue(.string("bb"), forKey: "name")  // not a sort key: update
+        #expect(checker.sets.last?.objectUpdates.map(\.id) == [b.objectID])
+        #expect(checker.failures.isEmpty, "\(checker.failures)")
+    }
+
+    @Test func predicateMatchInsertsAndDeletes() throws {
+        let a = try product("a", 1, active: false), _ = try product("b", 2)
+        try view.save()
+        let req = FetchRequest(entityName: "Product", predicate: try Predicate.parse("active == true"), sortDescriptors: [SortDescriptor("name")])
+        let checker = try ResultsChecker(ResultsController(fetchRequest: req, context: view))
+        #expect(checker.controller.fetchedObjectCount == 1)
+        try a.setValue(.bool(true), forKey: "active")
+        #expect(checker.sets.last?.objectInserts.map(\.indexPath) == [ResultsIndexPath(item: 0, section: 0)])
+        try view.delete(a)
+        #expect(checker.sets.last?.objectDeletes.map(\.id) == [a.objectID])
+        #expect(checker.failures.isEmpty, "\(checker.failures)")
+    }
+
+    @Test func lastRowLeavingSectionDeletesSectionInSameBatch() throws {
+        let a = try product("a", 1), _ = try product("b", 2)
+        try view.save()
+        let checker = try ResultsChecker(ResultsController(fetchRequest: FetchRequest(entityName: "Product", sortDescriptors: [SortDescriptor("price"), SortDescriptor("name")]),
+                                                           context: view, sectionKeyPath: "price"))
+        try a.setValue(.double(2), forKey: "price")
+        let c = try #require(checker.sets.last)
+        #expect(c.sectionDeletes.map(\.index) == [0])
+        #expect(c.objectMoves.count + c.objectInserts.count == 1)
+        try a.setValue(.double(5), forKey: "price")
+        #expect(checker.sets.last?.sectionInserts.map(\.index) == [1])
+        #expect(checker.failures.isEmpty, "\(checker.failures)")
+    }
+
+    @Test func relatedObjectKeyChangeResorts() throws {
+        let x = try view.insert("Provider", values: ["name": .string("X")]), y = try view.insert("Provider", values: ["name": .string("Y")])
+        let a = try product("a", 1, provider: x), _ = try product("b", 2, provider: y)
+        try view.save()
+        let checker = try ResultsChecker(ResultsController(fetchRequest: FetchRequest(entityName: "Product", sortDescriptors: [SortDescriptor("provider.name")]), context: view))
+        #expect(checker.controller.fetchedObjectIDs.first == a.objectID)
+        try x.setValue(.string("Z"), forKey: "name")
+        #expect(checker.controller.fetchedObjectIDs.last == a.objectID)
+        #expect(checker.sets.last?.objectMoves.count == 1)
+        #expect(try checker.controller.fetchedObjectIDs == checker.expected())
+        #expect(checker.failures.isEmpty, "\(checker.failures)")
+    }
+
+    @Test func backgroundInsertsNeverLoadedAppearAfterMerge() async throws {
+        _ = try product("a", 1)
+        try view.save()
+        let checker = try ResultsChecker(ResultsController(fetchRequest: FetchRequest(entityName: "Product", sortDescriptors: [SortDescriptor("price")]), context: view))
+        try await container.enqueue { ctx in
+            try ctx.insert("Product", values: ["name": .string("bg"), "price": .double(0.5)])
+            try ctx.save()
+        }
+        #expect(await waitUntil { checker.controller.fetchedObjectCount == 2 })
+        #expect(checker.sets.last?.objectInserts.map(\.indexPath) == [ResultsIndexPath(item: 0, section: 0)])
+        #expect(checker.failures.isEmpty, "\(checker.failures)")
+    }
+
+    @Test func resetReloads() throws {
+        _ = try product("a", 1)
+        try view.save()
+        let checker = try ResultsChecker(ResultsController(fetchRequest: FetchRequest(entityName: "Product", sortDescriptors: [SortDescriptor("price")]), context: view))
+        view.reset()
+        #expect(checker.sets.count == 1 && checker.sets[0].isReload)
+        #expect(checker.controller.fetchedObjectCount == 1)
+        #expect(checker.failures.isEmpty, "\(checker.failures)")
+    }
+
+    @Test func localSaveRenamesTemporaryIDs() throws {
+        let checker = try ResultsChecker(ResultsController(fetchRequest: FetchRequest(entityName: "Product", sortDescriptors: [SortDescriptor("price")]), context: view))
+        let a = try product("a", 1)
+        #expect(checker.controller.fetchedObjectIDs == [a.objectID])
+        try view.save()
+        #expect(checker.controller.fetchedObjectIDs == [a.objectID])
+        #expect(!a.objectID.isTemporary)
+        #expect(checker.failures.isEmpty, "\(checker.failures)")
+    }
+}
