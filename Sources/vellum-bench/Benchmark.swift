@@ -52,9 +52,12 @@ enum Timing {
 enum Memory {
     /// VmHWM of this process in kB, or nil when /proc is unavailable.
     static func peakResidentKB() -> Int? {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
+        // procfs files report size 0, so read to EOF rather than by size.
+        guard let handle = FileHandle(forReadingAtPath: "/proc/self/status") else { return nil }
+        defer { try? handle.close() }
+        let status = String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
         for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
-            return Int(line.dropFirst("VmHWM:".count).split(separator: " ").first ?? "")
+            return Int(line.dropFirst("VmHWM:".count).split(whereSeparator: { $0 == " " || $0 == "\t" }).first ?? "")
         }
         return nil
     }
