@@ -1,1 +1,3 @@
-print("vellum")
+import Foundation
+
+exit(VellumCLI.main(Array(CommandLine.arguments.dropFirst())))

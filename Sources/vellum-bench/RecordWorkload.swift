@@ -1,0 +1,238 @@
+import CSQLite
+import Foundation
+import VellumStore
+
+/// The `Record` entity used by the insert/fetch benchmarks: 10 attributes.
+enum RecordWorkload {
+    static let rowCount = 100_000
+    static let attributeNames = ["key", "name", "category", "note", "count", "flag", "rank", "price", "weight", "score"]
+
+    static func model() throws -> ManagedObjectModel {
+        try ModelBuilder()
+            .entity("Record") {
+                $0.attribute("key", .integer64, optional: false)
+                $0.attribute("name", .string)
+                $0.attribute("category", .string)
+                $0.attribute("note", .string)
+                $0.attribute("count", .integer32)
+                $0.attribute("flag", .boolean)
+                $0.attribute("rank", .integer64)
+                $0.attribute("price", .double)
+                $0.attribute("weight", .double)
+                $0.attribute("score", .double)
+            }
+            .build()
+    }
+
+    /// One generated row (computed before timing starts, shared by both sides).
+    struct Row {
+        var key: Int64
+        var name: String
+        var category: String
+        var note: String?
+        var count: Int64
+        var flag: Bool
+        var rank: Int64
+        var price: Double
+        var weight: Double
+        var score: Double
+    }
+
+    static func rows(_ n: Int = rowCount) -> [Row] {
+        let categories = ["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota", "kappa"]
+        var rows: [Row] = []
+        rows.reserveCapacity(n)
+        for i in 0..<n {
+            let note: String? = i % 2 == 0 ? "a note for record \(i)" : nil
+            let price = Double(i) * 0.25
+            let weight = Double(i % 500) / 7
+            let score = Double(i) / 3
+            rows.append(Row(key: Int64(i), name: "record number \(i)", category: categories[i % categories.count],
+                            note: note, count: Int64(i % 1000), flag: i % 3 == 0, rank: Int64(n - i),
+                            price: price, weight: weight, score: score))
+        }
+        return rows
+    }
+
+    // MARK: - Vellum
+
+    /// Creates a store (untimed), then times one context inserting every row and one save.
+    static func vellumInsert(at url: URL, rows: [Row]) throws -> Double {
+        let store = try PersistentStore(url: url, model: try model())
+        var failure: (any Error)?
+        let ms = Timing.milliseconds {
+            do {
+                let ctx = try ManagedObjectContext(store: store)
+                for r in rows {
+                    try ctx.insert("Record", values: [
+                        "key": .integer(r.key), "name": .string(r.name), "category": .string(r.category),
+                        "note": r.note.map(Value.string) ?? .null, "count": .integer(r.count), "flag": .bool(r.flag),
+                        "rank": .integer(r.rank), "price": .double(r.price), "weight": .double(r.weight),
+                        "score": .double(r.score),
+                    ])
+                }
+                _ = try ctx.save()
+            } catch { failure = error }
+        }
+        if let failure { throw failure }
+        return ms
+    }
+
+    /// Opens the store (untimed), then times a fresh context fetching all records and
+    /// reading every attribute of every object. Returns (ms, checksum). The context
+    /// (and its 100k objects) is released inside the timed region, as in real use;
+    /// the raw side's strings are released as it goes.
+    static func vellumFetch(at url: URL) throws -> (Double, Int64) {
+        let store = try PersistentStore(url: url, model: nil, options: StoreOptions(createIfMissing: false))
+        var checksum: Int64 = 0
+        var failure: (any Error)?
+        let ms = Timing.milliseconds {
+            do {
+                let ctx = try ManagedObjectContext(store: store)
+                let objects = try ctx.fetch(FetchRequest(entityName: "Record"))
+                guard let entity = store.model.entity(named: "Record") else { return }
+                let count = entity.attributes.count
+                for o in objects {
+                    for i in 0..<count { checksum &+= fold(try o.value(at: i)) }
+                }
+                if objects.count != rowCount { failure = BenchError("fetched \(objects.count) objects, expected \(rowCount)") }
+            } catch { failure = error }
+        }
+        if let failure { throw failure }
+        return (ms, checksum)
+    }
+
+    static func fold(_ v: Value) -> Int64 {
+        switch v {
+        case .integer(let i): return i
+        case .bool(let b): return b ? 1 : 0
+        case .double(let d): return Int64(bitPattern: d.bitPattern) >> 8
+        case .string(let s): return Int64(s.utf8.count)
+        case .null: return -1
+        default: return 0
+        }
+    }
+
+    // MARK: - Raw SQLite
+
+    static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+    final class RawDB {
+        let db: OpaquePointer
+        init(path: String) throws {
+            var handle: OpaquePointer?
+            let rc = sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil)
+            guard rc == SQLITE_OK, let handle else { throw BenchError("cannot open \(path): \(rc)") }
+            db = handle
+            try exec("PRAGMA journal_mode=WAL")
+            try exec("PRAGMA synchronous=NORMAL")
+            try exec("PRAGMA foreign_keys=ON")
+        }
+        deinit { sqlite3_close_v2(db) }
+
+        func exec(_ sql: String) throws {
+            var message: UnsafeMutablePointer<CChar>?
+            if sqlite3_exec(db, sql, nil, nil, &message) != SQLITE_OK {
+                let text = message.map { String(cString: $0) } ?? "?"
+                sqlite3_free(message)
+                throw BenchError("\(sql): \(text)")
+            }
+        }
+
+        func prepare(_ sql: String) throws -> OpaquePointer {
+            var s: OpaquePointer?
+            guard sqlite3_prepare_v2(db, sql, -1, &s, nil) == SQLITE_OK, let s else {
+                throw BenchError("\(sql): \(String(cString: sqlite3_errmsg(db)))")
+            }
+            return s
+        }
+    }
+
+    static func bindText(_ s: OpaquePointer, _ index: Int32, _ text: String) {
+        var text = text
+        text.withUTF8 { buf in
+            _ = sqlite3_bind_text(s, index, UnsafeRawPointer(buf.baseAddress!).assumingMemoryBound(to: CChar.self), Int32(buf.count), transient)
+        }
+    }
+
+    /// Creates the identical table (Vellum's own schema SQL, untimed), then times
+    /// inserting the same rows and columns with one prepared statement in one transaction.
+    static func rawInsert(at path: String, rows: [Row]) throws -> Double {
+        let raw = try RawDB(path: path)
+        for sql in NativeLayout(model: try model()).schemaSQL() { try raw.exec(sql) }
+        var failure: (any Error)?
+        let ms = Timing.milliseconds {
+            do {
+                let s = try raw.prepare("""
+                    INSERT INTO "Record" ("_pk", "_entity", "_version", "key", "name", "category", "note", "count", "flag", "rank", "price", "weight", "score") \
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """)
+                defer { sqlite3_finalize(s) }
+                try raw.exec("BEGIN IMMEDIATE")
+                for (i, r) in rows.enumerated() {
+                    sqlite3_bind_int64(s, 1, Int64(i + 1))
+                    bindText(s, 2, "Record")
+                    sqlite3_bind_int64(s, 3, 1)
+                    sqlite3_bind_int64(s, 4, r.key)
+                    bindText(s, 5, r.name)
+                    bindText(s, 6, r.category)
+                    if let note = r.note { bindText(s, 7, note) } else { sqlite3_bind_null(s, 7) }
+                    sqlite3_bind_int64(s, 8, r.count)
+                    sqlite3_bind_int64(s, 9, r.flag ? 1 : 0)
+                    sqlite3_bind_int64(s, 10, r.rank)
+                    sqlite3_bind_double(s, 11, r.price)
+                    sqlite3_bind_double(s, 12, r.weight)
+                    sqlite3_bind_double(s, 13, r.score)
+                    guard sqlite3_step(s) == SQLITE_DONE else { throw BenchError("insert: \(String(cString: sqlite3_errmsg(raw.db)))") }
+                    sqlite3_reset(s)
+                }
+                try raw.exec("COMMIT")
+            } catch { failure = error }
+        }
+        if let failure { throw failure }
+        return ms
+    }
+
+    /// Times stepping every row of the same store file, reading every column into
+    /// Swift values (Int64, Double, Bool, String). Returns (ms, checksum) — the
+    /// checksum must equal the Vellum fetch's.
+    static func rawFetch(at path: String) throws -> (Double, Int64) {
+        let raw = try RawDB(path: path)
+        var checksum: Int64 = 0
+        var failure: (any Error)?
+        let ms = Timing.milliseconds {
+            do {
+                let s = try raw.prepare("""
+                    SELECT "_pk", "_entity", "_version", "key", "name", "category", "note", "count", "flag", "rank", "price", "weight", "score" \
+                    FROM "Record" ORDER BY "_pk"
+                    """)
+                defer { sqlite3_finalize(s) }
+                func text(_ i: Int32) -> String? {
+                    guard let p = sqlite3_column_text(s, i) else { return nil }
+                    return String(decoding: UnsafeBufferPointer(start: p, count: Int(sqlite3_column_bytes(s, i))), as: UTF8.self)
+                }
+                func fold(_ t: String?) -> Int64 { t.map { Int64($0.utf8.count) } ?? -1 }
+                func fold(_ d: Double) -> Int64 { Int64(bitPattern: d.bitPattern) >> 8 }
+                var n = 0
+                while sqlite3_step(s) == SQLITE_ROW {
+                    let pk = sqlite3_column_int64(s, 0)
+                    let entity = text(1)
+                    let version = sqlite3_column_int64(s, 2)
+                    let key = sqlite3_column_int64(s, 3)
+                    let name = text(4), category = text(5), note = text(6)
+                    let count = sqlite3_column_int64(s, 7)
+                    let flag = sqlite3_column_int64(s, 8) != 0
+                    let rank = sqlite3_column_int64(s, 9)
+                    let price = sqlite3_column_double(s, 10), weight = sqlite3_column_double(s, 11), score = sqlite3_column_double(s, 12)
+                    _ = (pk, entity, version)
+                    checksum &+= key &+ fold(name) &+ fold(category) &+ fold(note) &+ count &+ (flag ? 1 : 0) &+ rank
+                    checksum &+= fold(price) &+ fold(weight) &+ fold(score)
+                    n += 1
+                }
+                if n != rowCount { failure = BenchError("raw fetch read \(n) rows") }
+            } catch { failure = error }
+        }
+        if let failure { throw failure }
+        return (ms, checksum)
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+
+/// Prints results: an aligned table (default) or JSON lines (`--json`).
+enum Report {
+    static let header = ["name", "value", "unit", "baseline", "ratio"]
+
+    static func row(_ r: Result) -> [String] {
+        [r.name, format(r.measurement.value), r.unit,
+         r.measurement.baseline.map(format) ?? "-", r.measurement.ratio.map { String(format: "%.2fx", $0) } ?? "-"]
+    }
+
+    static func format(_ v: Double) -> String { String(format: v >= 100 ? "%.0f" : "%.1f", v) }
+
+    /// The table header line.
+    static func tableHeader(widths: [Int]) -> String { line(header, widths: widths) }
+
+    static func line(_ cells: [String], widths: [Int]) -> String {
+        var out = ""
+        for (i, cell) in cells.enumerated() {
+            // Name and unit left-aligned, numbers right-aligned.
+            let pad = String(repeating: " ", count: max(0, widths[i] - cell.count))
+            out += (i == 0 || i == 2) ? cell + pad : pad + cell
+            if i < cells.count - 1 { out += "  " }
+        }
+        while out.hasSuffix(" ") { out.removeLast() }
+        return out
+    }
+
+    static func table(_ results: [Result]) -> String {
+        let rows = results.map(row)
+        var widths = header.map(\.count)
+        for r in rows { for (i, c) in r.enumerated() { widths[i] = max(widths[i], c.count) } }
+        var out = line(header, widths: widths) + "\n"
+        for r in rows { out += line(r, widths: widths) + "\n" }
+        return out
+    }
+
+    /// One JSON object: {"name","unit","value","baseline","ratio"}; baseline/ratio null when absent.
+    static func jsonLine(_ r: Result) -> String {
+        func number(_ d: Double?) -> String {
+            guard let d, d.isFinite else { return "null" }
+            return String(format: "%.3f", d)
+        }
+        func string(_ s: String) -> String {
+            let escaped = s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+            return "\"\(escaped)\""
+        }
+        return "{\"name\":\(string(r.name)),\"unit\":\(string(r.unit)),\"value\":\(number(r.measurement.value)),"
+            + "\"baseline\":\(number(r.measurement.baseline)),\"ratio\":\(number(r.measurement.ratio))}"
+    }
+}

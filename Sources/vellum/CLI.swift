@@ -1,0 +1,147 @@
+import Foundation
+import VellumStore
+
+/// Where a command writes. The real CLI uses stdout/stderr; tests can capture.
+struct Console {
+    var out: (String) -> Void
+    var err: (String) -> Void
+
+    static func standard() -> Console {
+        Console(
+            out: { FileHandle.standardOutput.write(Data($0.utf8)) },
+            err: { FileHandle.standardError.write(Data($0.utf8)) })
+    }
+
+    /// A console appending to a buffer, for tests.
+    final class Capture {
+        var out = ""
+        var err = ""
+        var console: Console { Console(out: { self.out += $0 }, err: { self.err += $0 }) }
+    }
+}
+
+/// A failure that ends the command: usage errors exit 2, runtime errors exit 1.
+enum CLIError: Error, Equatable, CustomStringConvertible {
+    case usage(String, command: String?)
+    case runtime(String)
+
+    var exitCode: Int32 {
+        switch self {
+        case .usage: return 2
+        case .runtime: return 1
+        }
+    }
+
+    var description: String {
+        switch self {
+        case .usage(let m, _): return m
+        case .runtime(let m): return m
+        }
+    }
+}
+
+/// One subcommand. Register it in `VellumCLI.commands` (one line).
+protocol Command {
+    /// The word typed after `vellum`.
+    static var name: String { get }
+    /// One line for the command list.
+    static var summary: String { get }
+    /// Full help: usage lines, description, options.
+    static var help: String { get }
+    /// The flags and options it accepts (`help` is added automatically).
+    static var spec: ArgumentSpec { get }
+    static func run(_ arguments: ParsedArguments, console: Console) throws
+}
+
+enum VellumCLI {
+    static let version = "0.1.0"
+
+    /// Every command, in the order `vellum --help` lists them. Add new commands here.
+    static var commands: [any Command.Type] {
+        [
+            ModelCommand.self,
+            CreateCommand.self,
+            HelpCommand.self,
+        ]
+    }
+
+    static func command(named name: String) -> (any Command.Type)? {
+        commands.first { $0.name == name }
+    }
+
+    /// Runs the CLI with `arguments` (without the program name); returns the exit code.
+    static func main(_ arguments: [String], console: Console = .standard()) -> Int32 {
+        do {
+            try dispatch(arguments, console: console)
+            return 0
+        } catch let error as CLIError {
+            report(error, console: console)
+            return error.exitCode
+        } catch {
+            let e = CLIError.runtime(describe(error))
+            report(e, console: console)
+            return e.exitCode
+        }
+    }
+
+    static func dispatch(_ arguments: [String], console: Console) throws {
+        guard let first = arguments.first else {
+            throw CLIError.usage("missing command", command: nil)
+        }
+        switch first {
+        case "--help", "-h":
+            console.out(Help.overview)
+            return
+        case "--version":
+            console.out("vellum \(version)\n")
+            return
+        default:
+            break
+        }
+        guard let command = command(named: first) else {
+            if first.hasPrefix("-") { throw CLIError.usage("unknown option '\(first)'", command: nil) }
+            throw CLIError.usage("unknown command '\(first)'", command: nil)
+        }
+        var spec = command.spec
+        spec.flags.insert("help")
+        let parsed: ParsedArguments
+        do { parsed = try ArgumentParser.parse(Array(arguments.dropFirst()), spec: spec) } catch {
+            throw CLIError.usage(error.description, command: command.name)
+        }
+        if parsed.has("help") {
+            console.out(command.help)
+            return
+        }
+        try command.run(parsed, console: console)
+    }
+
+    /// `vellum: message` on stderr; usage errors add a hint where to get help.
+    static func report(_ error: CLIError, console: Console) {
+        console.err("vellum: \(error.description)\n")
+        if case .usage(_, let command) = error {
+            if let command {
+                console.err("Run 'vellum help \(command)' for usage.\n")
+            } else {
+                console.err("\n" + Help.overview)
+            }
+        }
+    }
+
+    /// A readable message for any error the store layer throws.
+    static func describe(_ error: any Error) -> String {
+        switch error {
+        case let e as CLIError: return e.description
+        case let e as ModelError: return e.description
+        case let e as StoreError: return e.description
+        case let e as ArgumentError: return e.description
+        default: return "\(error)"
+        }
+    }
+
+    /// Parses the command's arguments into its positional names, mapping errors to usage errors.
+    static func positionals(_ arguments: ParsedArguments, _ names: [String], command: String) throws -> [String] {
+        do { return try arguments.requirePositionals(names) } catch {
+            throw CLIError.usage(error.description, command: command)
+        }
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+import VellumStore
+
+/// `vellum create STORE --model PATH`: creates an empty store. Never overwrites.
+struct CreateCommand: Command {
+    static let name = "create"
+    static let summary = "Create an empty store from a model"
+    static let help = """
+        Usage: vellum create STORE --model PATH
+
+        Creates a new, empty Vellum store at STORE with the model read from PATH
+        (a JSON model, an Xcode model, or an existing store). STORE must not exist:
+        an existing file is never overwritten.
+
+        Options:
+          --model PATH   the model to use (required)
+          --help         show this help
+
+        """
+    static let spec = ArgumentSpec(options: ["model"])
+
+    static func run(_ arguments: ParsedArguments, console: Console) throws {
+        let storePath = try VellumCLI.positionals(arguments, ["STORE"], command: name)[0]
+        guard let modelPath = arguments.option("model") else {
+            throw CLIError.usage("missing option '--model PATH'", command: name)
+        }
+        // lstat-style check: a dangling symlink counts as existing too.
+        if FileManager.default.fileExists(atPath: storePath)
+            || (try? FileManager.default.destinationOfSymbolicLink(atPath: storePath)) != nil {
+            throw CLIError.runtime("\(storePath): already exists; refusing to overwrite it (remove it or choose another path)")
+        }
+        let model = try ModelSource.loadModel(path: modelPath)
+        let store: PersistentStore
+        do {
+            store = try PersistentStore(url: URL(fileURLWithPath: storePath), model: model,
+                                        options: StoreOptions(createIfMissing: true))
+        } catch {
+            throw CLIError.runtime(VellumCLI.describe(error))
+        }
+        let n = model.entityNames.count
+        console.out("created \(storePath): \(n) entit\(n == 1 ? "y" : "ies"), model hash \(model.versionHash.prefix(12)), store \(store.identifier)\n")
+    }
+}

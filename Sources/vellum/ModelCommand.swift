@@ -1,0 +1,132 @@
+import Foundation
+import VellumStore
+
+/// `vellum model PATH [--json]`: prints a model.
+struct ModelCommand: Command {
+    static let name = "model"
+    static let summary = "Print a model (JSON, Xcode model, or the model of a store)"
+    static let help = """
+        Usage: vellum model PATH [--json]
+
+        Prints the model read from PATH, which may be:
+          - a JSON model file,
+          - an .xcdatamodeld or .xcdatamodel folder, or a bare Xcode 'contents' XML file,
+          - a Vellum store file (its stored model is shown; the file is opened read-only).
+
+        Options:
+          --json    print the model in Vellum's JSON model format
+          --help    show this help
+
+        """
+    static let spec = ArgumentSpec(flags: ["json"])
+
+    static func run(_ arguments: ParsedArguments, console: Console) throws {
+        let path = try VellumCLI.positionals(arguments, ["PATH"], command: name)[0]
+        let model = try ModelSource.loadModel(path: path)
+        if arguments.has("json") {
+            var text = String(decoding: model.jsonData(), as: UTF8.self)
+            if !text.hasSuffix("\n") { text += "\n" }
+            console.out(text)
+        } else {
+            console.out(ModelFormatter.describe(model))
+        }
+    }
+}
+
+/// The human-readable rendering of a model used by `vellum model`.
+enum ModelFormatter {
+    static func describe(_ model: ManagedObjectModel) -> String {
+        var out = ""
+        let count = model.entityDescriptions.count
+        out += "\(count) entit\(count == 1 ? "y" : "ies")\n"
+        for e in model.entityDescriptions.sorted(by: { $0.name < $1.name }) {
+            out += "\n"
+            out += describe(e)
+        }
+        out += "\nversion hash: \(model.versionHash)\n"
+        return out
+    }
+
+    static func describe(_ e: EntityDescription) -> String {
+        var out = "entity \(e.name)\n"
+        out += "  parent: \(e.parent ?? "none")\n"
+        out += "  abstract: \(e.isAbstract ? "yes" : "no")\n"
+        if e.attributes.isEmpty {
+            out += "  attributes: none\n"
+        } else {
+            out += "  attributes:\n"
+            let rows = e.attributes.map(attributeRow)
+            out += table(rows, indent: "    ")
+        }
+        if e.relationships.isEmpty {
+            out += "  relationships: none\n"
+        } else {
+            out += "  relationships:\n"
+            out += table(e.relationships.map(relationshipRow), indent: "    ")
+        }
+        if !e.uniquenessConstraints.isEmpty {
+            out += "  uniqueness constraints:\n"
+            for c in e.uniquenessConstraints { out += "    (\(c.joined(separator: ", ")))\n" }
+        }
+        if !e.indexes.isEmpty {
+            out += "  indexes:\n"
+            for i in e.indexes { out += "    \(i.name): \(i.attributes.joined(separator: ", "))\n" }
+        }
+        return out
+    }
+
+    static func attributeRow(_ a: AttributeDescription) -> [String] {
+        var details: [String] = []
+        details.append(a.isOptional ? "optional" : "required")
+        if let d = a.defaultValue { details.append("default=\(literal(d))") }
+        if let m = a.minValue { details.append("min=\(number(m))") }
+        if let m = a.maxValue { details.append("max=\(number(m))") }
+        if let r = a.regex { details.append("regex=/\(r)/") }
+        if a.isTransient { details.append("transient") }
+        if a.isIndexed { details.append("indexed") }
+        return [a.name, a.type.rawValue, details.joined(separator: " ")]
+    }
+
+    static func relationshipRow(_ r: RelationshipDescription) -> [String] {
+        var details: [String] = [r.isToMany ? "to-many" : "to-one"]
+        if r.isOrdered { details.append("ordered") }
+        details.append(r.isOptional ? "optional" : "required")
+        details.append("inverse=\(r.inverse)")
+        details.append("delete=\(r.deleteRule.rawValue)")
+        if let m = r.minCount { details.append("min=\(m)") }
+        if let m = r.maxCount { details.append("max=\(m)") }
+        if r.isTransient { details.append("transient") }
+        return [r.name, "-> \(r.destination)", details.joined(separator: " ")]
+    }
+
+    /// A value as it would be written: strings quoted, others as `Value.description`.
+    static func literal(_ v: Value) -> String {
+        if case .string(let s) = v {
+            return "\"" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        }
+        return v.description
+    }
+
+    /// Integral doubles without a fraction (min=1, not min=1.0).
+    static func number(_ d: Double) -> String {
+        if d.isFinite, d == d.rounded(), abs(d) < 1e15 { return String(Int64(d)) }
+        return "\(d)"
+    }
+
+    /// Left-aligned columns separated by two spaces; trailing blanks trimmed.
+    static func table(_ rows: [[String]], indent: String) -> String {
+        guard let columns = rows.map(\.count).max() else { return "" }
+        var widths = [Int](repeating: 0, count: columns)
+        for row in rows { for (i, cell) in row.enumerated() { widths[i] = max(widths[i], cell.count) } }
+        var out = ""
+        for row in rows {
+            var line = indent
+            for (i, cell) in row.enumerated() {
+                line += i == row.count - 1 ? cell : cell.padding(toLength: widths[i] + 2, withPad: " ", startingAt: 0)
+            }
+            while line.hasSuffix(" ") { line.removeLast() }
+            out += line + "\n"
+        }
+        return out
+    }
+}

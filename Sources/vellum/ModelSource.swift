@@ -1,0 +1,35 @@
+import Foundation
+import VellumStore
+
+/// Loading a model from whatever path the user gives: a JSON model, an Xcode
+/// model (`.xcdatamodeld`/`.xcdatamodel` folder or bare `contents` XML), or a
+/// Vellum store file (whose model is read from its metadata, read-only).
+enum ModelSource {
+    /// True if the file at `path` starts with the SQLite header.
+    static func isSQLiteFile(atPath path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        let header = (try? handle.read(upToCount: ModelLoader.sqliteHeader.count)) ?? Data()
+        return ModelLoader.isStoreFile(header)
+    }
+
+    /// The model at `path`; throws `CLIError.runtime` with a readable message.
+    static func loadModel(path: String) throws -> ManagedObjectModel {
+        let fm = FileManager.default
+        var isDirectory: ObjCBool = false
+        guard fm.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw CLIError.runtime("\(path): no such file or directory")
+        }
+        let url = URL(fileURLWithPath: path)
+        do {
+            if !isDirectory.boolValue && isSQLiteFile(atPath: path) {
+                let store = try PersistentStore(url: url, model: nil,
+                                                options: StoreOptions(createIfMissing: false, readOnly: true))
+                return store.model
+            }
+            return try ModelLoader.load(from: url)
+        } catch {
+            throw CLIError.runtime(VellumCLI.describe(error))
+        }
+    }
+}
