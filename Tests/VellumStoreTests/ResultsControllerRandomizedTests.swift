@@ -33,7 +33,8 @@ struct ResultsControllerRandomizedTests {
             } else if r < 65 {
                 try live.randomElement(using: &rng)!.setValue(.bool(Bool.random(using: &rng)), forKey: "active")
             } else if r < 72 {
-                try providers.randomElement(using: &rng)!.setValue(.string("v\(Int.random(in: 0..<1000, using: &rng))"), forKey: "name")
+                // Provider names are unique: a step-based suffix keeps them so while still reordering.
+                try providers.randomElement(using: &rng)!.setValue(.string("v\(Int.random(in: 0..<1000, using: &rng))-\(step)"), forKey: "name")
             } else if r < 78 {
                 try live.randomElement(using: &rng)!.setToOne("provider", providers.randomElement(using: &rng)!)
             } else if r < 84 {
