@@ -45,18 +45,14 @@ public struct DidSave: Sendable {
     public var author: String?
     /// Increases with every save through the same store object.
     public var sequence: Int64
-    /// Sendable snapshots of the saved values of inserted and updated objects (by attribute name).
-    public var values: [ObjectID: [String: Value]]
-
     public init(inserted: Set<ObjectID>, updated: Set<ObjectID>, deleted: Set<ObjectID>,
-                changedKeys: [ObjectID: Set<String>], author: String?, sequence: Int64, values: [ObjectID: [String: Value]] = [:]) {
+                changedKeys: [ObjectID: Set<String>], author: String?, sequence: Int64) {
         self.inserted = inserted
         self.updated = updated
         self.deleted = deleted
         self.changedKeys = changedKeys
         self.author = author
         self.sequence = sequence
-        self.values = values
     }
 
     public var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }

@@ -86,7 +86,7 @@ struct ConflictResolver {
         var claimed: [String: ManagedObject] = [:]
         var conflicts: [MergeConflict] = []
         var becameUpdates: [ManagedObject] = []
-        for o in inserted + updated {
+        for o in inserted + updated where !o.entity.uniquenessConstraints.isEmpty {
             let m = context.store.layout.mapping(for: o.entity.name)!
             for constraint in o.entity.uniquenessConstraints {
                 let indices = constraint.compactMap { o.entity.attributeIndexByName[$0] }
@@ -134,7 +134,7 @@ struct ConflictResolver {
     private func adopt(_ o: ManagedObject, existing: ObjectID, version: Int64, db: Connection) throws {
         let rows = try storedRowsByID(existing, entity: o.entity, db: db)
         let oldID = o.objectID
-        context.registry[oldID] = nil
+        if !oldID.isTemporary { context.registry[oldID] = nil }
         if let previous = context.registry[existing], previous !== o { previous.context = nil }
         o.objectID = ObjectID(entityName: o.entity.name, rootName: o.entity.rootName, key: existing.key, storeIdentifier: existing.storeIdentifier)
         context.registry[o.objectID] = o

@@ -20,17 +20,18 @@ extension ManagedObjectContext {
         let statement = try connection.cachedStatement(sql)
         try statement.bind(bindings)
         var results: [ManagedObject] = []
+        let loader = RowLoader(context: self)
+        var resolver = RowEntityResolver(root: root, store: store, selection: selection)
         while try statement.step() {
             let pk = statement.int64(0)
-            let entityName = statement.string(1)
-            guard let rowEntity = store.model.entity(named: entityName) else { continue }
-            let id = ObjectID(entityName: rowEntity.name, rootName: rowEntity.rootName, key: .permanent(pk), storeIdentifier: store.identifier)
+            guard let (rowEntity, plan, scope) = resolver.resolve(statement) else { continue }
+            let id = ObjectID(scope: scope, key: .permanent(pk))
             if let existing = registry[id] {
-                if existing.isFault && !idsOnly { RowLoader(context: self).fill(existing, from: statement, selection: selection) }
+                if existing.isFault && !idsOnly { loader.fill(existing, from: statement, plan: plan) }
                 results.append(existing)
             } else {
                 let o = register(entity: rowEntity, id: id, isFault: idsOnly)
-                if !idsOnly { RowLoader(context: self).fill(o, from: statement, selection: selection) }
+                if !idsOnly { loader.fill(o, from: statement, plan: plan) }
                 results.append(o)
             }
         }

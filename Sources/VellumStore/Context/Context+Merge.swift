@@ -12,7 +12,6 @@ extension ManagedObjectContext {
             guard let o = registry[id] else { continue }
             registry[id] = nil
             changedObjects[ObjectIdentifier(o)] = nil
-            pendingChangedKeys[ObjectIdentifier(o)] = nil
             o.isDeleted = true
             invalidated.insert(id)
             // Remove it from loaded relationships of other objects.

@@ -113,7 +113,6 @@ extension ManagedObjectContext {
     func markChanged(_ object: ManagedObject, key: String) {
         let oid = ObjectIdentifier(object)
         changedObjects[oid] = object
-        pendingChangedKeys[oid, default: []].insert(key)
         if object.isInserted && !object.isDeleted { notifyChange(inserted: [object]) }
         else if !object.isDeleted { notifyChange(updated: [object], keys: [object.objectID: [key]]) }
     }
@@ -149,7 +148,6 @@ extension ManagedObjectContext {
             }
         }
         if object.isInserted {
-            registry[object.objectID] = nil
             changedObjects[ObjectIdentifier(object)] = nil
         }
         notifyChange(deleted: [object])

@@ -8,12 +8,12 @@ extension ManagedObjectContext {
     @discardableResult
     public func save() throws -> DidSave {
         let all = Array(changedObjects.values)
-        let inserted = all.filter { $0.isInserted && !$0.isDeleted }.sorted { $0.objectID < $1.objectID }
+        let inserted = insertedInOrder.filter { $0.isInserted && !$0.isDeleted && $0.context === self }
         let deleted = all.filter { $0.isDeleted && !$0.isInserted }
         let updated = all.filter { !$0.isInserted && !$0.isDeleted && $0.hasChangedValues }
         guard !(inserted.isEmpty && deleted.isEmpty && updated.isEmpty) else {
             changedObjects.removeAll()
-            pendingChangedKeys.removeAll()
+            insertedInOrder.removeAll()
             return DidSave(inserted: [], updated: [], deleted: [], changedKeys: [:], author: transactionAuthor, sequence: store.currentSaveSequence)
         }
         // Objects changed only through an inverse relationship may still be faults.
@@ -35,31 +35,33 @@ extension ManagedObjectContext {
     /// After commit: IDs become permanent, snapshots become the saved values, observers hear of it.
     private func finishSave(_ writer: SaveWriter) -> DidSave {
         var keys: [ObjectID: Set<String>] = [:]
-        var values: [ObjectID: [String: Value]] = [:]
-        var insertedIDs: Set<ObjectID> = [], updatedIDs: Set<ObjectID> = [], deletedIDs: Set<ObjectID> = []
+        var insertedIDs = Set<ObjectID>(minimumCapacity: writer.inserted.count)
+        var updatedIDs = Set<ObjectID>(minimumCapacity: writer.updated.count)
+        var deletedIDs = Set<ObjectID>(minimumCapacity: writer.deleted.count)
+        var renamed: [(UUID, ObjectID)] = []
+        renamed.reserveCapacity(writer.inserted.count)
+        var scope: (entity: ObjectIdentifier, scope: ObjectIDScope)?
+        registry.reserveCapacity(registry.count + writer.inserted.count)
         for o in writer.inserted {
-            registry[o.objectID] = nil
-            if let pk = writer.assignedKeys[ObjectIdentifier(o)] {
-                let permanent = ObjectID(entityName: o.entity.name, rootName: o.entity.rootName, key: .permanent(pk), storeIdentifier: store.identifier)
-                if case .temporary(let uuid) = o.objectID.key { store.temporaryIDs.record(uuid, permanent) }
+            if case .temporary(let uuid) = o.objectID.key, let pk = o.pendingKey {
+                if scope?.entity != ObjectIdentifier(o.entity) { scope = (ObjectIdentifier(o.entity), store.idScope(for: o.entity)) }
+                let permanent = ObjectID(scope: scope!.scope, key: .permanent(pk))
+                renamed.append((uuid, permanent))
                 o.objectID = permanent
+                if let existing = registry.updateValue(o, forKey: permanent), existing !== o { existing.context = nil }
             }
-            if let existing = registry[o.objectID], existing !== o { existing.context = nil }
-            registry[o.objectID] = o
             o.isInserted = false
             o.version = 1
+            o.committed = nil
+            if !o.relations.isEmpty { o.commitRelations() }
             insertedIDs.insert(o.objectID)
         }
-        for o in writer.inserted + writer.updated {
-            if !insertedIDs.contains(o.objectID) {
-                keys[o.objectID] = o.changedKeys
-                updatedIDs.insert(o.objectID)
-            }
+        store.temporaryIDs.record(renamed)
+        for o in writer.updated {
+            keys[o.objectID] = o.changedKeys
+            updatedIDs.insert(o.objectID)
             o.committed = nil
-            for i in o.relations.indices where o.relations[i] != nil { o.relations[i]!.stored = o.relations[i]!.current }
-            var v: [String: Value] = [:]
-            for (i, a) in o.entity.attributes.enumerated() where !a.isTransient { v[a.name] = o.values[i] }
-            values[o.objectID] = v
+            if !o.relations.isEmpty { o.commitRelations() }
         }
         for (o, version) in writer.newVersions { o.version = version }
         for o in writer.deleted {
@@ -68,15 +70,17 @@ extension ManagedObjectContext {
             deletedIDs.insert(o.objectID)
         }
         // Objects whose stored relationships changed as a side effect (inverse sides).
-        for o in changedObjects.values where !o.isDeleted {
-            for i in o.relations.indices where o.relations[i] != nil { o.relations[i]!.stored = o.relations[i]!.current }
-            o.committed = nil
+        if changedObjects.count > writer.inserted.count + writer.updated.count + writer.deleted.count {
+            for o in changedObjects.values where !o.isDeleted && !o.relations.isEmpty {
+                o.commitRelations()
+                o.committed = nil
+            }
         }
         for o in writer.rolledBack { try? refresh(o, mergeChanges: false) }
         changedObjects.removeAll()
-        pendingChangedKeys.removeAll()
+        insertedInOrder.removeAll()
         let event = DidSave(inserted: insertedIDs, updated: updatedIDs, deleted: deletedIDs, changedKeys: keys,
-                            author: transactionAuthor, sequence: store.nextSaveSequence(), values: values)
+                            author: transactionAuthor, sequence: store.nextSaveSequence())
         for body in saveObservers.values { body(event) }
         store.publish(event, from: self)
         return event

@@ -26,6 +26,11 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
     public internal(set) var isDeleted = false
     /// Loaded as part of a batched fetch: firing one fault loads its neighbours.
     var batch: FaultBatch?
+    /// The counter of its temporary key (unsaved inserts), for lookup by ID.
+    var temporaryCounter: UInt64 = 0
+    /// The primary key a save in progress gave it (applied only after commit).
+    var pendingKey: Int64?
+
 
     init(entity: Entity, objectID: ObjectID, context: ManagedObjectContext, isFault: Bool) {
         self.entity = entity
@@ -153,6 +158,11 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
     }
 
     // MARK: - Relationships
+
+    /// After a save: the current relationships are now the stored ones.
+    func commitRelations() {
+        for i in relations.indices where relations[i] != nil { relations[i]!.stored = relations[i]!.current }
+    }
 
     func relationshipIndex(_ key: String) throws -> Int {
         guard let i = entity.relationshipIndexByName[key] else { throw StoreError.unknownKey(entity: entity.name, key: key) }

@@ -21,8 +21,9 @@ public final class ManagedObjectContext {
     var registry: [ObjectID: ManagedObject] = [:]
     /// Inserted, changed or deleted objects not yet saved, by identity.
     var changedObjects: [ObjectIdentifier: ManagedObject] = [:]
-    /// Changed keys per changed object, for change events.
-    var pendingChangedKeys: [ObjectIdentifier: Set<String>] = [:]
+    /// Objects inserted since the last save, in insertion order (some may since be deleted);
+    /// saves give keys in this order.
+    var insertedInOrder: [ManagedObject] = []
 
     /// Select lists per root entity, built once.
     var selections: [String: RowLoader.Selection] = [:]
@@ -47,11 +48,12 @@ public final class ManagedObjectContext {
         for o in registry.values { o.relations = []; o.context = nil }
         registry.removeAll()
         changedObjects.removeAll()
+        insertedInOrder.removeAll()
     }
 
     deinit {
         // Break reference cycles between related objects.
-        for object in registry.values { object.relations = [] }
+        for object in registry.values where !object.relations.isEmpty { object.relations = [] }
     }
 
     public var model: ManagedObjectModel { store.model }
@@ -63,16 +65,35 @@ public final class ManagedObjectContext {
 
     // MARK: - Objects by ID
 
-    /// All objects currently registered (materialized or faults).
-    public var registeredObjects: [ManagedObject] { Array(registry.values) }
+    /// All objects currently registered (materialized or faults), including unsaved inserts.
+    public var registeredObjects: [ManagedObject] {
+        Array(registry.values) + insertedInOrder.filter { $0.isInserted && !$0.isDeleted }
+    }
 
     /// The registered object for an ID, if any; never does I/O.
-    public func registeredObject(for id: ObjectID) -> ManagedObject? { registry[id] }
+    public func registeredObject(for id: ObjectID) -> ManagedObject? {
+        id.isTemporary ? insertedObject(for: id) : registry[id]
+    }
+
+    /// Unsaved inserts are found by binary search on their temporary key's counter
+    /// (they are kept in insertion order), not hashed into the registry: bulk inserts
+    /// then cost no hash-table growth.
+    func insertedObject(for id: ObjectID) -> ManagedObject? {
+        guard case .temporary(let uuid) = id.key, let counter = TemporaryKey.counter(of: uuid) else { return nil }
+        var low = 0, high = insertedInOrder.count
+        while low < high {
+            let mid = (low + high) / 2
+            if insertedInOrder[mid].temporaryCounter < counter { low = mid + 1 } else { high = mid }
+        }
+        guard low < insertedInOrder.count else { return nil }
+        let o = insertedInOrder[low]
+        return o.temporaryCounter == counter && o.isInserted && !o.isDeleted && o.objectID == id ? o : nil
+    }
 
     /// The object for an ID: the registered one, or a fault (no I/O unless the ID
     /// names an entity with sub-entities, whose concrete entity is looked up).
     public func object(with id: ObjectID) throws -> ManagedObject {
-        if let o = registry[id] { return o }
+        if let o = registeredObject(for: id) { return o }
         if id.isTemporary, let permanent = store.permanentID(for: id), permanent != id { return try object(with: permanent) }
         guard id.storeIdentifier == store.identifier, !id.isTemporary else {
             throw StoreError.wrongContext(detail: "\(id.uriString) does not belong to this store or is an unsaved object of another context")
@@ -105,31 +126,31 @@ public final class ManagedObjectContext {
     /// Inserts a new object of `entityName` with default values and a temporary ID.
     @discardableResult
     public func insert(_ entityName: String) throws -> ManagedObject {
-        let entity = try self.entity(entityName)
-        if entity.isAbstract { throw StoreError.invalidOperation("entity \(entityName) is abstract and cannot be instantiated") }
-        let id = ObjectID(entityName: entity.name, rootName: entity.rootName, key: .temporary(UUID()), storeIdentifier: "")
-        let o = register(entity: entity, id: id, isFault: false)
-        o.values = entity.attributes.map { a in (try? a.defaultValue?.coerced(to: a.type)) ?? .null }
-        o.isInserted = true
-        changedObjects[ObjectIdentifier(o)] = o
-        undoStack?.record(.insert(o.objectID, entity: entity.name, values: [:]))
-        notifyChange(inserted: [o])
-        return o
+        try insert(entityName, values: [:])
     }
 
-    /// Inserts an object and sets attributes from a dictionary; an unknown key or a
-    /// bad value throws and inserts nothing.
+    /// Inserts an object with default values overridden by `values`; an unknown key
+    /// or a bad value throws and inserts nothing.
     @discardableResult
     public func insert(_ entityName: String, values: [String: Value]) throws -> ManagedObject {
         let entity = try self.entity(entityName)
+        if entity.isAbstract { throw StoreError.invalidOperation("entity \(entityName) is abstract and cannot be instantiated") }
+        var initial = entity.defaultValues
         for (key, value) in values {
-            guard let a = entity.attribute(named: key) else { throw StoreError.unknownKey(entity: entityName, key: key) }
-            do { _ = try value.coerced(to: a.type) } catch {
+            guard let i = entity.attributeIndexByName[key] else { throw StoreError.unknownKey(entity: entityName, key: key) }
+            do { initial[i] = try value.coerced(to: entity.attributes[i].type) } catch {
                 throw StoreError.validation(ValidationFailure(entity: entityName, key: key, reason: error.description))
             }
         }
-        let o = try insert(entityName)
-        try o.setValues(values)
+        let (uuid, counter) = TemporaryKey.next()
+        let o = ManagedObject(entity: entity, objectID: ObjectID(scope: entity.temporaryIDScope, key: .temporary(uuid)), context: self, isFault: false)
+        o.temporaryCounter = counter
+        o.values = initial
+        o.isInserted = true
+        insertedInOrder.append(o)
+        changedObjects[ObjectIdentifier(o)] = o
+        undoStack?.record(.insert(o.objectID, entity: entity.name, values: values))
+        notifyChange(inserted: [o])
         return o
     }
 
@@ -138,7 +159,6 @@ public final class ManagedObjectContext {
     func didChange(_ object: ManagedObject, key: String) {
         let oid = ObjectIdentifier(object)
         changedObjects[oid] = object
-        pendingChangedKeys[oid, default: []].insert(key)
         // Pending inserts are re-announced as inserted so observers see their values as they are set.
         if object.isInserted { notifyChange(inserted: [object]) } else { notifyChange(updated: [object], keys: [object.objectID: [key]]) }
     }
@@ -172,7 +192,6 @@ public final class ManagedObjectContext {
         var inserted: [ManagedObject] = [], refreshed: [ManagedObject] = []
         for o in changedObjects.values {
             if o.isInserted {
-                registry[o.objectID] = nil
                 o.isDeleted = true
                 inserted.append(o)
             } else {
@@ -190,7 +209,7 @@ public final class ManagedObjectContext {
             }
         }
         changedObjects.removeAll()
-        pendingChangedKeys.removeAll()
+        insertedInOrder.removeAll()
         notify(ObjectsDidChange(inserted: [], updated: [], deleted: Set(inserted.map(\.objectID)),
                                 refreshed: Set(refreshed.map(\.objectID)), invalidated: [], invalidatedAll: false, changedKeys: [:]))
     }
@@ -203,7 +222,6 @@ public final class ManagedObjectContext {
         let keepRelations = mergeChanges && object.relations.contains { $0?.isChanged == true }
         if !mergeChanges {
             changedObjects[ObjectIdentifier(object)] = nil
-            pendingChangedKeys[ObjectIdentifier(object)] = nil
             object.isDeleted = false
         }
         object.committed = nil
@@ -237,7 +255,7 @@ public final class ManagedObjectContext {
         for o in registry.values { o.relations = []; o.context = nil }
         registry.removeAll()
         changedObjects.removeAll()
-        pendingChangedKeys.removeAll()
+        insertedInOrder.removeAll()
         notify(ObjectsDidChange(inserted: [], updated: [], deleted: [], refreshed: [], invalidated: [], invalidatedAll: true, changedKeys: [:]))
     }
 

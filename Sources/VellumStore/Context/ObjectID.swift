@@ -8,19 +8,26 @@ public struct ObjectID: Sendable, Hashable, CustomStringConvertible, Comparable 
         case temporary(UUID)
     }
 
-    /// The entity the object is known to be (for hierarchies, possibly an ancestor of the row's entity).
-    public let entityName: String
-    /// The root entity, whose table holds the row; identity is (root, key, store).
-    public let rootName: String
+    /// Entity, root and store names, shared by every ID of one entity in one store
+    /// (one reference instead of three strings keeps IDs small and cheap to copy).
+    let scope: ObjectIDScope
     public let key: Key
+
+    /// The entity the object is known to be (for hierarchies, possibly an ancestor of the row's entity).
+    public var entityName: String { scope.entityName }
+    /// The root entity, whose table holds the row; identity is (root, key, store).
+    public var rootName: String { scope.rootName }
     /// The store's UUID (empty for temporary IDs).
-    public let storeIdentifier: String
+    public var storeIdentifier: String { scope.storeIdentifier }
 
     public init(entityName: String, rootName: String, key: Key, storeIdentifier: String) {
-        self.entityName = entityName
-        self.rootName = rootName
+        self.scope = ObjectIDScope.intern(entityName: entityName, rootName: rootName, storeIdentifier: storeIdentifier)
         self.key = key
-        self.storeIdentifier = storeIdentifier
+    }
+
+    init(scope: ObjectIDScope, key: Key) {
+        self.scope = scope
+        self.key = key
     }
 
     public var isTemporary: Bool { if case .temporary = key { return true } else { return false } }
@@ -41,7 +48,7 @@ public struct ObjectID: Sendable, Hashable, CustomStringConvertible, Comparable 
     public var description: String { uriString }
 
     public static func == (a: ObjectID, b: ObjectID) -> Bool {
-        a.key == b.key && a.rootName == b.rootName && a.storeIdentifier == b.storeIdentifier
+        a.key == b.key && (a.scope === b.scope || (a.scope.rootName == b.scope.rootName && a.scope.storeIdentifier == b.scope.storeIdentifier))
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -54,12 +61,14 @@ public struct ObjectID: Sendable, Hashable, CustomStringConvertible, Comparable 
     /// Orders by root entity, then permanent keys ascending, then temporary IDs:
     /// the tie-breaker that makes every sort order total.
     public static func < (a: ObjectID, b: ObjectID) -> Bool {
-        if a.rootName != b.rootName { return a.rootName < b.rootName }
+        if a.scope !== b.scope && a.rootName != b.rootName { return a.rootName < b.rootName }
         switch (a.key, b.key) {
         case (.permanent(let x), .permanent(let y)): return x < y
         case (.permanent, .temporary): return true
         case (.temporary, .permanent): return false
-        case (.temporary(let x), .temporary(let y)): return x.uuidString < y.uuidString
+        case (.temporary(let x), .temporary(let y)):
+            // Byte order of the UUIDs: total and cheap (no string formatting).
+            return withUnsafeBytes(of: x.uuid) { a in withUnsafeBytes(of: y.uuid) { b in memcmp(a.baseAddress!, b.baseAddress!, 16) < 0 } }
         }
     }
 
@@ -74,6 +83,40 @@ public struct ObjectID: Sendable, Hashable, CustomStringConvertible, Comparable 
         case "p": return Int64(body).map { (String(parts[0]), String(parts[1]), .permanent($0)) }
         case "t": return UUID(uuidString: body).map { (String(parts[0]), String(parts[1]), .temporary($0)) }
         default: return nil
+        }
+    }
+}
+
+/// The names an object ID carries, interned so that equal scopes are one object.
+final class ObjectIDScope: Sendable {
+    let entityName: String
+    let rootName: String
+    let storeIdentifier: String
+
+    private init(entityName: String, rootName: String, storeIdentifier: String) {
+        self.entityName = entityName
+        self.rootName = rootName
+        self.storeIdentifier = storeIdentifier
+    }
+
+    private static let table = ScopeTable()
+
+    static func intern(entityName: String, rootName: String, storeIdentifier: String) -> ObjectIDScope {
+        table.scope(entityName: entityName, rootName: rootName, storeIdentifier: storeIdentifier) {
+            ObjectIDScope(entityName: entityName, rootName: rootName, storeIdentifier: storeIdentifier)
+        }
+    }
+
+    private final class ScopeTable: @unchecked Sendable {
+        private let lock = NSLock()
+        private var scopes: [String: ObjectIDScope] = [:]
+        func scope(entityName: String, rootName: String, storeIdentifier: String, make: () -> ObjectIDScope) -> ObjectIDScope {
+            let key = storeIdentifier + "\u{0}" + rootName + "\u{0}" + entityName
+            lock.lock(); defer { lock.unlock() }
+            if let s = scopes[key] { return s }
+            let s = make()
+            scopes[key] = s
+            return s
         }
     }
 }

@@ -73,6 +73,10 @@ struct RowLoader {
     /// Fills an object's values (and to-one keys) from the current row.
     func fill(_ o: ManagedObject, from s: Statement, selection: Selection) {
         guard let plan = selection.plans[o.entity.name] else { return }
+        fill(o, from: s, plan: plan)
+    }
+
+    func fill(_ o: ManagedObject, from s: Statement, plan: Plan) {
         var values = [Value](repeating: .null, count: o.entity.attributes.count)
         for (i, column, type) in plan.attributes { values[i] = s.value(at: column, as: type) }
         o.values = values
@@ -92,6 +96,38 @@ struct RowLoader {
                 o.relations[i] = Relation(stored: destination, current: destination)
             }
         }
+    }
+}
+
+/// Finds the concrete entity (and its column plan) of each fetched row from the
+/// `_entity` column, without creating a String per row: a root without
+/// sub-entities needs no lookup, otherwise the column's bytes are compared with
+/// the entity names seen so far.
+struct RowEntityResolver {
+    typealias Resolved = (Entity, RowLoader.Plan, ObjectIDScope)
+    private let single: Resolved?
+    private var known: [([UInt8], Resolved)] = []
+    private let store: PersistentStore
+    private let selection: RowLoader.Selection
+
+    init(root: Entity, store: PersistentStore, selection: RowLoader.Selection) {
+        self.store = store
+        self.selection = selection
+        if root.subentityNames.isEmpty, let plan = selection.plans[root.name] {
+            single = (root, plan, store.idScope(for: root))
+        } else {
+            single = nil
+        }
+    }
+
+    mutating func resolve(_ s: Statement) -> Resolved? {
+        if let single { return single }
+        if let hit = s.withText(1, { bytes in known.first { $0.0.elementsEqual(bytes) } }) { return hit.1 }
+        let name = s.string(1)
+        guard let e = store.model.entity(named: name), let plan = selection.plans[name] else { return nil }
+        let resolved = (e, plan, store.idScope(for: e))
+        known.append((Array(name.utf8), resolved))
+        return resolved
     }
 }
 

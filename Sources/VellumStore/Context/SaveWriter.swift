@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 
 /// Writes one save inside the writer's transaction: conflict checks and
@@ -7,11 +8,13 @@ struct SaveWriter {
     var inserted: [ManagedObject]
     var updated: [ManagedObject]
     var deleted: [ManagedObject]
-    /// Primary keys given to inserted objects (applied only after commit).
-    var assignedKeys: [ObjectIdentifier: Int64] = [:]
     var newVersions: [(ManagedObject, Int64)] = []
     /// Objects whose changes a `rollback` policy dropped.
     var rolledBack: [ManagedObject] = []
+    /// INSERT statement and columns per entity, built once per save.
+    private var insertPlans: [ObjectIdentifier: (sql: String, columns: Columns)] = [:]
+
+    typealias Columns = (attributes: [(Int, String)], foreignKeys: [(Int, String)])
 
     init(context: ManagedObjectContext, inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject]) {
         self.context = context
@@ -23,7 +26,7 @@ struct SaveWriter {
     var layout: NativeLayout { context.store.layout }
 
     mutating func write(_ db: Connection) throws {
-        assignedKeys = [:]
+        for o in inserted { o.pendingKey = nil }
         newVersions = []
         rolledBack = []
         try ConflictResolver(context: context).resolveVersionConflicts(updated: &updated, deleted: &deleted, rolledBack: &rolledBack, db: db)
@@ -35,31 +38,45 @@ struct SaveWriter {
             try db.run("DELETE FROM \(quoteIdentifier(m.table)) WHERE \"_pk\" = ?", [.integer(o.objectID.primaryKey!)])
         }
         for o in updated { try updateRow(o, db) }
-        for o in inserted { try insertRow(o, db) }
+        var current: (entity: ObjectIdentifier, statement: Statement, columns: Columns)?
+        for o in inserted {
+            // Consecutive rows of one entity reuse the statement and column plan without lookups.
+            if current?.entity != ObjectIdentifier(o.entity) {
+                let plan = insertPlan(for: o.entity)
+                current = (ObjectIdentifier(o.entity), try db.cachedStatement(plan.sql), plan.columns)
+            }
+            try insertRow(o, using: current!.statement, columns: current!.columns)
+        }
         try writeJoinRowsAndPositions(db)
     }
 
     func primaryKey(_ o: ManagedObject) -> Int64? {
-        o.objectID.primaryKey ?? assignedKeys[ObjectIdentifier(o)]
+        o.objectID.primaryKey ?? o.pendingKey
     }
 
     /// Keys are never reused: the next key is past both the largest row and the AUTOINCREMENT counter.
-    private mutating func allocateKeys(_ db: Connection) throws {
+    private func allocateKeys(_ db: Connection) throws {
         var next: [String: Int64] = [:]
+        var current: (root: String, key: Int64)?
         for o in inserted where o.objectID.isTemporary {
             let table = o.entity.rootName
-            if next[table] == nil {
-                let seq = try db.scalarInt("SELECT seq FROM sqlite_sequence WHERE name = ?", [.string(table)]) ?? 0
-                let maxKey = try db.scalarInt("SELECT max(\"_pk\") FROM \(quoteIdentifier(table))") ?? 0
-                next[table] = max(seq, maxKey) + 1
+            if current?.root != table {
+                if let current { next[current.root] = current.key }
+                var key = next[table] ?? 0
+                if key == 0 {
+                    let seq = try db.scalarInt("SELECT seq FROM sqlite_sequence WHERE name = ?", [.string(table)]) ?? 0
+                    let maxKey = try db.scalarInt("SELECT max(\"_pk\") FROM \(quoteIdentifier(table))") ?? 0
+                    key = max(seq, maxKey) + 1
+                }
+                current = (table, key)
             }
-            assignedKeys[ObjectIdentifier(o)] = next[table]!
-            next[table]! += 1
+            o.pendingKey = current!.key
+            current!.key += 1
         }
     }
 
     /// Columns written for an entity: stored attributes, then to-one foreign keys.
-    private func writtenColumns(_ m: EntityMapping) -> (attributes: [(Int, String)], foreignKeys: [(Int, String)]) {
+    private func writtenColumns(_ m: EntityMapping) -> Columns {
         let attributes = m.attributeColumns.enumerated().compactMap { i, c in c.map { (i, $0) } }
         let fks = m.relationshipStorage.enumerated().compactMap { i, s -> (Int, String)? in
             if case .foreignKey(let c) = s { return (i, c) } else { return nil }
@@ -67,7 +84,7 @@ struct SaveWriter {
         return (attributes, fks)
     }
 
-    private func bindRow(_ o: ManagedObject, _ s: Statement, columns: (attributes: [(Int, String)], foreignKeys: [(Int, String)]), from index: Int32) throws -> Int32 {
+    private func bindRow(_ o: ManagedObject, _ s: Statement, columns: Columns, from index: Int32) throws -> Int32 {
         var n = index
         for (i, _) in columns.attributes {
             try s.bind(o.values[i], at: n)
@@ -81,12 +98,18 @@ struct SaveWriter {
         return n
     }
 
-    private func insertRow(_ o: ManagedObject, _ db: Connection) throws {
-        let m = layout.mapping(for: o.entity.name)!
+    private mutating func insertPlan(for entity: Entity) -> (sql: String, columns: Columns) {
+        if let plan = insertPlans[ObjectIdentifier(entity)] { return plan }
+        let m = layout.mapping(for: entity.name)!
         let columns = writtenColumns(m)
         let names = ["_pk", "_entity", "_version"] + columns.attributes.map(\.1) + columns.foreignKeys.map(\.1)
         let sql = "INSERT INTO \(quoteIdentifier(m.table)) (\(names.map(quoteIdentifier).joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: names.count).joined(separator: ", ")))"
-        let s = try db.cachedStatement(sql)
+        insertPlans[ObjectIdentifier(entity)] = (sql, columns)
+        return (sql, columns)
+    }
+
+    private func insertRow(_ o: ManagedObject, using s: Statement, columns: Columns) throws {
+        sqlite3_reset(s.handle)
         s.bind(primaryKey(o)!, at: 1)
         s.bindText(o.entity.name, at: 2)
         s.bind(Int64(1), at: 3)
@@ -113,7 +136,7 @@ struct SaveWriter {
     /// Many-to-many rows (written from the side that names the join table) and
     /// positions of ordered relationships.
     private func writeJoinRowsAndPositions(_ db: Connection) throws {
-        for o in inserted + updated {
+        for o in inserted + updated where !o.relations.isEmpty {
             let m = layout.mapping(for: o.entity.name)!
             for (i, storage) in m.relationshipStorage.enumerated() {
                 guard o.relations.count > i, let relation = o.relations[i], relation.isChanged || o.isInserted else { continue }

@@ -8,15 +8,16 @@ struct Validator {
     func failures(for objects: [ManagedObject]) throws -> [ValidationFailure] {
         var failures: [ValidationFailure] = []
         for o in objects {
-            let uri = o.objectID.uriString
-            for (i, a) in o.entity.attributes.enumerated() where !a.isTransient {
+            var uri: String { o.objectID.uriString }
+            let rules = o.entity.validationRules
+            for i in rules.attributes {
+                let a = o.entity.attributes[i]
                 if let reason = Self.check(o.values[i], against: a) {
                     failures.append(ValidationFailure(entity: o.entity.name, key: a.name, reason: reason, objectURI: uri))
                 }
             }
-            for (i, r) in o.entity.relationships.enumerated() {
-                let needsCheck = !r.isOptional || r.minCount != nil || r.maxCount != nil
-                guard needsCheck else { continue }
+            for i in rules.relationships {
+                let r = o.entity.relationships[i]
                 let count = try context.relation(of: o, at: i).current.filter { !$0.isDeleted }.count
                 if !r.isOptional && count == 0 {
                     failures.append(ValidationFailure(entity: o.entity.name, key: r.name, reason: "is required", objectURI: uri))
@@ -46,7 +47,8 @@ struct Validator {
     /// Why a value breaks an attribute's rules, or nil when it is fine.
     static func check(_ value: Value, against a: AttributeDescription) -> String? {
         if value.isNull { return a.isOptional ? nil : "is required" }
-        if let reason = (try? value.coerced(to: a.type)) == nil ? "expected \(a.type.rawValue), got \(value.kindName)" : nil { return reason }
+        // Values were coerced to the attribute's type when set; only rules remain.
+        if a.minValue == nil && a.maxValue == nil && a.regex == nil { return nil }
         let measure: Double?
         let unit: String
         switch value {

@@ -22,6 +22,12 @@ public final class Entity: Sendable, CustomStringConvertible {
     public let relationshipIndexByName: [String: Int]
     /// Indices of attributes that have a column (not transient).
     public let storedAttributeIndices: [Int]
+    /// Each attribute's default value (`.null` where none), aligned with `attributes`.
+    public let defaultValues: [Value]
+    /// The scope of this entity's temporary object IDs.
+    let temporaryIDScope: ObjectIDScope
+    /// Attributes and relationships that have a rule to check on save.
+    let validationRules: (attributes: [Int], relationships: [Int])
 
     public var isAbstract: Bool { declaration.isAbstract }
     public var description: String { name }
@@ -46,6 +52,17 @@ public final class Entity: Sendable, CustomStringConvertible {
         attributeIndexByName = a
         relationshipIndexByName = r
         storedAttributeIndices = attributes.indices.filter { !attributes[$0].isTransient }
+        defaultValues = attributes.map { a in (try? a.defaultValue?.coerced(to: a.type)) ?? .null }
+        validationRules = (
+            attributes.indices.filter { i in
+                let a = attributes[i]
+                return !a.isTransient && (!a.isOptional || a.minValue != nil || a.maxValue != nil || a.regex != nil)
+            },
+            relationships.indices.filter { i in
+                let r = relationships[i]
+                return !r.isOptional || r.minCount != nil || r.maxCount != nil
+            })
+        temporaryIDScope = ObjectIDScope.intern(entityName: declaration.name, rootName: rootName, storeIdentifier: "")
     }
 
     public func attribute(named name: String) -> AttributeDescription? {

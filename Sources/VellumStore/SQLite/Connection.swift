@@ -179,5 +179,5 @@ public final class Connection {
 
 /// Quotes an SQL identifier.
 public func quoteIdentifier(_ name: String) -> String {
-    "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    name.utf8.contains(34) ? "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : "\"" + name + "\""
 }

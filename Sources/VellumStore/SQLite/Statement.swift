@@ -94,6 +94,12 @@ public final class Statement {
         let n = Int(sqlite3_column_bytes(handle, Int32(i)))
         return String(decoding: UnsafeBufferPointer(start: p, count: n), as: UTF8.self)
     }
+    /// Calls `body` with the column's UTF-8 bytes, without copying them into a String.
+    public func withText<R>(_ i: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        let n = Int(sqlite3_column_bytes(handle, Int32(i)))
+        return body(UnsafeBufferPointer(start: sqlite3_column_text(handle, Int32(i)), count: n))
+    }
+
     public func data(_ i: Int) -> Data {
         let n = Int(sqlite3_column_bytes(handle, Int32(i)))
         guard n > 0, let p = sqlite3_column_blob(handle, Int32(i)) else { return Data() }

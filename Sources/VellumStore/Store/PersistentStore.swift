@@ -37,6 +37,8 @@ public final class PersistentStore: @unchecked Sendable {
     public let layout: NativeLayout
     /// The store's UUID, part of every permanent object ID's URI.
     public let identifier: String
+    /// Permanent object-ID scopes per entity name, made once.
+    private var idScopes: [String: ObjectIDScope] = [:]
     public let options: StoreOptions
     /// True when the file records persistent history.
     public let hasHistory: Bool
@@ -104,6 +106,9 @@ public final class PersistentStore: @unchecked Sendable {
             identifier = uuid
             hasHistory = options.recordsHistory
             try createSchema(uuid: uuid)
+        }
+        for e in resolvedModel.entitiesByName.values {
+            idScopes[e.name] = ObjectIDScope.intern(entityName: e.name, rootName: e.rootName, storeIdentifier: identifier)
         }
     }
 
@@ -225,8 +230,13 @@ public final class PersistentStore: @unchecked Sendable {
     // MARK: - Object IDs
 
     public func objectID(entity: String, primaryKey: Int64) -> ObjectID {
-        ObjectID(entityName: entity, rootName: model.entity(named: entity)?.rootName ?? entity,
-                 key: .permanent(primaryKey), storeIdentifier: identifier)
+        if let scope = idScopes[entity] { return ObjectID(scope: scope, key: .permanent(primaryKey)) }
+        return ObjectID(entityName: entity, rootName: entity, key: .permanent(primaryKey), storeIdentifier: identifier)
+    }
+
+    /// The scope of permanent IDs of an entity in this store.
+    func idScope(for entity: Entity) -> ObjectIDScope {
+        idScopes[entity.name] ?? ObjectIDScope.intern(entityName: entity.name, rootName: entity.rootName, storeIdentifier: identifier)
     }
 
     /// Resolves an object ID's URI string against this store's model.

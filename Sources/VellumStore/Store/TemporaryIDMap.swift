@@ -12,15 +12,20 @@ final class TemporaryIDMap: @unchecked Sendable {
 
     init(capacity: Int = 200_000) { self.capacity = capacity }
 
-    func record(_ temporary: UUID, _ permanent: ObjectID) {
+    /// Records one save's renamings under one lock.
+    func record(_ pairs: [(UUID, ObjectID)]) {
+        guard !pairs.isEmpty else { return }
         lock.lock(); defer { lock.unlock() }
-        map[temporary] = permanent
-        order.append(temporary)
-        if order.count - start > capacity {
+        map.reserveCapacity(min(capacity, map.count + pairs.count))
+        for (temporary, permanent) in pairs {
+            map[temporary] = permanent
+            order.append(temporary)
+        }
+        while order.count - start > capacity {
             map[order[start]] = nil
             start += 1
-            if start > capacity { order.removeFirst(start); start = 0 }
         }
+        if start > capacity { order.removeFirst(start); start = 0 }
     }
 
     func permanent(for temporary: UUID) -> ObjectID? {
