@@ -19,6 +19,7 @@ struct WatchCommand: AsyncCommand {
         relationships of updates ('-' if none). A write that records no history
         prints one line of kind 'unknown'. Runs until interrupted (SIGINT or
         SIGTERM), then exits 0. Output is written line by line (safe to pipe).
+        Once watching, it says so on stderr ('vellum: watching STORE').
 
         Options:
           --json    one JSON object per line:
@@ -36,6 +37,8 @@ struct WatchCommand: AsyncCommand {
         let id = container.observeRemoteChanges { change in
             for line in lines(for: change, json: json) { out.value(line + "\n") }
         }
+        // On stderr, so stdout stays pure data; tests wait for it before writing.
+        console.err("vellum: watching \(path) (Ctrl-C to stop)\n")
         await waitForTermination()
         container.removeRemoteObserver(id)
     }

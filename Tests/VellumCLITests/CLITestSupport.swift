@@ -63,6 +63,16 @@ final class ChildProcess: @unchecked Sendable {
         return condition(lines)
     }
 
+    /// Polls until stderr contains `text`.
+    func waitForStderr(_ text: String, timeout: Double) async -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if stderr.contains(text) { return true }
+            try? await Task.sleep(nanoseconds: 10_000_000)
+        }
+        return stderr.contains(text)
+    }
+
     /// Waits for the process to exit (and its stdout to be read to the end).
     @discardableResult
     func waitForExit(timeout: Double) async -> Bool {

@@ -10,8 +10,8 @@ struct WatchCommandTests {
         let path = dir.path("shop.vellum")
         try CLIFixtures.makeShop(at: path)
         let watch = try ChildProcess(["watch", path, "--json"])
-        // Give it time to open the store and take its starting history token.
-        try await Task.sleep(nanoseconds: 700_000_000)
+        // It has its starting history token once it says it is watching.
+        #expect(await watch.waitForStderr("vellum: watching", timeout: 30))
 
         // A Vellum writer in this process (its own store object).
         let store = try PersistentStore(url: URL(fileURLWithPath: path), model: nil, options: StoreOptions(createIfMissing: false))
@@ -63,7 +63,7 @@ struct WatchCommandTests {
         let path = dir.path("shop.vellum")
         try CLIFixtures.makeShop(at: path)
         let watch = try ChildProcess(["watch", path])
-        try await Task.sleep(nanoseconds: 700_000_000)
+        #expect(await watch.waitForStderr("vellum: watching", timeout: 30))
         let r = try VellumBinary.run(["update", path, "Product", "--where", "name == 'date'", "stock=6"])
         #expect(r.status == 0, "\(r.stderr)")
         let seen = await watch.waitForLines(timeout: 15) { !$0.isEmpty }
