@@ -48,6 +48,7 @@ struct StressWriterCommand: AsyncCommand {
             return rows
         }
         var rng = SplitMix64(seed: seed)
+        var retries = 0
         for i in stride(from: 1, through: saves, by: 1) {
             var drawn: Op
             switch rng.next() % 10 {
@@ -78,11 +79,13 @@ struct StressWriterCommand: AsyncCommand {
                     break
                 } catch let error as StoreError {
                     attempt += 1
+                    retries += 1
                     guard attempt < 10_000, isRetryable(error) else { throw error }
                     usleep(useconds_t.random(in: 0..<(attempt < 10 ? 200 : 2_000)))
                 }
             }
         }
+        console.err("retries \(retries)\n")
     }
 
     static func isRetryable(_ error: StoreError) -> Bool {

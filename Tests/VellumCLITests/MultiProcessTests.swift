@@ -153,10 +153,12 @@ struct MultiProcessTests {
         let writers = try (1...4).map { try writer(path, $0, saves: 2_000, seed: UInt64(100 + $0)) }
         for w in writers { #expect(await w.waitForExit(timeout: 600), "writer still running") }
         let elapsed = Date().timeIntervalSince(started)
-        print("MultiProcess: 4 writers x 2000 saves took \(String(format: "%.1f", elapsed)) s; observer saw \(observer.events) events")
+        let retries = writers.map { Int($0.stderr.split(separator: " ").last.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) } ?? "") ?? 0 }.reduce(0, +)
+        print("MultiProcess: 4 writers x 2000 saves took \(String(format: "%.1f", elapsed)) s; \(retries) conflict/busy retries; observer saw \(observer.events) events")
         var replay = Replay()
         for (i, w) in writers.enumerated() {
             #expect(w.process.terminationStatus == 0, "writer \(i + 1): \(w.stderr)")
+            #expect(w.stderr.hasPrefix("retries "), "\(w.stderr)")
             #expect(w.lineCount == 2_000, "writer \(i + 1) reported \(w.lineCount) saves")
             try replay.apply(w.lines, owner: "w\(i + 1)")
         }
