@@ -51,6 +51,24 @@ protocol Command {
     /// The flags and options it accepts (`help` is added automatically).
     static var spec: ArgumentSpec { get }
     static func run(_ arguments: ParsedArguments, console: Console) throws
+    /// Hidden commands work but are not listed by `vellum --help` (test helpers).
+    static var isHidden: Bool { get }
+}
+
+extension Command {
+    static var isHidden: Bool { false }
+}
+
+/// A command whose work is asynchronous (the write queue, watching a store).
+/// Implement `runAsync`; the synchronous `run` is provided and never called by the CLI.
+protocol AsyncCommand: Command {
+    static func runAsync(_ arguments: ParsedArguments, console: Console) async throws
+}
+
+extension AsyncCommand {
+    static func run(_ arguments: ParsedArguments, console: Console) throws {
+        throw CLIError.runtime("\(name) must be run asynchronously")
+    }
 }
 
 enum VellumCLI {
@@ -61,7 +79,13 @@ enum VellumCLI {
         [
             ModelCommand.self,
             CreateCommand.self,
+            QueryCommand.self,
+            InsertCommand.self,
+            UpdateCommand.self,
+            DeleteCommand.self,
+            WatchCommand.self,
             HelpCommand.self,
+            StressWriterCommand.self,
         ]
     }
 
@@ -70,9 +94,9 @@ enum VellumCLI {
     }
 
     /// Runs the CLI with `arguments` (without the program name); returns the exit code.
-    static func main(_ arguments: [String], console: Console = .standard()) -> Int32 {
+    static func main(_ arguments: [String], console: Console = .standard()) async -> Int32 {
         do {
-            try dispatch(arguments, console: console)
+            try await dispatch(arguments, console: console)
             return 0
         } catch let error as CLIError {
             report(error, console: console)
@@ -84,7 +108,7 @@ enum VellumCLI {
         }
     }
 
-    static func dispatch(_ arguments: [String], console: Console) throws {
+    static func dispatch(_ arguments: [String], console: Console) async throws {
         guard let first = arguments.first else {
             throw CLIError.usage("missing command", command: nil)
         }
@@ -112,7 +136,11 @@ enum VellumCLI {
             console.out(command.help)
             return
         }
-        try command.run(parsed, console: console)
+        if let asyncCommand = command as? any AsyncCommand.Type {
+            try await asyncCommand.runAsync(parsed, console: console)
+        } else {
+            try command.run(parsed, console: console)
+        }
     }
 
     /// `vellum: message` on stderr; usage errors add a hint where to get help.
@@ -134,6 +162,8 @@ enum VellumCLI {
         case let e as ModelError: return e.description
         case let e as StoreError: return e.description
         case let e as ArgumentError: return e.description
+        case let e as QueryError: return e.description
+        case let e as ParseError: return e.description
         default: return "\(error)"
         }
     }

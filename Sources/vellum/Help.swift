@@ -2,7 +2,7 @@
 enum Help {
     static var overview: String {
         var entries: [(name: String, summary: String)] = []
-        for command in VellumCLI.commands { entries.append((command.name, command.summary)) }
+        for command in VellumCLI.commands where !command.isHidden { entries.append((command.name, command.summary)) }
         let width = entries.map { $0.name.count }.max() ?? 0
         let list = entries
             .map { "  " + $0.name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + $0.summary }

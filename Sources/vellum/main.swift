@@ -1,3 +1,4 @@
 import Foundation
 
-exit(VellumCLI.main(Array(CommandLine.arguments.dropFirst())))
+// Top-level `await`: async commands run here; the main queue keeps being serviced.
+exit(await VellumCLI.main(Array(CommandLine.arguments.dropFirst())))

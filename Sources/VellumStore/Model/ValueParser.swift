@@ -1,5 +1,4 @@
 import Foundation
-import VellumStore
 
 /// Turns what the user typed into a `Value` for an attribute, or a reason
 /// it cannot be stored. Pure, so the editor can keep the text and show why.
@@ -57,7 +56,7 @@ public enum ValueParser {
             guard let u = URL(string: text), u.scheme != nil else { return .failure(.init("'\(text)' is not a URI with a scheme")) }
             value = .uri(u)
         case .binary, .transformable, .undefined:
-            return .failure(.init("\(attribute.type.rawValue) attributes cannot be edited here"))
+            return .failure(.init("\(attribute.type.rawValue) attributes cannot be entered as text"))
         }
         if let reason = boundsViolation(value, attribute) { return .failure(.init(reason)) }
         return .success(value)

@@ -1,0 +1,125 @@
+import Foundation
+import VellumStore
+
+/// Opening stores and turning command-line text into store values, shared by
+/// `query`, `insert`, `update`, `delete`, `watch` and `_stress-writer`.
+enum StoreSupport {
+    /// Fails with a readable runtime error when `path` does not exist.
+    static func requireFile(_ path: String) throws {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw CLIError.runtime("\(path): no such file or directory")
+        }
+    }
+
+    /// An existing store (its own model), for reading.
+    static func openStore(_ path: String) throws -> PersistentStore {
+        try requireFile(path)
+        do {
+            return try PersistentStore(url: URL(fileURLWithPath: path), model: nil,
+                                       options: StoreOptions(createIfMissing: false))
+        } catch {
+            throw CLIError.runtime(VellumCLI.describe(error))
+        }
+    }
+
+    /// A container over an existing store (its own model), for writing through the write queue.
+    static func openContainer(_ path: String, author: String) throws -> PersistentContainer {
+        try requireFile(path)
+        do {
+            let c = try PersistentContainer(model: nil, storeURL: URL(fileURLWithPath: path),
+                                            options: StoreOptions(createIfMissing: false))
+            c.automaticallyMergesChanges = false
+            c.writeQueueAuthor = author
+            return c
+        } catch {
+            throw CLIError.runtime(VellumCLI.describe(error))
+        }
+    }
+
+    static func entity(_ name: String, in model: ManagedObjectModel) throws -> Entity {
+        guard let e = model.entity(named: name) else {
+            let known = model.entityNames.sorted().joined(separator: ", ")
+            throw CLIError.runtime("unknown entity '\(name)' (the store has: \(known))")
+        }
+        return e
+    }
+
+    /// Parses `--where`; a syntax error becomes a usage error (exit 2) showing the
+    /// input with a caret under the position; unknown keys name the entity and key.
+    static func predicate(_ text: String?, entity: Entity, model: ManagedObjectModel, command: String) throws -> VellumStore.Predicate? {
+        guard let text else { return nil }
+        let predicate: VellumStore.Predicate
+        do { predicate = try VellumStore.Predicate(format: text) } catch {
+            throw CLIError.usage("invalid --where predicate:\n" + error.caretDiagnostic(input: text), command: command)
+        }
+        do { try predicate.validate(entity: entity, model: model) } catch {
+            throw CLIError.runtime("invalid --where predicate for \(entity.name): \(error.description)")
+        }
+        return predicate
+    }
+
+    /// What one `key=value` argument sets.
+    enum Assignment: Sendable {
+        case attribute(String, Value)
+        /// A to-one relationship set to the object with that ID, or nil.
+        case toOne(String, ObjectID?)
+    }
+
+    /// Parses `key=value` arguments by the entity's attribute types (the same
+    /// `ValueParser` the browser uses); errors name the key and the reason.
+    static func assignments(_ arguments: [String], entity: Entity, store: PersistentStore, command: String) throws -> [Assignment] {
+        var result: [Assignment] = []
+        var seen: Set<String> = []
+        for argument in arguments {
+            guard let eq = argument.firstIndex(of: "="), eq != argument.startIndex else {
+                throw CLIError.usage("expected key=value, got '\(argument)'", command: command)
+            }
+            let key = String(argument[..<eq])
+            let text = String(argument[argument.index(after: eq)...])
+            guard seen.insert(key).inserted else { throw CLIError.runtime("\(key): given more than once") }
+            if let attribute = entity.attribute(named: key) {
+                if attribute.isTransient { throw CLIError.runtime("\(entity.name).\(key): transient attributes are not stored") }
+                switch ValueParser.parse(text, for: attribute) {
+                case .success(let v): result.append(.attribute(key, v))
+                case .failure(let e): throw CLIError.runtime("\(entity.name).\(key): \(e.reason)")
+                }
+            } else if let r = entity.relationship(named: key) {
+                if r.isToMany { throw CLIError.runtime("\(entity.name).\(key): to-many relationships cannot be set here (set the to-one side)") }
+                if text.isEmpty { result.append(.toOne(key, nil)); continue }
+                guard let id = store.objectID(uri: text), !id.isTemporary else {
+                    throw CLIError.runtime("\(entity.name).\(key): '\(text)' is not an object ID of this store (expected vellum://\(store.identifier)/\(r.destination)/p<N>)")
+                }
+                guard let target = store.model.entity(named: id.entityName), target.isKind(of: r.destination) else {
+                    throw CLIError.runtime("\(entity.name).\(key): \(text) is a \(id.entityName), expected a \(r.destination)")
+                }
+                result.append(.toOne(key, id))
+            } else {
+                throw CLIError.runtime("unknown key '\(key)': \(entity.name) has no attribute or relationship named '\(key)'")
+            }
+        }
+        return result
+    }
+
+    /// Applies parsed assignments to an object in a write-queue context.
+    static func apply(_ assignments: [Assignment], to object: ManagedObject, in context: ManagedObjectContext) throws {
+        for a in assignments {
+            switch a {
+            case .attribute(let key, let value):
+                try object.setValue(value, forKey: key)
+            case .toOne(let key, let id):
+                guard let id else { try object.setToOne(key, nil); continue }
+                let target: ManagedObject
+                do { target = try context.existingObject(with: id) } catch {
+                    throw CLIError.runtime("\(object.entity.name).\(key): object \(id.uriString) does not exist")
+                }
+                try object.setToOne(key, target)
+            }
+        }
+    }
+
+    /// A readable message for a failed write: validation and conflicts name the key.
+    static func writeFailure(_ error: any Error) -> CLIError {
+        if let e = error as? CLIError { return e }
+        return .runtime("nothing written: " + VellumCLI.describe(error))
+    }
+}

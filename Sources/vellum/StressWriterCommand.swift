@@ -1,0 +1,144 @@
+import Foundation
+import VellumStore
+
+/// `vellum _stress-writer STORE --writer N --saves K --seed S` (hidden; used by the
+/// multi-process tests). The store's model must have an entity `Row` with
+/// `owner` (string), `key` and `value` (integer64). Each of the K saves is one
+/// mixed operation, saved on its own through the write queue:
+///
+/// - `insert`: a private row (owner `wN`, key = the writer's next number) and, in
+///   the same save, the writer's tally row (owner `tally`, key N) bumped to that number;
+/// - `update` / `delete` of one of the writer's private rows;
+/// - `increment` of a shared counter row (owner `shared`, key 0...3, created by the
+///   caller), retried on an optimistic-locking conflict so no increment is lost.
+///
+/// After each committed save it prints `ok <i> <op> <detail>` (written unbuffered).
+struct StressWriterCommand: AsyncCommand {
+    static let name = "_stress-writer"
+    static let summary = "Test helper: many small saves on Row objects"
+    static let isHidden = true
+    static let help = """
+        Usage: vellum _stress-writer STORE --writer N --saves K --seed S
+
+        Test helper (hidden). Makes K separate saves of mixed operations on the
+        store's Row entity (owner, key, value) and prints 'ok <i> <op> <detail>'
+        after each committed save. Shared counters: owner 'shared', keys 0-3.
+
+        """
+    static let spec = ArgumentSpec(options: ["writer", "saves", "seed"])
+    static let sharedCounters: Int64 = 4
+
+    enum Op: String, Sendable { case insert, update, delete, increment }
+
+    static func runAsync(_ arguments: ParsedArguments, console: Console) async throws {
+        let path = try VellumCLI.positionals(arguments, ["STORE"], command: name)[0]
+        guard let writer = arguments.option("writer").flatMap(Int64.init),
+              let saves = arguments.option("saves").flatMap(Int.init),
+              let seed = arguments.option("seed").flatMap(UInt64.init) else {
+            throw CLIError.usage("needs --writer N --saves K --seed S (integers)", command: name)
+        }
+        let container = try StoreSupport.openContainer(path, author: "writer-\(writer)")
+        let owner = "w\(writer)"
+        // Resume from what the store holds (a restarted writer carries on).
+        var live: [Int64: Int64] = try await container.enqueue { context in
+            var rows: [Int64: Int64] = [:]
+            for o in try context.fetch("Row", where: try VellumStore.Predicate(format: "owner == '\(owner)'")) {
+                rows[try o.value(forKey: "key").integerValue ?? 0] = try o.value(forKey: "value").integerValue ?? 0
+            }
+            return rows
+        }
+        var rng = SplitMix64(seed: seed)
+        var retries = 0
+        for i in stride(from: 1, through: saves, by: 1) {
+            var drawn: Op
+            switch rng.next() % 10 {
+            case 0..<4: drawn = .insert
+            case 4..<6: drawn = .update
+            case 6: drawn = .delete
+            default: drawn = .increment
+            }
+            if live.isEmpty && (drawn == .update || drawn == .delete) { drawn = .insert }
+            let op = drawn
+            let keys = live.keys.sorted()
+            let target = keys.isEmpty ? 0 : keys[Int(rng.next() % UInt64(keys.count))]
+            let value = Int64(rng.next() % 1_000_000)
+            let counter = Int64(rng.next() % UInt64(sharedCounters))
+            var attempt = 0
+            while true {
+                do {
+                    let detail = try await container.enqueue { context in
+                        try perform(op, context: context, owner: owner, writer: writer, target: target, value: value, counter: counter)
+                    }
+                    switch op {
+                    case .insert: if let k = detail.key { live[k] = value }
+                    case .update: live[target] = value
+                    case .delete: live[target] = nil
+                    case .increment: break
+                    }
+                    console.out("ok \(i) \(op.rawValue) \(detail.text)\n")
+                    break
+                } catch let error as StoreError {
+                    attempt += 1
+                    retries += 1
+                    guard attempt < 10_000, isRetryable(error) else { throw error }
+                    usleep(useconds_t.random(in: 0..<(attempt < 10 ? 200 : 2_000)))
+                }
+            }
+        }
+        console.err("retries \(retries)\n")
+    }
+
+    static func isRetryable(_ error: StoreError) -> Bool {
+        switch error {
+        case .conflicts: return true
+        default: return error.isBusy
+        }
+    }
+
+    struct Detail: Sendable {
+        var text: String
+        var key: Int64?
+    }
+
+    static func row(_ context: ManagedObjectContext, owner: String, key: Int64) throws -> ManagedObject? {
+        try context.fetch("Row", where: try VellumStore.Predicate(format: "owner == '\(owner)' AND key == \(key)"), limit: 1).first
+    }
+
+    static func perform(_ op: Op, context: ManagedObjectContext, owner: String, writer: Int64,
+                        target: Int64, value: Int64, counter: Int64) throws -> Detail {
+        switch op {
+        case .insert:
+            let tally = try row(context, owner: "tally", key: writer)
+                ?? context.insert("Row", values: ["owner": .string("tally"), "key": .integer(writer), "value": .integer(0)])
+            let key = (try tally.value(forKey: "value").integerValue ?? 0) + 1
+            try tally.setValue(.integer(key), forKey: "value")
+            try context.insert("Row", values: ["owner": .string(owner), "key": .integer(key), "value": .integer(value)])
+            return Detail(text: "key=\(key) value=\(value)", key: key)
+        case .update:
+            guard let o = try row(context, owner: owner, key: target) else { throw CLIError.runtime("private row \(target) is missing") }
+            try o.setValue(.integer(value), forKey: "value")
+            return Detail(text: "key=\(target) value=\(value)")
+        case .delete:
+            guard let o = try row(context, owner: owner, key: target) else { throw CLIError.runtime("private row \(target) is missing") }
+            try context.delete(o)
+            return Detail(text: "key=\(target)")
+        case .increment:
+            guard let o = try row(context, owner: "shared", key: counter) else { throw CLIError.runtime("shared counter \(counter) is missing") }
+            try o.setValue(.integer((try o.value(forKey: "value").integerValue ?? 0) + 1), forKey: "value")
+            return Detail(text: "counter=\(counter)")
+        }
+    }
+}
+
+/// A small seeded generator (SplitMix64): the same seed gives the same operations.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE5_E9B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1330_11EB
+        return z ^ (z >> 31)
+    }
+}

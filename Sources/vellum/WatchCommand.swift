@@ -1,0 +1,119 @@
+import Foundation
+import VellumStore
+
+/// `vellum watch STORE [--json]`: prints the change feed of other writers until SIGINT/SIGTERM.
+struct WatchCommand: AsyncCommand {
+    static let name = "watch"
+    static let summary = "Print changes as other writers make them (until Ctrl-C)"
+    static let help = """
+        Usage: vellum watch STORE [--json]
+
+        Prints every change other writers commit to STORE from now on — Vellum
+        processes and apps, and the sqlite3 shell (recorded by the store's history
+        triggers) — one line per changed object:
+
+          TIME  AUTHOR  ENTITY  OBJECT-URI  KIND  CHANGED-FIELDS
+
+        KIND is insert, update or delete; AUTHOR is '-' for writes made outside
+        Vellum; CHANGED-FIELDS lists the changed attributes and to-one
+        relationships of updates ('-' if none). A write that records no history
+        prints one line of kind 'unknown'. Runs until interrupted (SIGINT or
+        SIGTERM), then exits 0. Output is written line by line (safe to pipe).
+        Once watching, it says so on stderr ('vellum: watching STORE').
+
+        Options:
+          --json    one JSON object per line:
+                    {"time","author","entity","object","kind","changed":[...]}
+          --help    show this help
+
+        """
+    static let spec = ArgumentSpec(flags: ["json"])
+
+    static func runAsync(_ arguments: ParsedArguments, console: Console) async throws {
+        let path = try VellumCLI.positionals(arguments, ["STORE"], command: name)[0]
+        let container = try StoreSupport.openContainer(path, author: "vellum-watch")
+        let json = arguments.has("json")
+        let out = Unchecked(console.out)
+        let id = container.observeRemoteChanges { change in
+            for line in lines(for: change, json: json) { out.value(line + "\n") }
+        }
+        // On stderr, so stdout stays pure data; tests wait for it before writing.
+        console.err("vellum: watching \(path) (Ctrl-C to stop)\n")
+        await waitForTermination()
+        container.removeRemoteObserver(id)
+    }
+
+    static let timeStyle = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+
+    static func lines(for change: RemoteChange, json: Bool) -> [String] {
+        switch change {
+        case .unknown:
+            let time = Date().formatted(timeStyle)
+            if json {
+                return [JSONText.object([("time", JSONText.string(time)), ("author", "null"), ("entity", "null"),
+                                         ("object", "null"), ("kind", JSONText.string("unknown")), ("changed", "[]")])]
+            }
+            return ["\(time)  -  -  -  unknown  -"]
+        case .transactions(let transactions):
+            var result: [String] = []
+            for t in transactions {
+                let time = t.timestamp.formatted(timeStyle)
+                for c in t.changes {
+                    let kind: String
+                    switch c.kind {
+                    case .insert: kind = "insert"
+                    case .update: kind = "update"
+                    case .delete: kind = "delete"
+                    }
+                    let fields = c.changedKeys.sorted()
+                    if json {
+                        result.append(JSONText.object([
+                            ("time", JSONText.string(time)),
+                            ("author", t.author.map(JSONText.string) ?? "null"),
+                            ("entity", JSONText.string(c.objectID.entityName)),
+                            ("object", JSONText.string(c.objectID.uriString)),
+                            ("kind", JSONText.string(kind)),
+                            ("changed", "[" + fields.map(JSONText.string).joined(separator: ",") + "]"),
+                        ]))
+                    } else {
+                        result.append([time, t.author ?? "-", c.objectID.entityName, c.objectID.uriString, kind,
+                                       fields.isEmpty ? "-" : fields.joined(separator: ",")].joined(separator: "  "))
+                    }
+                }
+            }
+            return result
+        }
+    }
+
+    /// Suspends until SIGINT or SIGTERM arrives.
+    static func waitForTermination() async {
+        let queue = DispatchQueue(label: "vellum.watch.signals")
+        let once = Once()
+        let sources = Unchecked([DispatchSourceSignal]())
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            var made: [DispatchSourceSignal] = []
+            for sig in [SIGINT, SIGTERM] {
+                signal(sig, SIG_IGN)
+                let source = DispatchSource.makeSignalSource(signal: sig, queue: queue)
+                source.setEventHandler { if once.claim() { continuation.resume() } }
+                source.resume()
+                made.append(source)
+            }
+            sources.value = made
+        }
+        for s in sources.value { s.cancel() }
+    }
+}
+
+/// A value moved across a `@Sendable` boundary where the caller guarantees serial use.
+final class Unchecked<T>: @unchecked Sendable {
+    var value: T
+    init(_ value: T) { self.value = value }
+}
+
+/// True exactly once, from any thread.
+final class Once: @unchecked Sendable {
+    private let lock = NSLock()
+    private var done = false
+    func claim() -> Bool { lock.withLock { if done { return false }; done = true; return true } }
+}
