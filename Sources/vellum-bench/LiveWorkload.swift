@@ -163,8 +163,8 @@ enum LiveWorkload {
 
     // MARK: - merge-latency
 
-    /// Latencies (ms) from a write-queue save's commit (container.observeSaves, on
-    /// the write queue right after COMMIT) to the view context's objectsDidChange
+    /// Latencies (ms) from a write-queue save's commit (a save observer on the
+    /// write-queue context, run right after COMMIT) to the view context's objectsDidChange
     /// (observer on the main actor). Saves are enqueued one at a time.
     @MainActor static func mergeLatencies(at url: URL, saves: Int, warmup: Int = 20) async throws -> [Double] {
         let container = try PersistentContainer(model: try RecordWorkload.model(), storeURL: url)
@@ -173,14 +173,18 @@ enum LiveWorkload {
         let token = view.observeChanges { _ in probe.record() }
         defer { view.removeObserver(token) }
         let commits = LockedBox<[UInt64]>([])
-        container.observeSaves { _ in
-            let t = Clocks.monotonicNanos()
-            commits.withLock { $0.append(t) }
-        }
         let rows = RecordWorkload.rows(saves + warmup)
         for (i, r) in rows.enumerated() {
             let v = values(r)
-            try await container.enqueue { ctx in _ = try ctx.insert("Record", values: v) }
+            try await container.enqueue { ctx in
+                // The saving context's own save observers run after COMMIT and
+                // before the store publishes the save to the container.
+                ctx.observeSaves { _ in
+                    let t = Clocks.monotonicNanos()
+                    commits.withLock { $0.append(t) }
+                }
+                _ = try ctx.insert("Record", values: v)
+            }
             await probe.wait(forCount: i + 1)
         }
         let c = commits.value, a = probe.times

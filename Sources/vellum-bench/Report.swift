@@ -9,7 +9,7 @@ enum Report {
          r.measurement.baseline.map(format) ?? "-", r.measurement.ratio.map { String(format: "%.2fx", $0) } ?? "-"]
     }
 
-    static func format(_ v: Double) -> String { String(format: v >= 100 ? "%.0f" : "%.1f", v) }
+    static func format(_ v: Double) -> String { String(format: v >= 100 ? "%.0f" : v >= 1 ? "%.1f" : "%.3f", v) }
 
     /// The table header line.
     static func tableHeader(widths: [Int]) -> String { line(header, widths: widths) }
