@@ -6,7 +6,7 @@ enum Report {
 
     static func row(_ r: Result) -> [String] {
         [r.name, format(r.measurement.value), r.unit,
-         r.measurement.baseline.map(format) ?? "-", r.measurement.ratio.map { String(format: "%.2fx", $0) } ?? "-"]
+         r.measurement.baseline.map(format) ?? "-", r.measurement.ratio.map { String(format: $0 < 0.1 ? "%.4fx" : "%.2fx", $0) } ?? "-"]
     }
 
     static func format(_ v: Double) -> String { String(format: v >= 100 ? "%.0f" : v >= 1 ? "%.1f" : "%.3f", v) }
