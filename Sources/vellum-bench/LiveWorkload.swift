@@ -61,10 +61,16 @@ final class LockedBox<T>: @unchecked Sendable {
         }
     }
 
-    func wait(forCount n: Int) async {
+    /// Returns when `n` arrivals were recorded, or after `timeout` (the caller checks the count).
+    func wait(forCount n: Int, timeout: Duration = .seconds(5)) async {
         if times.count >= n { return }
         target = n
+        let watchdog = Task { @MainActor [weak self] in
+            try await Task.sleep(for: timeout)
+            if let self, let w = self.waiter { self.waiter = nil; w.resume() }
+        }
         await withCheckedContinuation { waiter = $0 }
+        watchdog.cancel()
     }
 }
 
@@ -186,6 +192,7 @@ enum LiveWorkload {
                 _ = try ctx.insert("Record", values: v)
             }
             await probe.wait(forCount: i + 1)
+            guard probe.times.count == i + 1 else { throw BenchError("merge-latency: save \(i) never reached the view context") }
         }
         let c = commits.value, a = probe.times
         guard c.count == a.count else { throw BenchError("merge-latency: \(c.count) commits, \(a.count) arrivals") }
