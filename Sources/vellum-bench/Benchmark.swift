@@ -15,7 +15,7 @@ struct Measurement: Sendable {
 struct Benchmark {
     let name: String
     let unit: String
-    let run: () throws -> Measurement
+    let run: @MainActor () async throws -> Measurement
 }
 
 /// A finished row of the report.
@@ -64,18 +64,8 @@ enum Memory {
 
     /// Runs this executable with `arguments` and returns the peak RSS (kB) it prints.
     static func peakResidentKBOfChild(_ arguments: [String]) throws -> Int {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        guard process.terminationStatus == 0, let kb = Int(text) else {
-            throw BenchError("child \(arguments.joined(separator: " ")) failed (status \(process.terminationStatus), output '\(text)')")
-        }
+        let text = try ChildProcess.start(arguments).finish()
+        guard let kb = Int(text) else { throw BenchError("child \(arguments.joined(separator: " ")) printed '\(text)'") }
         return kb
     }
 }
@@ -83,4 +73,33 @@ enum Memory {
 struct BenchError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
+}
+
+
+/// This executable re-run as `vellum-bench --child …`, its stdout captured.
+struct ChildProcess {
+    let process: Process
+    let pipe: Pipe
+    let arguments: [String]
+
+    static func start(_ arguments: [String]) throws -> ChildProcess {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        return ChildProcess(process: process, pipe: pipe, arguments: arguments)
+    }
+
+    /// Waits for the child; returns its trimmed stdout or throws when it failed.
+    func finish() throws -> String {
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard process.terminationStatus == 0 else {
+            throw BenchError("child \(arguments.joined(separator: " ")) failed (status \(process.terminationStatus), output '\(text)')")
+        }
+        return text
+    }
 }

@@ -57,8 +57,8 @@ enum RecordWorkload {
     // MARK: - Vellum
 
     /// Creates a store (untimed), then times one context inserting every row and one save.
-    static func vellumInsert(at url: URL, rows: [Row]) throws -> Double {
-        let store = try PersistentStore(url: url, model: try model())
+    static func vellumInsert(at url: URL, rows: [Row], options: StoreOptions = StoreOptions()) throws -> Double {
+        let store = try PersistentStore(url: url, model: try model(), options: options)
         var failure: (any Error)?
         let ms = Timing.milliseconds {
             do {

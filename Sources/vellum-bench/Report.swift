@@ -6,10 +6,10 @@ enum Report {
 
     static func row(_ r: Result) -> [String] {
         [r.name, format(r.measurement.value), r.unit,
-         r.measurement.baseline.map(format) ?? "-", r.measurement.ratio.map { String(format: "%.2fx", $0) } ?? "-"]
+         r.measurement.baseline.map(format) ?? "-", r.measurement.ratio.map { String(format: $0 < 0.1 ? "%.4fx" : "%.2fx", $0) } ?? "-"]
     }
 
-    static func format(_ v: Double) -> String { String(format: v >= 100 ? "%.0f" : "%.1f", v) }
+    static func format(_ v: Double) -> String { String(format: v >= 100 ? "%.0f" : v >= 1 ? "%.1f" : "%.3f", v) }
 
     /// The table header line.
     static func tableHeader(widths: [Int]) -> String { line(header, widths: widths) }

@@ -1,15 +1,25 @@
 import Foundation
+import VellumStore
 
 /// The benchmarks, their shared fixtures (generated rows, a populated store) and
 /// the child-process workloads used for peak memory.
-final class Suite {
+@MainActor final class Suite {
     static let runs = 3
-    static let names = ["insert-100k", "fetch-100k", "insert-100k-peak-rss", "fetch-100k-peak-rss"]
+    static let names = [
+        "insert-100k", "fetch-100k", "insert-100k-peak-rss", "fetch-100k-peak-rss",
+        "queue-writes-10k", "merge-latency-p50", "merge-latency-p99",
+        "controller-fetch-100k", "controller-fetch-100k-peak-rss", "controller-fetch-1m", "controller-fetch-1m-peak-rss",
+        "controller-update-1m-p50", "controller-update-1m-p99", "remote-latency-p50", "remote-latency-p99",
+        "monitor-idle-cpu", "history-overhead-insert", "history-overhead-update",
+    ]
 
     let directory: URL
     private var cachedRows: [RecordWorkload.Row]?
     private var populated: URL?
     private var counter = 0
+    private var bulkStores: [Int: URL] = [:]
+    /// Results of runs that feed several rows (p50 and p99 of one run, …).
+    private var memo: [String: [Double]] = [:]
 
     init() throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("vellum-bench-\(UUID().uuidString)")
@@ -38,6 +48,86 @@ final class Suite {
         _ = try RecordWorkload.vellumInsert(at: url, rows: rows)
         populated = url
         return url
+    }
+
+    /// A store of `count` records bulk-loaded with raw SQLite (history off).
+    func bulkStore(_ count: Int) throws -> URL {
+        if let url = bulkStores[count] { return url }
+        let url = directory.appendingPathComponent("bulk-\(count).vellum")
+        try LiveWorkload.bulkStore(at: url, count: count)
+        bulkStores[count] = url
+        return url
+    }
+
+    func memoized(_ key: String, _ body: () async throws -> [Double]) async rethrows -> [Double] {
+        if let v = memo[key] { return v }
+        let v = try await body()
+        memo[key] = v
+        return v
+    }
+
+    /// (p50, p99) of write-queue save → view-context objectsDidChange.
+    func mergeLatency() async throws -> [Double] {
+        try await memoized("merge") {
+            let l = try await LiveWorkload.mergeLatencies(at: freshPath("merge"), saves: 1000)
+            return [percentile(l, 50), percentile(l, 99)]
+        }
+    }
+
+    /// (p50, p99, refetch ms) of a one-row update in a 1M-row controller.
+    func controllerUpdate() async throws -> [Double] {
+        try await memoized("update") {
+            let (l, refetch) = try LiveWorkload.controllerUpdate(at: try bulkStore(1_000_000), rowCount: 1_000_000, iterations: 200)
+            return [percentile(l, 50), percentile(l, 99), refetch]
+        }
+    }
+
+    /// (p50, p99) of another process's commit → this process's controller change set.
+    func remoteLatency() async throws -> [Double] {
+        try await memoized("remote") {
+            let l = try await LiveWorkload.remoteLatencies(at: freshPath("remote"), outputURL: freshPath("remote-writer-out"), commits: 500)
+            return [percentile(l, 50), percentile(l, 99)]
+        }
+    }
+
+    /// Rows/s with history on and off: [insertOn, insertOff, updateOn, updateOff].
+    func historyOverhead() async throws -> [Double] {
+        try await memoized("history") {
+            let rows = self.rows
+            var off = StoreOptions()
+            off.recordsHistory = false
+            var insertOn = Double.infinity, insertOff = Double.infinity, updateOn = Double.infinity, updateOff = Double.infinity
+            for _ in 0..<2 {
+                let a = freshPath("history-on"), b = freshPath("history-off")
+                insertOn = min(insertOn, try RecordWorkload.vellumInsert(at: a, rows: rows))
+                insertOff = min(insertOff, try RecordWorkload.vellumInsert(at: b, rows: rows, options: off))
+                updateOn = min(updateOn, try LiveWorkload.updateAll(at: a))
+                updateOff = min(updateOff, try LiveWorkload.updateAll(at: b))
+            }
+            let n = Double(rows.count)
+            return [n / insertOn * 1000, n / insertOff * 1000, n / updateOn * 1000, n / updateOff * 1000]
+        }
+    }
+
+    func controllerFetch(_ count: Int) throws -> Measurement {
+        let url = try bulkStore(count)
+        _ = try LiveWorkload.rawControllerFetch(at: url.path)  // warm the page cache
+        var best = Double.infinity, bestRaw = Double.infinity
+        for _ in 0..<(count > 100_000 ? 2 : Self.runs) {
+            let (ms, n) = try LiveWorkload.controllerFetch(at: url)
+            let (rawMs, rawN) = try LiveWorkload.rawControllerFetch(at: url.path)
+            if n != count || rawN != count { throw BenchError("controller fetch: \(n) objects, raw \(rawN) rows, expected \(count)") }
+            best = min(best, ms)
+            bestRaw = min(bestRaw, rawMs)
+        }
+        return Measurement(value: best, baseline: bestRaw)
+    }
+
+    func controllerFetchRSS(_ count: Int) throws -> Measurement {
+        let path = try bulkStore(count).path
+        let kb = try Memory.peakResidentKBOfChild(["--child", "controller-fetch", path])
+        let rawKB = try Memory.peakResidentKBOfChild(["--child", "controller-fetch-raw", path])
+        return Measurement(value: Double(kb) / 1024, baseline: Double(rawKB) / 1024)
     }
 
     var benchmarks: [Benchmark] {
@@ -76,11 +166,80 @@ final class Suite {
                 let rawKB = try Memory.peakResidentKBOfChild(["--child", "fetch-raw", directory.path])
                 return Measurement(value: Double(kb) / 1024, baseline: Double(rawKB) / 1024)
             },
+            // Throughput: higher is better, so ratio < 1 means Vellum is slower.
+            Benchmark(name: "queue-writes-10k", unit: "writes/s") { [self] in
+                let rows = RecordWorkload.rows(10_000)
+                var best = 0.0, bestRaw = 0.0
+                for _ in 0..<2 {
+                    best = max(best, try LiveWorkload.queueWrites(at: freshPath("queue"), rows: rows))
+                    bestRaw = max(bestRaw, try LiveWorkload.rawQueueWrites(at: freshPath("raw-queue").path, rows: rows))
+                }
+                return Measurement(value: best, baseline: bestRaw)
+            },
+            Benchmark(name: "merge-latency-p50", unit: "ms") { [self] in Measurement(value: try await mergeLatency()[0]) },
+            Benchmark(name: "merge-latency-p99", unit: "ms") { [self] in Measurement(value: try await mergeLatency()[1]) },
+            Benchmark(name: "controller-fetch-100k", unit: "ms") { [self] in try controllerFetch(100_000) },
+            Benchmark(name: "controller-fetch-100k-peak-rss", unit: "MB") { [self] in try controllerFetchRSS(100_000) },
+            Benchmark(name: "controller-fetch-1m", unit: "ms") { [self] in try controllerFetch(1_000_000) },
+            Benchmark(name: "controller-fetch-1m-peak-rss", unit: "MB") { [self] in try controllerFetchRSS(1_000_000) },
+            Benchmark(name: "controller-update-1m-p50", unit: "ms") { [self] in
+                let u = try await controllerUpdate()
+                return Measurement(value: u[0], baseline: u[2])
+            },
+            Benchmark(name: "controller-update-1m-p99", unit: "ms") { [self] in
+                let u = try await controllerUpdate()
+                return Measurement(value: u[1], baseline: u[2])
+            },
+            Benchmark(name: "remote-latency-p50", unit: "ms") { [self] in Measurement(value: try await remoteLatency()[0]) },
+            Benchmark(name: "remote-latency-p99", unit: "ms") { [self] in Measurement(value: try await remoteLatency()[1]) },
+            Benchmark(name: "monitor-idle-cpu", unit: "cpu-ms/s") { [self] in
+                // Both children idle at the same time (3 s), so one costs no extra wall time.
+                let withMonitor = try ChildProcess.start(["--child", "idle-cpu", "3", freshPath("idle").path])
+                let without = try ChildProcess.start(["--child", "idle-cpu", "3"])
+                guard let v = Double(try withMonitor.finish()), let b = Double(try without.finish()) else {
+                    throw BenchError("idle-cpu children printed no number")
+                }
+                return Measurement(value: v, baseline: b)
+            },
+            // value = rows/s with history, baseline = rows/s without; ratio (on/off) is the figure.
+            Benchmark(name: "history-overhead-insert", unit: "rows/s") { [self] in
+                let h = try await historyOverhead()
+                return Measurement(value: h[0], baseline: h[1])
+            },
+            Benchmark(name: "history-overhead-update", unit: "rows/s") { [self] in
+                let h = try await historyOverhead()
+                return Measurement(value: h[2], baseline: h[3])
+            },
         ]
     }
 
-    /// Runs one workload once in this (child) process and prints VmHWM in kB.
-    static func runChild(_ workload: String, directory: URL) throws {
+    /// Runs one workload in this (child) process: `insert`/`fetch`/`controller-fetch`
+    /// (and `-raw`) print VmHWM in kB; `remote-writer STORE N` prints "pk commitMicros"
+    /// lines; `idle-cpu SECONDS [STORE]` prints CPU ms per wall second.
+    static func runChild(_ arguments: [String]) throws {
+        guard arguments.count >= 2 else { throw BenchError("usage: vellum-bench --child WORKLOAD ARG...") }
+        let workload = arguments[0]
+        switch workload {
+        case "remote-writer":
+            guard arguments.count == 3, let n = Int(arguments[2]) else { throw BenchError("usage: --child remote-writer STORE N") }
+            try LiveWorkload.remoteWriter(path: arguments[1], commits: n)
+            return
+        case "idle-cpu":
+            guard let seconds = Double(arguments[1]) else { throw BenchError("usage: --child idle-cpu SECONDS [STORE]") }
+            print(String(format: "%.4f", try LiveWorkload.idleCPU(storePath: arguments.count > 2 ? arguments[2] : nil, seconds: seconds)))
+            return
+        case "controller-fetch":
+            _ = try LiveWorkload.controllerFetch(at: URL(fileURLWithPath: arguments[1]))
+        case "controller-fetch-raw":
+            _ = try LiveWorkload.rawControllerFetch(at: arguments[1])
+        default:
+            try runMemoryChild(workload, directory: URL(fileURLWithPath: arguments[1]))
+        }
+        guard let kb = Memory.peakResidentKB() else { throw BenchError("cannot read VmHWM from /proc/self/status") }
+        print(kb)
+    }
+
+    private static func runMemoryChild(_ workload: String, directory: URL) throws {
         let id = UUID().uuidString
         switch workload {
         case "insert":
@@ -94,7 +253,5 @@ final class Suite {
         default:
             throw BenchError("unknown child workload '\(workload)'")
         }
-        guard let kb = Memory.peakResidentKB() else { throw BenchError("cannot read VmHWM from /proc/self/status") }
-        print(kb)
     }
 }

@@ -1,13 +1,14 @@
 import Foundation
 
 // vellum-bench [NAME-FILTER] [--json]
-// (internal: vellum-bench --child WORKLOAD DIR, see Memory)
+// (internal: vellum-bench --child WORKLOAD ARG..., see Memory and Suite.runChild)
+// Top-level code runs on the main actor; the awaits below let the main queue run
+// (view-context merges are delivered there).
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 do {
     if arguments.first == "--child" {
-        guard arguments.count == 3 else { throw BenchError("usage: vellum-bench --child WORKLOAD DIR") }
-        try Suite.runChild(arguments[1], directory: URL(fileURLWithPath: arguments[2]))
+        try Suite.runChild(Array(arguments.dropFirst()))
         exit(0)
     }
     var filter: String?
@@ -30,7 +31,7 @@ do {
     var results: [Result] = []
     for b in selected {
         FileHandle.standardError.write(Data("running \(b.name)…\n".utf8))
-        let r = Result(name: b.name, unit: b.unit, measurement: try b.run())
+        let r = Result(name: b.name, unit: b.unit, measurement: try await b.run())
         results.append(r)
         if json { print(Report.jsonLine(r)) }
     }
