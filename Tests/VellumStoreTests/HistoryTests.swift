@@ -115,10 +115,19 @@ func sqliteShell(_ path: String, _ sql: String) throws -> Int32 {
         options.recordsHistory = false
         let watcher = try PersistentContainer(model: Fixtures.shopModel(), storeURL: url, options: options)
         let view = watcher.viewContext
-        var external = false
-        view.observeChanges { if $0.storeChangedExternally { external = true } }
+        var external = 0
+        view.observeChanges { if $0.storeChangedExternally { external += 1 } }
+        let controller = ResultsController(fetchRequest: FetchRequest(entityName: "Tag", sortDescriptors: [VellumStore.SortDescriptor("name")]), context: view)
+        try controller.performFetch()
+        // Our own saves are not mistaken for an outside change.
+        try await watcher.enqueue { ctx in _ = try ctx.insert("Tag", values: ["name": .string("own")]) }
+        #expect(await waitUntil { controller.fetchedObjectCount == 1 })
+        try? await Task.sleep(nanoseconds: 100_000_000)
+        #expect(external == 0)
+        // The shell's insert reaches the results controller by refetch-and-diff.
         #expect(try sqliteShell(url.path, "INSERT INTO Tag (_entity, name) VALUES ('Tag', 'x')") == 0)
-        #expect(await waitUntil { external })
+        #expect(await waitUntil { external > 0 })
+        #expect(await waitUntil { controller.fetchedObjectCount == 2 })
     }
 }
 

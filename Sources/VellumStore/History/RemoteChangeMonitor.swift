@@ -33,7 +33,7 @@ final class RemoteChangeMonitor: @unchecked Sendable {
         try queue.sync {
             let c = try store.makeReaderConnection()
             connection = c
-            dataVersion = try c.dataVersion()
+            dataVersion = store.hasHistory ? try c.dataVersion() : try store.withWriter { try $0.dataVersion() }
             token = try store.currentHistoryToken(using: c)
         }
         let t = DispatchSource.makeTimerSource(queue: queue)
@@ -52,9 +52,18 @@ final class RemoteChangeMonitor: @unchecked Sendable {
 
     /// Checks once; used by the timer and by tests that want no delay.
     private func poll() {
-        guard let c = connection, let version = try? c.dataVersion(), version != dataVersion else { return }
+        guard let c = connection else { return }
+        guard store.hasHistory else {
+            // Without history our own commits cannot be told apart in the file, so ask the
+            // writer connection: its data_version moves only when *another* connection commits.
+            if let version = try? store.withWriter({ try $0.dataVersion() }), version != dataVersion {
+                dataVersion = version
+                handler(.unknown)
+            }
+            return
+        }
+        guard let version = try? c.dataVersion(), version != dataVersion else { return }
         dataVersion = version
-        guard store.hasHistory else { handler(.unknown); return }
         do {
             var transactions: [HistoryTransaction] = []
             while true {

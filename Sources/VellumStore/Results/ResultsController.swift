@@ -160,8 +160,27 @@ public final class ResultsController {
             reload()
             return
         }
-        let gone = event.deleted.union(event.invalidated)
-        let changed = event.inserted.union(event.updated).union(event.refreshed).union(gone)
+        var gone = event.deleted.union(event.invalidated)
+        var changed = event.inserted.union(event.updated).union(event.refreshed).union(gone)
+        if event.storeChangedExternally {
+            // A writer without history: ask SQL what the list is now, and treat every
+            // object whose presence or sort keys differ as changed — still one diffed change set.
+            do {
+                let rows = try context.fetchKeyedIDs(fetchRequest)
+                var seen = Set<ObjectID>(minimumCapacity: rows.count)
+                for r in rows {
+                    seen.insert(r.id)
+                    if index.keysByID[r.id] != r.keys { changed.insert(r.id) }
+                }
+                for e in index.entries where !seen.contains(e.id) {
+                    changed.insert(e.id)
+                    if (try? context.existingObject(with: e.id)) == nil { gone.insert(e.id) }
+                }
+            } catch {
+                reload()
+                return
+            }
+        }
         let changes = process(changed: changed, gone: gone, renames: [:], computeChanges: true)
         deliver(changes)
     }
