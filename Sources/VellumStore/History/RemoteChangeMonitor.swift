@@ -9,14 +9,19 @@ public enum RemoteChange: Sendable {
 }
 
 /// Notices commits made through other connections — another process, the
-/// `sqlite3` shell — by polling `PRAGMA data_version` on a connection of its own
-/// (a cheap in-memory check; it changes only when someone else commits), then
-/// reads the new history. Runs on a private queue.
+/// `sqlite3` shell — by checking `PRAGMA data_version` (it changes only when
+/// someone else commits), then reads the new history. Checks run when inotify
+/// reports a write to the database or its WAL (no CPU while idle), plus a slow
+/// timer as a safety net; without inotify, the timer polls every 10 ms.
+/// Runs on a private queue.
 final class RemoteChangeMonitor: @unchecked Sendable {
     private let store: PersistentStore
     private let queue = DispatchQueue(label: "vellum.remote-changes", qos: .userInitiated)
     private let interval: DispatchTimeInterval
     private var timer: DispatchSourceTimer?
+    private var watcher: FileChangeWatcher?
+    /// True when inotify drives the checks (the timer is then only a safety net).
+    private(set) var usesFileEvents = false
     // Only touched on `queue`.
     private var connection: Connection?
     private var dataVersion: Int64 = 0
@@ -36,8 +41,15 @@ final class RemoteChangeMonitor: @unchecked Sendable {
             dataVersion = store.hasHistory ? try c.dataVersion() : try store.withWriter { try $0.dataVersion() }
             token = try store.currentHistoryToken(using: c)
         }
+        let url = URL(fileURLWithPath: store.path)
+        let name = url.lastPathComponent
+        watcher = FileChangeWatcher(directory: url.deletingLastPathComponent().path, names: [name, name + "-wal"], queue: queue) { [weak self] in
+            self?.poll()
+        }
+        usesFileEvents = watcher != nil
+        let period: DispatchTimeInterval = usesFileEvents ? .milliseconds(500) : interval
         let t = DispatchSource.makeTimerSource(queue: queue)
-        t.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(1))
+        t.schedule(deadline: .now() + period, repeating: period, leeway: .milliseconds(usesFileEvents ? 50 : 1))
         t.setEventHandler { [weak self] in self?.poll() }
         timer = t
         t.resume()
@@ -46,6 +58,8 @@ final class RemoteChangeMonitor: @unchecked Sendable {
     func stop() {
         timer?.cancel()
         timer = nil
+        watcher?.cancel()
+        watcher = nil
     }
 
     deinit { timer?.cancel() }
