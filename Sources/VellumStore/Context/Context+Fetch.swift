@@ -20,21 +20,27 @@ extension ManagedObjectContext {
         let statement = try connection.cachedStatement(sql)
         try statement.bind(bindings)
         var results: [ManagedObject] = []
+        var created: [ManagedObject] = []
         let loader = RowLoader(context: self)
         var resolver = RowEntityResolver(root: root, store: store, selection: selection)
+        let checkRegistry = !registry.isEmpty
         while try statement.step() {
             let pk = statement.int64(0)
             guard let (rowEntity, plan, scope) = resolver.resolve(statement) else { continue }
             let id = ObjectID(scope: scope, key: .permanent(pk))
-            if let existing = registry[id] {
+            if checkRegistry, let existing = registry[id] {
                 if existing.isFault && !idsOnly { loader.fill(existing, from: statement, plan: plan) }
                 results.append(existing)
             } else {
-                let o = register(entity: rowEntity, id: id, isFault: idsOnly)
+                let o = ManagedObject(entity: rowEntity, objectID: id, context: self, isFault: idsOnly)
                 if !idsOnly { loader.fill(o, from: statement, plan: plan) }
                 results.append(o)
+                created.append(o)
             }
         }
+        // Register new objects in one go: one table growth instead of many.
+        registry.reserveCapacity(registry.count + created.count)
+        for o in created { registry[o.objectID] = o }
         if !pending.isEmpty {
             results = try applyPendingChanges(results, pending: pending, entity: entity, request: request)
         }
