@@ -16,7 +16,7 @@ struct ResultsIndex {
 
     let descriptors: [SortDescriptor]
     let sectioned: Bool
-    var entries: [Entry] = []
+    var entries = ChunkedArray<Entry>()
     var keysByID: [ObjectID: [Value]] = [:]
     var sections: [SectionRange] = []
 
