@@ -22,11 +22,17 @@ extension ManagedObjectContext {
         var results: [ManagedObject] = []
         var created: [ManagedObject] = []
         let loader = RowLoader(context: self)
-        var resolver = RowEntityResolver(root: root, store: store, selection: selection)
+        var resolver = RowEntityResolver(root: root, store: store)
         let checkRegistry = !registry.isEmpty
+        var lastPlan: (entity: ObjectIdentifier, plan: RowLoader.Plan)?
         while try statement.step() {
             let pk = statement.int64(0)
-            guard let (rowEntity, plan, scope) = resolver.resolve(statement) else { continue }
+            guard let (rowEntity, scope) = resolver.resolve(statement) else { continue }
+            if lastPlan?.entity != ObjectIdentifier(rowEntity) {
+                guard let p = selection.plans[rowEntity.name] else { continue }
+                lastPlan = (ObjectIdentifier(rowEntity), p)
+            }
+            let plan = lastPlan!.plan
             let id = ObjectID(scope: scope, key: .permanent(pk))
             if checkRegistry, let existing = registry[id] {
                 if existing.isFault && !idsOnly { loader.fill(existing, from: statement, plan: plan) }

@@ -19,10 +19,11 @@ extension ManagedObjectContext {
         let statement = try connection.cachedStatement(query.selectSQL(columns: columns))
         try statement.bind(query.bindings)
         var rows: [(id: ObjectID, keys: [Value])] = []
+        var resolver = RowEntityResolver(root: try self.entity(entity.rootName), store: store)
         while try statement.step() {
             let pk = statement.int64(0)
-            guard let rowEntity = store.model.entity(named: statement.string(1)) else { continue }
-            let id = ObjectID(entityName: rowEntity.name, rootName: rowEntity.rootName, key: .permanent(pk), storeIdentifier: store.identifier)
+            guard let (_, scope) = resolver.resolve(statement) else { continue }
+            let id = ObjectID(scope: scope, key: .permanent(pk))
             var keys: [Value] = []
             keys.reserveCapacity(terms.count)
             for (i, t) in terms.enumerated() {

@@ -99,33 +99,30 @@ struct RowLoader {
     }
 }
 
-/// Finds the concrete entity (and its column plan) of each fetched row from the
-/// `_entity` column, without creating a String per row: a root without
+/// Finds the concrete entity (and its object-ID scope) of each fetched row from
+/// the `_entity` column, without creating a String per row: a root without
 /// sub-entities needs no lookup, otherwise the column's bytes are compared with
 /// the entity names seen so far.
 struct RowEntityResolver {
-    typealias Resolved = (Entity, RowLoader.Plan, ObjectIDScope)
+    typealias Resolved = (entity: Entity, scope: ObjectIDScope)
     private let single: Resolved?
     private var known: [([UInt8], Resolved)] = []
     private let store: PersistentStore
-    private let selection: RowLoader.Selection
+    /// The column holding `_entity`.
+    private let column: Int
 
-    init(root: Entity, store: PersistentStore, selection: RowLoader.Selection) {
+    init(root: Entity, store: PersistentStore, entityColumn: Int = 1) {
         self.store = store
-        self.selection = selection
-        if root.subentityNames.isEmpty, let plan = selection.plans[root.name] {
-            single = (root, plan, store.idScope(for: root))
-        } else {
-            single = nil
-        }
+        self.column = entityColumn
+        single = root.subentityNames.isEmpty ? (root, store.idScope(for: root)) : nil
     }
 
     mutating func resolve(_ s: Statement) -> Resolved? {
         if let single { return single }
-        if let hit = s.withText(1, { bytes in known.first { $0.0.elementsEqual(bytes) } }) { return hit.1 }
-        let name = s.string(1)
-        guard let e = store.model.entity(named: name), let plan = selection.plans[name] else { return nil }
-        let resolved = (e, plan, store.idScope(for: e))
+        if let hit = s.withText(column, { bytes in known.first { $0.0.elementsEqual(bytes) } }) { return hit.1 }
+        let name = s.string(column)
+        guard let e = store.model.entity(named: name) else { return nil }
+        let resolved = (e, store.idScope(for: e))
         known.append((Array(name.utf8), resolved))
         return resolved
     }

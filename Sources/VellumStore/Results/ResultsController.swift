@@ -90,6 +90,7 @@ public final class ResultsController {
         var fresh = ResultsIndex(descriptors: fetchRequest.sortDescriptors, sectioned: sectionKeyPath != nil)
         let rows = try context.fetchKeyedIDs(fetchRequest)
         fresh.entries.reserveCapacity(rows.count)
+        fresh.keysByID.reserveCapacity(rows.count)
         for r in rows {
             fresh.entries.append(ResultsIndex.Entry(id: r.id, keys: r.keys))
             fresh.keysByID[r.id] = r.keys
