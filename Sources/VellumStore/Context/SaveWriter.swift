@@ -48,6 +48,10 @@ struct SaveWriter {
             try insertRow(o, using: current!.statement, columns: current!.columns)
         }
         try writeJoinRowsAndPositions(db)
+        if let transaction = context.store.currentHistoryTransaction {
+            try HistoryWriter(db: db, transaction: transaction, layout: layout)
+                .record(inserted: inserted, updated: updated.map { ($0, $0.changedKeys) }, deleted: deleted)
+        }
     }
 
     func primaryKey(_ o: ManagedObject) -> Int64? {

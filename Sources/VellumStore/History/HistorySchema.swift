@@ -6,10 +6,13 @@ import Foundation
 ///
 /// * `_vellum_transactions(seq, timestamp, author, process)`: one row per Vellum
 ///   save (opened by the writer before its first statement).
-/// * `_vellum_changes(id, txn, entity, pk, kind, columns, tombstone)`: one row per
-///   changed row; `kind` 0 insert, 1 update, 2 delete; `columns` lists changed
-///   columns (updates); `tombstone` is a JSON object of the values kept on delete.
-///   `txn` is NULL for writes made outside Vellum.
+/// * `_vellum_changes(id, txn, timestamp, entity, pk, kind, columns, tombstone, pks)`:
+///   `kind` 0 insert, 1 update, 2 delete; `columns` lists changed columns or
+///   properties (updates); `tombstone` is a JSON object of the values kept on delete.
+///   Writes made outside Vellum get one row per changed row from the triggers
+///   (`txn` NULL). Vellum's own saves skip the triggers and record themselves,
+///   compactly: one row per entity, kind and changed-key set, with the primary keys
+///   packed in `pks` (little-endian Int64s) — a 100k-row save adds one history row.
 /// * `_vellum_history_state(open_txn)`: the transaction Vellum's writer has open.
 ///
 /// Triggers use only SQL built into SQLite (no custom functions), so any client can write.
@@ -21,7 +24,7 @@ enum HistorySchema {
     static func tablesSQL() -> [String] {
         [
             "CREATE TABLE \(transactions) (seq INTEGER PRIMARY KEY AUTOINCREMENT, timestamp REAL NOT NULL, author TEXT, process INTEGER)",
-            "CREATE TABLE \(changes) (id INTEGER PRIMARY KEY AUTOINCREMENT, txn INTEGER, timestamp REAL NOT NULL, entity TEXT NOT NULL, pk INTEGER NOT NULL, kind INTEGER NOT NULL, columns TEXT, tombstone TEXT)",
+            "CREATE TABLE \(changes) (id INTEGER PRIMARY KEY AUTOINCREMENT, txn INTEGER, timestamp REAL NOT NULL, entity TEXT NOT NULL, pk INTEGER, kind INTEGER NOT NULL, columns TEXT, tombstone TEXT, pks BLOB)",
             "CREATE INDEX \(changes)_txn ON \(changes) (txn)",
             "CREATE TABLE \(state) (id INTEGER PRIMARY KEY CHECK (id = 1), open_txn INTEGER)",
             "INSERT INTO \(state) (id, open_txn) VALUES (1, NULL)",
@@ -29,7 +32,8 @@ enum HistorySchema {
     }
 
     private static let now = "((julianday('now') - 2440587.5) * 86400.0)"
-    private static let openTxn = "(SELECT open_txn FROM \(state) WHERE id = 1)"
+    /// Triggers fire only for writes made outside Vellum (no Vellum transaction open).
+    private static let outsideVellum = "WHEN (SELECT open_txn FROM \(state) WHERE id = 1) IS NULL"
 
     /// Triggers for one root table: every stored column of its hierarchy is watched.
     static func triggersSQL(layout: NativeLayout, root: Entity) -> [String] {
@@ -56,18 +60,18 @@ enum HistorySchema {
         let prefix = "_vellum_history_\(root.name)"
         return [
             """
-            CREATE TRIGGER \(quoteIdentifier(prefix + "_insert")) AFTER INSERT ON \(table) BEGIN
-              INSERT INTO \(changes) (txn, timestamp, entity, pk, kind) VALUES (\(openTxn), \(now), NEW."_entity", NEW."_pk", 0);
+            CREATE TRIGGER \(quoteIdentifier(prefix + "_insert")) AFTER INSERT ON \(table) \(outsideVellum) BEGIN
+              INSERT INTO \(changes) (txn, timestamp, entity, pk, kind) VALUES (NULL, \(now), NEW."_entity", NEW."_pk", 0);
             END
             """,
             """
-            CREATE TRIGGER \(quoteIdentifier(prefix + "_update")) AFTER UPDATE ON \(table) BEGIN
-              INSERT INTO \(changes) (txn, timestamp, entity, pk, kind, columns) VALUES (\(openTxn), \(now), NEW."_entity", NEW."_pk", 1, \(changed));
+            CREATE TRIGGER \(quoteIdentifier(prefix + "_update")) AFTER UPDATE ON \(table) \(outsideVellum) BEGIN
+              INSERT INTO \(changes) (txn, timestamp, entity, pk, kind, columns) VALUES (NULL, \(now), NEW."_entity", NEW."_pk", 1, \(changed));
             END
             """,
             """
-            CREATE TRIGGER \(quoteIdentifier(prefix + "_delete")) AFTER DELETE ON \(table) BEGIN
-              INSERT INTO \(changes) (txn, timestamp, entity, pk, kind, tombstone) VALUES (\(openTxn), \(now), OLD."_entity", OLD."_pk", 2, \(tombstone));
+            CREATE TRIGGER \(quoteIdentifier(prefix + "_delete")) AFTER DELETE ON \(table) \(outsideVellum) BEGIN
+              INSERT INTO \(changes) (txn, timestamp, entity, pk, kind, tombstone) VALUES (NULL, \(now), OLD."_entity", OLD."_pk", 2, \(tombstone));
             END
             """,
         ]

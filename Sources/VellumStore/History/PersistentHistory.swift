@@ -23,26 +23,30 @@ extension PersistentStore {
         let horizon = try historyHorizon(c)
         if token < horizon { throw HistoryExpired(token: token, horizon: horizon) }
         let rows = try c.rows("""
-            SELECT c.id, c.txn, c.timestamp, c.entity, c.pk, c.kind, c.columns, c.tombstone, t.author, t.process
+            SELECT c.id, c.txn, c.timestamp, c.entity, c.pk, c.kind, c.columns, c.tombstone, t.author, t.process, c.pks
             FROM \(HistorySchema.changes) AS c LEFT JOIN \(HistorySchema.transactions) AS t ON t.seq = c.txn
             WHERE c.id > ? ORDER BY c.id LIMIT ?
             """, [.integer(token.rawValue), .integer(Int64(limit))])
         var result: [HistoryTransaction] = []
         for row in rows {
-            guard let id = row[0].integerValue, let entityName = row[3].stringValue, let pk = row[4].integerValue,
+            guard let id = row[0].integerValue, let entityName = row[3].stringValue,
                   let kind = row[5].integerValue.flatMap({ HistoryChange.Kind(rawValue: Int($0)) }) else { continue }
+            // A row names one key, or packs several (Vellum's own saves).
+            let keys = row[4].integerValue.map { [$0] } ?? row[10].dataValue.map(HistoryWriter.unpack) ?? []
             let txn = row[1].integerValue
-            let change = HistoryChange(objectID: objectID(entity: entityName, primaryKey: pk), kind: kind,
-                                       changedKeys: propertyNames(forColumns: row[6].stringValue, entity: entityName),
-                                       tombstone: tombstone(row[7].stringValue, entity: entityName))
+            let changedKeys = propertyNames(forColumns: row[6].stringValue, entity: entityName)
+            let kept = tombstone(row[7].stringValue, entity: entityName)
+            let changes = keys.map { pk in
+                HistoryChange(objectID: objectID(entity: entityName, primaryKey: pk), kind: kind, changedKeys: changedKeys, tombstone: kept)
+            }
             let txAuthor = txn == nil ? nil : row[8].stringValue
             if let last = result.last, let txn, last.sequence == txn {
-                result[result.count - 1].changes.append(change)
+                result[result.count - 1].changes.append(contentsOf: changes)
                 result[result.count - 1].token = HistoryToken(rawValue: id)
             } else {
                 result.append(HistoryTransaction(sequence: txn, timestamp: Date(timeIntervalSince1970: row[2].doubleValue ?? 0),
                                                  author: txAuthor, processID: row[9].integerValue.map { Int32(truncatingIfNeeded: $0) },
-                                                 changes: [change], token: HistoryToken(rawValue: id)))
+                                                 changes: changes, token: HistoryToken(rawValue: id)))
             }
         }
         return result.filter { t in
@@ -81,6 +85,8 @@ extension PersistentStore {
         var names: Set<String> = []
         for column in columns.split(separator: ",").map(String.init) {
             if let i = m.attributeColumns.firstIndex(of: column) { names.insert(m.entity.attributes[i].name); continue }
+            // Vellum's own rows name properties (including to-many relationships, which have no column).
+            if m.entity.attribute(named: column) != nil || m.entity.relationship(named: column) != nil { names.insert(column); continue }
             for (i, s) in m.relationshipStorage.enumerated() {
                 if case .foreignKey(let c) = s, c == column { names.insert(m.entity.relationships[i].name) }
             }

@@ -48,6 +48,8 @@ public final class PersistentStore: @unchecked Sendable {
     let temporaryIDs = TemporaryIDMap()
     /// History transactions written by this store object (the monitor skips them).
     let ownTransactions = OwnTransactions()
+    /// The history transaction of the write in progress (only read under the writer lock).
+    var currentHistoryTransaction: Int64?
 
     static let metadataTable = "_vellum_metadata"
     static let formatVersion = "1"
@@ -167,6 +169,8 @@ public final class PersistentStore: @unchecked Sendable {
         try beginImmediateWithRetry()
         do {
             let transaction = recordingHistory && hasHistory ? try openHistoryTransaction(author: author) : nil
+            currentHistoryTransaction = transaction
+            defer { currentHistoryTransaction = nil }
             let result = try body(writer)
             if let transaction {
                 try closeHistoryTransaction(transaction)

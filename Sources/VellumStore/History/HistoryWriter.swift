@@ -1,0 +1,102 @@
+import Foundation
+
+/// Records a Vellum save in persistent history, inside its transaction: one
+/// row per entity, kind and changed-key set, with the primary keys packed
+/// (deletes of entities that keep tombstone values get a row each).
+struct HistoryWriter {
+    let db: Connection
+    let transaction: Int64
+    let layout: NativeLayout
+    private let timestamp = Date().timeIntervalSince1970
+
+    init(db: Connection, transaction: Int64, layout: NativeLayout) {
+        self.db = db
+        self.transaction = transaction
+        self.layout = layout
+    }
+
+    private static let insertSQL = """
+        INSERT INTO \(HistorySchema.changes) (txn, timestamp, entity, pk, kind, columns, tombstone, pks) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+        """
+
+    func record(inserted: [ManagedObject], updated: [(ManagedObject, Set<String>)], deleted: [ManagedObject]) throws {
+        var groups: [GroupKey: [Int64]] = [:]
+        var order: [GroupKey] = []
+        func add(_ key: GroupKey, _ pk: Int64) {
+            if groups[key] == nil { order.append(key) }
+            groups[key, default: []].append(pk)
+        }
+        for o in inserted { if let pk = o.pendingKey ?? o.objectID.primaryKey { add(GroupKey(entity: o.entity.name, kind: 0, columns: nil), pk) } }
+        for (o, keys) in updated {
+            guard let pk = o.objectID.primaryKey else { continue }
+            add(GroupKey(entity: o.entity.name, kind: 1, columns: keys.sorted().joined(separator: ",")), pk)
+        }
+        for o in deleted {
+            guard let pk = o.objectID.primaryKey else { continue }
+            if let tombstone = tombstone(of: o) {
+                try write(entity: o.entity.name, kind: 2, columns: nil, tombstone: tombstone, pk: pk, pks: nil)
+            } else {
+                add(GroupKey(entity: o.entity.name, kind: 2, columns: nil), pk)
+            }
+        }
+        for key in order {
+            let pks = groups[key]!
+            if pks.count == 1 {
+                try write(entity: key.entity, kind: key.kind, columns: key.columns, tombstone: nil, pk: pks[0], pks: nil)
+            } else {
+                try write(entity: key.entity, kind: key.kind, columns: key.columns, tombstone: nil, pk: nil, pks: Self.pack(pks))
+            }
+        }
+    }
+
+    private struct GroupKey: Hashable {
+        var entity: String
+        var kind: Int64
+        var columns: String?
+    }
+
+    private func write(entity: String, kind: Int64, columns: String?, tombstone: String?, pk: Int64?, pks: Data?) throws {
+        try db.run(Self.insertSQL, [.integer(transaction), .double(timestamp), .string(entity), pk.map(Value.integer) ?? .null,
+                                    .integer(kind), columns.map(Value.string) ?? .null, tombstone.map(Value.string) ?? .null,
+                                    pks.map(Value.data) ?? .null])
+    }
+
+    /// The values kept for a deleted object, as the triggers write them (column → value).
+    private func tombstone(of o: ManagedObject) -> String? {
+        guard let m = layout.mapping(for: o.entity.name) else { return nil }
+        let values = o.committed ?? o.values
+        var object: [String: Any] = [:]
+        for (i, a) in o.entity.attributes.enumerated() where a.preservesValueInHistoryOnDeletion {
+            guard let column = m.attributeColumns[i], i < values.count else { continue }
+            switch values[i] {
+            case .null: object[column] = NSNull()
+            case .integer(let v): object[column] = v
+            case .bool(let b): object[column] = b ? 1 : 0
+            case .double(let d): object[column] = d
+            case .date(let d): object[column] = d.timeIntervalSince1970
+            case .string(let s): object[column] = s
+            case .decimal(let d): object[column] = "\(d)"
+            case .uri(let u): object[column] = u.absoluteString
+            case .uuid(let u): object[column] = u.uuidString
+            case .data(let d): object[column] = d.base64EncodedString()
+            }
+        }
+        guard !object.isEmpty, let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return nil }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    static func pack(_ keys: [Int64]) -> Data {
+        var data = Data(capacity: keys.count * 8)
+        for k in keys { withUnsafeBytes(of: k.littleEndian) { data.append(contentsOf: $0) } }
+        return data
+    }
+
+    static func unpack(_ data: Data) -> [Int64] {
+        var keys: [Int64] = []
+        keys.reserveCapacity(data.count / 8)
+        data.withUnsafeBytes { raw in
+            for i in stride(from: 0, to: raw.count - 7, by: 8) { keys.append(Int64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: Int64.self))) }
+        }
+        return keys
+    }
+}
