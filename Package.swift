@@ -18,7 +18,9 @@ let package = Package(
             cSettings: [.define("_XOPEN_SOURCE_EXTENDED"), .define("NCURSES_WIDECHAR", to: "1")],
             linkerSettings: [.linkedLibrary("ncursesw")]
         ),
-        .target(name: "VellumStore", dependencies: ["CSQLite"]),
+        // A few C wrappers for variadic SQLite calls Swift cannot make.
+        .target(name: "CSQLiteShim", dependencies: ["CSQLite"], linkerSettings: [.linkedLibrary("sqlite3")]),
+        .target(name: "VellumStore", dependencies: ["CSQLite", "CSQLiteShim"]),
         .target(name: "VellumTerminal", dependencies: ["CCurses"]),
         .target(name: "VellumApp", dependencies: ["VellumStore", "VellumTerminal"]),
         .executableTarget(name: "vellum", dependencies: ["VellumStore", "VellumApp", "VellumTerminal"]),

@@ -76,3 +76,20 @@ import Testing
         #expect(try ManagedObjectContext(store: store).fetch("Tag").count == 1)
     }
 }
+
+@Suite struct WriterConnectionTests {
+    /// The writer runs with triggers off (Vellum records its own history), but
+    /// foreign-key actions must still keep references valid.
+    @Test func foreignKeyActionsStillApplyOnTheWriter() throws {
+        let dir = TempDir()
+        let store = try Fixtures.openShop(dir)
+        let ctx = try ManagedObjectContext(store: store)
+        let acme = try ctx.insert("Provider", values: ["name": .string("Acme")])
+        let tea = try ctx.insert("Product", values: ["name": .string("Tea")])
+        try tea.setToOne("provider", acme)
+        try ctx.save()
+        try store.writeTransaction { db in try db.execute("DELETE FROM Provider") }
+        let rows = try Connection(path: dir.file("shop.sqlite").path).rows("SELECT provider FROM Product")
+        #expect(rows == [[.null]])
+    }
+}

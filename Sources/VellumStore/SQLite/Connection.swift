@@ -1,4 +1,5 @@
 import CSQLite
+import CSQLiteShim
 import Foundation
 
 /// `SQLITE_TRANSIENT`: SQLite copies bound text and blobs. The C macro is not importable.
@@ -130,6 +131,13 @@ public final class Connection {
     public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
     public var changes: Int { Int(sqlite3_changes(handle)) }
     public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
+    /// Turns triggers off (or on) for this connection only. The store's writer turns them
+    /// off: Vellum records its own history, the triggers are for everyone else.
+    public func setTriggersEnabled(_ enabled: Bool) throws(StoreError) {
+        let rc = vellum_sqlite_enable_triggers(handle, enabled ? 1 : 0)
+        if rc != SQLITE_OK { throw failure(rc, sql: "sqlite3_db_config(SQLITE_DBCONFIG_ENABLE_TRIGGER)") }
+    }
 
     /// `PRAGMA data_version`: changes when another connection commits to the file.
     public func dataVersion() throws(StoreError) -> Int64 {

@@ -100,6 +100,7 @@ public final class PersistentStore: @unchecked Sendable {
         self.layout = NativeLayout(model: resolvedModel)
         writer = try Connection(path: path, options: .init(readOnly: options.readOnly, create: !exists,
                                                             busyTimeoutMilliseconds: options.busyTimeoutMilliseconds))
+        try writer.setTriggersEnabled(false)
         if exists {
             identifier = storedIdentifier ?? ""
             hasHistory = try writer.tableExists(HistorySchema.changes)
