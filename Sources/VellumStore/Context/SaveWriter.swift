@@ -48,7 +48,7 @@ struct SaveWriter {
             try insertRow(o, using: current!.statement, columns: current!.columns)
         }
         try writeJoinRowsAndPositions(db)
-        if let transaction = context.store.currentHistoryTransaction {
+        if !(inserted.isEmpty && updated.isEmpty && deleted.isEmpty), let transaction = try context.store.historyTransaction() {
             try HistoryWriter(db: db, transaction: transaction, layout: layout)
                 .record(inserted: inserted, updated: updated.map { ($0, $0.changedKeys) }, deleted: deleted)
         }
@@ -68,9 +68,9 @@ struct SaveWriter {
                 if let current { next[current.root] = current.key }
                 var key = next[table] ?? 0
                 if key == 0 {
-                    let seq = try db.scalarInt("SELECT seq FROM sqlite_sequence WHERE name = ?", [.string(table)]) ?? 0
-                    let maxKey = try db.scalarInt("SELECT max(\"_pk\") FROM \(quoteIdentifier(table))") ?? 0
-                    key = max(seq, maxKey) + 1
+                    // Past both the AUTOINCREMENT counter and the largest row: keys are never reused.
+                    let sql = "SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = ?1), 0), coalesce((SELECT max(\"_pk\") FROM \(quoteIdentifier(table))), 0))"
+                    key = 1 + (try db.scalarInt(sql, [.string(table)]) ?? 0)
                 }
                 current = (table, key)
             }

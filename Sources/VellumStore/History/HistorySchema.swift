@@ -5,7 +5,7 @@ import Foundation
 /// `sqlite3` shell, another program) are recorded too, in the same transaction.
 ///
 /// * `_vellum_transactions(seq, timestamp, author, process)`: one row per Vellum
-///   save (opened by the writer before its first statement).
+///   save that changed something (created with its first history row).
 /// * `_vellum_changes(id, txn, timestamp, entity, pk, kind, columns, tombstone, pks)`:
 ///   `kind` 0 insert, 1 update, 2 delete; `columns` lists changed columns or
 ///   properties (updates); `tombstone` is a JSON object of the values kept on delete.
@@ -13,27 +13,23 @@ import Foundation
 ///   (`txn` NULL). Vellum's own saves skip the triggers and record themselves,
 ///   compactly: one row per entity, kind and changed-key set, with the primary keys
 ///   packed in `pks` (little-endian Int64s) — a 100k-row save adds one history row.
-/// * `_vellum_history_state(open_txn)`: the transaction Vellum's writer has open.
 ///
-/// Triggers use only SQL built into SQLite (no custom functions), so any client can write.
+/// Triggers use only SQL built into SQLite (no custom functions), so any client can
+/// write. Vellum's writer connection runs with triggers off
+/// (`Connection.setTriggersEnabled(false)`): it records its own saves instead.
 enum HistorySchema {
     static let transactions = "_vellum_transactions"
     static let changes = "_vellum_changes"
-    static let state = "_vellum_history_state"
 
     static func tablesSQL() -> [String] {
         [
             "CREATE TABLE \(transactions) (seq INTEGER PRIMARY KEY AUTOINCREMENT, timestamp REAL NOT NULL, author TEXT, process INTEGER)",
             "CREATE TABLE \(changes) (id INTEGER PRIMARY KEY AUTOINCREMENT, txn INTEGER, timestamp REAL NOT NULL, entity TEXT NOT NULL, pk INTEGER, kind INTEGER NOT NULL, columns TEXT, tombstone TEXT, pks BLOB)",
             "CREATE INDEX \(changes)_txn ON \(changes) (txn)",
-            "CREATE TABLE \(state) (id INTEGER PRIMARY KEY CHECK (id = 1), open_txn INTEGER)",
-            "INSERT INTO \(state) (id, open_txn) VALUES (1, NULL)",
         ]
     }
 
     private static let now = "((julianday('now') - 2440587.5) * 86400.0)"
-    /// Triggers fire only for writes made outside Vellum (no Vellum transaction open).
-    private static let outsideVellum = "WHEN (SELECT open_txn FROM \(state) WHERE id = 1) IS NULL"
 
     /// Triggers for one root table: every stored column of its hierarchy is watched.
     static func triggersSQL(layout: NativeLayout, root: Entity) -> [String] {
@@ -60,17 +56,17 @@ enum HistorySchema {
         let prefix = "_vellum_history_\(root.name)"
         return [
             """
-            CREATE TRIGGER \(quoteIdentifier(prefix + "_insert")) AFTER INSERT ON \(table) \(outsideVellum) BEGIN
+            CREATE TRIGGER \(quoteIdentifier(prefix + "_insert")) AFTER INSERT ON \(table) BEGIN
               INSERT INTO \(changes) (txn, timestamp, entity, pk, kind) VALUES (NULL, \(now), NEW."_entity", NEW."_pk", 0);
             END
             """,
             """
-            CREATE TRIGGER \(quoteIdentifier(prefix + "_update")) AFTER UPDATE ON \(table) \(outsideVellum) BEGIN
+            CREATE TRIGGER \(quoteIdentifier(prefix + "_update")) AFTER UPDATE ON \(table) BEGIN
               INSERT INTO \(changes) (txn, timestamp, entity, pk, kind, columns) VALUES (NULL, \(now), NEW."_entity", NEW."_pk", 1, \(changed));
             END
             """,
             """
-            CREATE TRIGGER \(quoteIdentifier(prefix + "_delete")) AFTER DELETE ON \(table) \(outsideVellum) BEGIN
+            CREATE TRIGGER \(quoteIdentifier(prefix + "_delete")) AFTER DELETE ON \(table) BEGIN
               INSERT INTO \(changes) (txn, timestamp, entity, pk, kind, tombstone) VALUES (NULL, \(now), OLD."_entity", OLD."_pk", 2, \(tombstone));
             END
             """,

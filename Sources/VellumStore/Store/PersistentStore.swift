@@ -48,8 +48,12 @@ public final class PersistentStore: @unchecked Sendable {
     let temporaryIDs = TemporaryIDMap()
     /// History transactions written by this store object (the monitor skips them).
     let ownTransactions = OwnTransactions()
-    /// The history transaction of the write in progress (only read under the writer lock).
-    var currentHistoryTransaction: Int64?
+    /// History of the write in progress (only touched under the writer lock).
+    private var pendingHistory: PendingHistory?
+    private struct PendingHistory {
+        var author: String?
+        var sequence: Int64?
+    }
 
     static let metadataTable = "_vellum_metadata"
     static let formatVersion = "1"
@@ -162,22 +166,20 @@ public final class PersistentStore: @unchecked Sendable {
     }
 
     /// Runs a write transaction on the writer connection, retrying with backoff
-    /// while another process holds the lock; then fails with `busy`.
+    /// while another process holds the lock; then fails with `busy`. Saves record
+    /// their history through `historyTransaction()` inside `body`.
     public func writeTransaction<T>(author: String? = nil, recordingHistory: Bool = true, _ body: (Connection) throws -> T) throws -> T {
         if options.readOnly { throw StoreError.readOnly(path: path) }
         writerLock.lock()
         defer { writerLock.unlock() }
         try beginImmediateWithRetry()
+        pendingHistory = recordingHistory && hasHistory ? PendingHistory(author: author) : nil
+        defer { pendingHistory = nil }
         do {
-            let transaction = recordingHistory && hasHistory ? try openHistoryTransaction(author: author) : nil
-            currentHistoryTransaction = transaction
-            defer { currentHistoryTransaction = nil }
             let result = try body(writer)
-            if let transaction {
-                try closeHistoryTransaction(transaction)
-                // Marked before COMMIT so the monitor never mistakes it for another writer's.
-                ownTransactions.insert(transaction)
-            }
+            let transaction = pendingHistory?.sequence
+            // Marked before COMMIT so the monitor never mistakes it for another writer's.
+            if let transaction { ownTransactions.insert(transaction) }
             do { try writer.execute("COMMIT") } catch {
                 if let transaction { _ = ownTransactions.consume(transaction) }
                 throw error
@@ -189,19 +191,15 @@ public final class PersistentStore: @unchecked Sendable {
         }
     }
 
-    /// Opens this save's history transaction: triggers tag its changes with it.
-    private func openHistoryTransaction(author: String?) throws -> Int64 {
-        try writer.run(HistorySchema.openTransactionSQL(), [author.map(Value.string) ?? .null, .integer(Int64(getpid()))])
+    /// The history transaction of the write in progress, created on first use
+    /// (a save that changes nothing leaves none). Nil when history is off.
+    func historyTransaction() throws -> Int64? {
+        guard let pending = pendingHistory else { return nil }
+        if let seq = pending.sequence { return seq }
+        try writer.run(HistorySchema.openTransactionSQL(), [pending.author.map(Value.string) ?? .null, .integer(Int64(getpid()))])
         let seq = writer.lastInsertRowID
-        try writer.run("UPDATE \(HistorySchema.state) SET open_txn = ? WHERE id = 1", [.integer(seq)])
+        pendingHistory?.sequence = seq
         return seq
-    }
-
-    private func closeHistoryTransaction(_ seq: Int64) throws {
-        try writer.run("UPDATE \(HistorySchema.state) SET open_txn = NULL WHERE id = 1")
-        // A save that changed no row leaves no transaction behind.
-        try writer.run("DELETE FROM \(HistorySchema.transactions) WHERE seq = ? AND NOT EXISTS (SELECT 1 FROM \(HistorySchema.changes) WHERE txn = ?)",
-                       [.integer(seq), .integer(seq)])
     }
 
     private func beginImmediateWithRetry() throws(StoreError) {
