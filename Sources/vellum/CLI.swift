@@ -61,6 +61,8 @@ enum VellumCLI {
         [
             ModelCommand.self,
             CreateCommand.self,
+            BrowseCommand.self,
+            DemoCommand.self,
             HelpCommand.self,
         ]
     }

@@ -1,3 +1,3 @@
 import Foundation
 
-exit(VellumCLI.main(Array(CommandLine.arguments.dropFirst())))
+exit(await VellumCLI.mainAsync(Array(CommandLine.arguments.dropFirst())))
