@@ -51,6 +51,12 @@ public enum AppCommands {
             VellumBrowser.printError("usage: vellum demo-writer FILE")
             return 2
         }
+        // Default signal handling even if the parent ignored or blocked them.
+        signal(SIGTERM, SIG_DFL)
+        signal(SIGINT, SIG_DFL)
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigprocmask(SIG_SETMASK, &set, nil)
         // Exit with the browser that started it, however it ended.
         let parent = getppid()
         Thread.detachNewThread {

@@ -104,6 +104,7 @@ public final class BrowserSession {
         state.columnNames = columns.map(\.name)
         state.columnTypes = columns.map(\.type)
         state.detailFieldCount = columns.count + entity.relationships.count
+        state.detailCursor = 0
         do {
             let predicate = state.filterText.isEmpty ? nil : try VellumStore.Predicate(format: state.filterText)
             rows = try ResultsRowSource(context: context, entityName: entity.name, predicate: predicate,

@@ -83,8 +83,8 @@ public enum Reducer {
 
     private static func conflict(_ s: inout AppState, _ key: VellumTerminal.Key) -> [Effect] {
         switch key {
-        case .char("m"), .char("M"): return [.resolveConflict(keepMine: true)]
-        case .char("t"), .char("T"): return [.resolveConflict(keepMine: false)]
+        case .char("m"): return [.resolveConflict(keepMine: true)]
+        case .char("t"): return [.resolveConflict(keepMine: false)]
         case .escape:
             s.mode = .edit
             return []

@@ -14,6 +14,15 @@ final class Tmux {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: executable)
         p.arguments = arguments
+        p.standardInput = FileHandle.nullDevice
+        if arguments.first == "new-session" {
+            // The tmux server it may start would keep a pipe open forever.
+            p.standardOutput = FileHandle.nullDevice
+            p.standardError = FileHandle.nullDevice
+            do { try p.run() } catch { return (-1, "\(error)") }
+            p.waitUntilExit()
+            return (p.terminationStatus, "")
+        }
         let out = Pipe()
         p.standardOutput = out
         p.standardError = out
@@ -131,7 +140,7 @@ struct E2EBrowserTests {
         #expect(t.wait(for: "filter: priority > 4"), "\(t.screen)")
         #expect(t.screen.contains("row 1/6"), "\(t.screen)")
         t.keys("/", "C-u", "Enter")
-        #expect(t.wait(for: "row 1/30"), "\(t.screen)")
+        #expect(t.wait(for: "/30 │"), "\(t.screen)")   // the cursor stays on its record
         t.keys("l", "l", "l", "S")
         #expect(t.wait(for: "sort: priority ▼"), "\(t.screen)")
         #expect(t.screen.contains("priority ▼"))
@@ -242,6 +251,7 @@ struct E2EBrowserTests {
         let t = open(store, entity: "Task")
         t.keys("l", "l", "l", "e", "C-u"); t.type("5")
         #expect(t.wait(for: "Enter save"), "\(t.screen)")
+        Thread.sleep(forTimeInterval: 0.3)   // let the app take every key before the row changes
         _ = store.sql("UPDATE Task SET priority = 1, _version = _version + 1 WHERE title = 'Audit inventory #1'")
         #expect(t.wait(for: "Conflict: priority was changed"), "\(t.screen)")
         #expect(t.screen.contains("mine:   5"))
@@ -252,6 +262,7 @@ struct E2EBrowserTests {
         #expect(store.sql("SELECT priority FROM Task WHERE title = 'Audit inventory #1'") == "1")
         // Again, keeping mine this time.
         t.keys("e", "C-u"); t.type("5")
+        Thread.sleep(forTimeInterval: 0.3)
         _ = store.sql("UPDATE Task SET priority = 2, _version = _version + 1 WHERE title = 'Audit inventory #1'")
         #expect(t.wait(for: "Conflict: priority was changed"), "\(t.screen)")
         t.keys("m")
@@ -259,6 +270,7 @@ struct E2EBrowserTests {
         #expect(store.sql("SELECT priority FROM Task WHERE title = 'Audit inventory #1'") == "5")
         // Deleted underneath: the typed text survives and can be re-added.
         t.keys("h", "h", "h", "e", "C-u"); t.type("Mine again")
+        #expect(t.wait(for: "Mine again"), "\(t.screen)")
         _ = store.sql("DELETE FROM Task WHERE title = 'Audit inventory #1'")
         #expect(t.wait(for: "this record was deleted"), "\(t.screen)")
         #expect(t.screen.contains("mine:   Mine again"))
