@@ -239,6 +239,10 @@ struct E2EBrowserTests {
         _ = store.sql("INSERT INTO Task (_entity, title, priority, done) VALUES ('Task', 'AAA from the shell', 2, 0)")
         #expect(t.wait(2, until: { $0.contains("AAA from the shell") }), "\(t.screen)")
         #expect(Date().timeIntervalSince(before) < 2)
+        // It flashes in the theme's highlight role for about a second, then looks like any row.
+        func styledLine() -> String { t.tmux(["capture-pane", "-e", "-p", "-t", t.name]).out.split(separator: "\n").first { $0.contains("AAA from the shell") }.map(String.init) ?? "" }
+        #expect(styledLine().range(of: "│\u{1b}\\[[0-9;]*mAAA from the shell", options: .regularExpression) != nil, "\(styledLine())")
+        #expect(t.wait(3) { _ in styledLine().contains("│AAA from the shell") }, "\(styledLine())")
         #expect(t.wait(for: "Task            31"), "\(t.screen)")
         #expect(t.screen.contains("another process") || t.screen.contains("● live"))
         _ = store.sql("DELETE FROM Task WHERE title = 'AAA from the shell'")
