@@ -28,18 +28,18 @@ public enum KeyBindings {
         KeyBinding(keys: [.char("h"), .left], label: "h ←", action: .columnLeft, help: "previous column"),
         KeyBinding(keys: [.char("l"), .right], label: "l →", action: .columnRight, help: "next column"),
         KeyBinding(keys: [.tab, .backTab], label: "Tab", action: .switchFocus, help: "focus sidebar / table / detail pane"),
-        KeyBinding(keys: [.enter], label: "Enter", action: .open, help: "open entity (sidebar) / edit cell (table) / follow relationship (detail)"),
-        KeyBinding(keys: [.char("e")], label: "e", action: .edit, help: "edit the current cell or field (to-one: picker)"),
+        KeyBinding(keys: [.enter], label: "Enter", action: .open, help: "open entity / edit cell / follow relationship"),
+        KeyBinding(keys: [.char("e")], label: "e", action: .edit, help: "edit cell or field (to-one: picker)"),
         KeyBinding(keys: [.char("/")], label: "/", action: .filter, help: "filter with a predicate"),
         KeyBinding(keys: [.char("s")], label: "s", action: .sortAscending, help: "sort by column ascending"),
         KeyBinding(keys: [.char("S")], label: "S", action: .sortDescending, help: "sort by column descending"),
         KeyBinding(keys: [.char("a")], label: "a", action: .add, help: "add a record"),
         KeyBinding(keys: [.char("d")], label: "d", action: .delete, help: "delete the record (asks y/n)"),
-        KeyBinding(keys: [.char("u")], label: "u", action: .undo, help: "undo the last edit, add or delete (saved)"),
+        KeyBinding(keys: [.char("u")], label: "u", action: .undo, help: "undo last edit/add/delete (saved)"),
         KeyBinding(keys: [.ctrl("r")], label: "^R", action: .redo, help: "redo"),
         KeyBinding(keys: [.char("?")], label: "?", action: .help, help: "toggle this help"),
-        KeyBinding(keys: [.char(":")], label: ":", action: .command, help: "command line (:q :theme :sort :filter :goto)"),
-        KeyBinding(keys: [.backspace, .escape], label: "Backspace Esc", action: .back, help: "back to the previous list"),
+        KeyBinding(keys: [.char(":")], label: ":", action: .command, help: "command line (see Commands)"),
+        KeyBinding(keys: [.backspace, .escape], label: "Bksp Esc", action: .back, help: "back to the previous list"),
         KeyBinding(keys: [.char("q"), .ctrl("c")], label: "q ^C", action: .quit, help: "quit"),
         KeyBinding(keys: [.ctrl("z")], label: "^Z", action: .suspend, help: "suspend to the shell"),
     ]
@@ -47,7 +47,7 @@ public enum KeyBindings {
     /// Keys of the line editor (edit, filter and command modes).
     public static let editor: [(label: String, help: String)] = [
         ("← → Home End ^A ^E", "move the cursor"),
-        ("^U ^K ^W", "delete to start / to end / previous word"),
+        ("^U ^K ^W", "delete to start / end / word"),
         ("Space (boolean)", "toggle true/false"),
         ("Enter", "confirm"),
         ("Esc", "cancel"),
@@ -55,10 +55,10 @@ public enum KeyBindings {
 
     /// Keys of the conflict prompt and the picker.
     public static let prompts: [(label: String, help: String)] = [
-        ("m (conflict)", "keep mine: save the typed value over theirs (re-add if deleted)"),
-        ("t (conflict)", "take theirs: drop the typed value"),
+        ("m (conflict)", "keep mine (re-add if deleted)"),
+        ("t (conflict)", "take theirs, drop mine"),
         ("Esc (conflict)", "back to the editor"),
-        ("type ↑ ↓ Enter (picker)", "search, choose the related record; Esc cancels"),
+        ("↑ ↓ Enter (picker)", "choose; type to search"),
     ]
 
     public static let commands: [(label: String, help: String)] = [

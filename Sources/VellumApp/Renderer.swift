@@ -79,8 +79,9 @@ enum Renderer {
         let cells: [[String]] = objects.map { _, o in
             s.columnNames.map { key in (try? o?.value(forKey: key)).flatMap { $0 }.map(cellText) ?? "⚠" }
         }
-        let widths = ColumnSizing.widths(headers: s.columnNames, cells: cells)
+        var widths = ColumnSizing.widths(headers: s.columnNames, cells: cells)
         let first = ColumnSizing.firstVisible(widths: widths, cursor: s.cursorColumn, available: r.width)
+        ColumnSizing.distributeSpare(&widths, from: first, headers: s.columnNames, cells: cells, available: r.width)
         // Header with sort marker.
         screen.fill(row: r.row, col: r.col, width: r.width, style: t[.header])
         var x = r.col
@@ -224,13 +225,21 @@ enum Renderer {
     private static func help(_ f: Frame, _ screen: Screen) {
         let lines = KeyBindings.helpLines()
         let size = screen.size
-        let width = min(size.columns - 4, 70)
-        let height = min(size.rows - 2, lines.count + 2)
+        // Two columns when one does not fit and the terminal is wide enough.
+        let columns = lines.count > size.rows - 4 && size.columns >= 100 ? 2 : 1
+        let perColumn = (lines.count + columns - 1) / columns
+        let width = columns == 1 ? min(size.columns - 4, 74) : size.columns - 4
+        let height = min(size.rows - 2, perColumn + 3)
         let top = max(0, (size.rows - height) / 2), left = max(0, (size.columns - width) / 2)
-        screen.fill(row: top, col: left, width: width, height: height, style: f.theme[.text].adding(.reverse))
-        for (i, line) in lines.enumerated() where i + 1 < height - 1 {
-            screen.put(row: top + 1 + i, col: left + 2, text: line, style: f.theme[.text].adding(.reverse), maxWidth: width - 4)
+        let style = f.theme[.text].adding(.reverse)
+        screen.fill(row: top, col: left, width: width, height: height, style: style)
+        let columnWidth = (width - 4) / columns
+        for (i, line) in lines.enumerated() {
+            let column = i / perColumn, y = i % perColumn
+            guard y + 1 < height - 2 else { continue }
+            screen.put(row: top + 1 + y, col: left + 2 + column * columnWidth, text: line, style: style, maxWidth: columnWidth - 1)
         }
+        screen.put(row: top + height - 1, col: left + 2, text: "any key closes this help", style: style.adding(.bold), maxWidth: width - 4)
     }
 
     private static func box(_ screen: Screen, top: Int, left: Int, width: Int, height: Int, style: Style) {

@@ -227,7 +227,7 @@ struct E2EBrowserTests {
         #expect(t.wait(for: "theme:"), "\(t.screen)")
         t.keys("?")
         #expect(t.wait(for: "Line editor"), "\(t.screen)")
-        #expect(t.screen.contains("undo the last edit"))
+        #expect(t.screen.contains("undo last edit"))
         t.keys("x")
         #expect(t.wait { !$0.contains("Line editor") }, "\(t.screen)")
     }
