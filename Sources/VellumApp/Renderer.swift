@@ -34,6 +34,15 @@ enum Renderer {
         screen.refresh()
     }
 
+    /// Like `cellText`, with dates shortened for the table (the detail pane shows them in full).
+    static func tableText(_ v: Value) -> String {
+        guard case .date = v else { return cellText(v) }
+        let iso = v.description                       // 2025-04-19T10:50:21Z
+        guard iso.count >= 19 else { return iso }
+        let day = String(iso.prefix(10)), time = String(iso.dropFirst(11).prefix(5))
+        return iso.dropFirst(11).hasPrefix("00:00:00") ? day : day + " " + time
+    }
+
     static func cellText(_ v: Value) -> String {
         v.isNull ? "∅" : v.description.replacingOccurrences(of: "\n", with: "⏎")
     }
@@ -77,7 +86,7 @@ enum Renderer {
             objects.append((index, try? rows.object(at: index)))
         }
         let cells: [[String]] = objects.map { _, o in
-            s.columnNames.map { key in (try? o?.value(forKey: key)).flatMap { $0 }.map(cellText) ?? "⚠" }
+            s.columnNames.map { key in (try? o?.value(forKey: key)).flatMap { $0 }.map(tableText) ?? "⚠" }
         }
         var widths = ColumnSizing.widths(headers: s.columnNames, cells: cells)
         let first = ColumnSizing.firstVisible(widths: widths, cursor: s.cursorColumn, available: r.width)

@@ -316,6 +316,22 @@ struct E2EBrowserTests {
         t.kill()
     }
 
+    @Test func demoShowsTheOtherWriterAndStopsIt() throws {
+        let dir = TempDir()
+        let t = Tmux("XDG_DATA_HOME='\(dir.url.path)' '\(VellumBinary.url.path)' demo")
+        #expect(t.wait(for: "Entities", 10), "\(t.screen)")
+        #expect(t.wait(for: "● live · demo-writer", 10), "\(t.screen)")
+        t.keys("q")
+        #expect(t.wait(3) { _ in !t.alive })
+        let store = dir.path("vellum/demo.sqlite")
+        // The writer exits with the browser: the store stops changing.
+        Thread.sleep(forTimeInterval: 0.5)
+        let before = Tmux.run("/usr/bin/sqlite3", [store, "SELECT count(*) FROM _vellum_transactions"]).out
+        Thread.sleep(forTimeInterval: 1.6)
+        let after = Tmux.run("/usr/bin/sqlite3", [store, "SELECT count(*) FROM _vellum_transactions"]).out
+        #expect(before == after)
+    }
+
     @Test func clearErrorsOutsideTheBrowser() throws {
         let dir = TempDir()
         let missing = try VellumBinary.run([dir.path("missing.sqlite")])
