@@ -27,7 +27,7 @@ let package = Package(
         .executableTarget(name: "vellum-bench", dependencies: ["VellumStore", "CSQLite"]),
         .testTarget(name: "VellumStoreTests", dependencies: ["VellumStore", "CSQLite"]),
         .testTarget(name: "VellumTerminalTests", dependencies: ["VellumTerminal"]),
-        .testTarget(name: "VellumCLITests", dependencies: ["vellum", "VellumStore"]),
+        .testTarget(name: "VellumCLITests", dependencies: ["vellum", "VellumStore", "VellumApp"]),
         .testTarget(name: "VellumAppTests", dependencies: ["VellumApp", "VellumStore", "VellumTerminal"]),
     ],
     swiftLanguageModes: [.v6]

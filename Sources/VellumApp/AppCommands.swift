@@ -41,14 +41,27 @@ public enum AppCommands {
         writer.standardError = FileHandle.nullDevice
         writer.standardInput = FileHandle.nullDevice
         try? writer.run()
-        defer { if writer.isRunning { writer.terminate() } }
-        return await runBrowser(path: url.path, theme: theme)
+        let status = await runBrowser(path: url.path, theme: theme)
+        if writer.isRunning { kill(writer.processIdentifier, SIGTERM) }
+        return status
     }
 
     public static func demoWriter(arguments: [String]) -> Int32 {
         guard let path = arguments.first else {
             VellumBrowser.printError("usage: vellum demo-writer FILE")
             return 2
+        }
+        // Default signal handling even if the parent ignored or blocked them.
+        signal(SIGTERM, SIG_DFL)
+        signal(SIGINT, SIG_DFL)
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigprocmask(SIG_SETMASK, &set, nil)
+        // Exit with the browser that started it, however it ended.
+        let parent = getppid()
+        Thread.detachNewThread {
+            while getppid() == parent { Thread.sleep(forTimeInterval: 0.2) }
+            exit(0)
         }
         do { try DemoWriter.run(storePath: path) } catch {
             VellumBrowser.printError("vellum demo-writer: \(error)")

@@ -5,9 +5,28 @@ import VellumStore
 /// reducer (keys) or the loop (store events). Widgets only read it.
 public struct AppState: Sendable {
     public enum Mode: Sendable, Equatable {
-        case browse, edit, filter, command, help, confirmDelete
+        case browse, edit, filter, command, help, confirmDelete, conflict, picker
     }
-    public enum Focus: Sendable, Equatable { case sidebar, table }
+    public enum Focus: Sendable, Equatable { case sidebar, table, detail }
+
+    /// The record being edited was changed or deleted by someone else.
+    public struct Conflict: Sendable, Equatable {
+        public var key: String
+        public var mine: String
+        public var theirs: String?
+        public var deleted: Bool
+        public var author: String?
+    }
+
+    /// Where Backspace/Esc returns to.
+    public struct Place: Sendable, Equatable {
+        public var entityIndex: Int
+        public var basePredicate: String?
+        public var title: String?
+        public var filterText: String
+        public var sort: VellumStore.SortDescriptor?
+        public var selected: ObjectID?
+    }
 
     /// Facts about the data the reducer needs for cursor arithmetic.
     public var entityNames: [String] = []
@@ -38,7 +57,20 @@ public struct AppState: Sendable {
     /// Rows changed by other writers, highlighted until the given time.
     public var flashes: [ObjectID: Date] = [:]
     public var lastChange: Date?
-    public var backStack: [Int] = []
+    public var backStack: [Place] = []
+    /// A relationship list's restriction (shown in the status bar).
+    public var navigationTitle: String?
+    /// Cursor over the detail pane's fields (attributes, then relationships).
+    public var detailCursor = 0
+    public var detailFieldCount = 0
+    public var conflict: Conflict?
+    /// Picker (to-one editing): the shown items and the cursor.
+    public var pickerItems: [String] = []
+    public var pickerCursor = 0
+    public var pickerTitle = ""
+    /// Who wrote last from outside (container.lastRemoteChange).
+    public var lastWriter: String?
+    public var lastWriteDate: Date?
     public var themeName = "default"
 
     public init() {}
@@ -65,6 +97,8 @@ public struct AppState: Sendable {
         if cursorRow >= scrollOffset + page { scrollOffset = cursorRow - page + 1 }
         scrollOffset = max(0, min(scrollOffset, max(0, rowCount - page)))
         sidebarCursor = entityNames.isEmpty ? 0 : min(max(0, sidebarCursor), entityNames.count - 1)
+        detailCursor = detailFieldCount == 0 ? 0 : min(max(0, detailCursor), detailFieldCount - 1)
+        pickerCursor = pickerItems.isEmpty ? 0 : min(max(0, pickerCursor), pickerItems.count - 1)
     }
 
     /// Earliest flash expiry, so the loop knows when to redraw.

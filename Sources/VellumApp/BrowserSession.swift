@@ -4,6 +4,10 @@ import VellumTerminal
 
 /// Owns the state and executes effects against the store. Terminal-free, so
 /// tests drive it with keys and observe merged background saves.
+///
+/// Writes go through the view context (merge policy `.error`), recorded by an
+/// `UndoStack` one group per user action, and are saved at once; a save that
+/// meets another writer's change fails instead of overwriting it.
 @MainActor
 public final class BrowserSession {
     public let container: PersistentContainer
@@ -11,25 +15,39 @@ public final class BrowserSession {
     public private(set) var rows: RowSource?
     public private(set) var entityCounts: [Int] = []
     public private(set) var quitRequested = false
+    public let undoStack = UndoStack()
     /// Set when something visible changed; the loop redraws and clears it.
     public var needsRedraw = true
     /// Theme change requests for the loop (which owns the terminal).
     public var pendingThemeName: String?
     public var suspendRequested = false
-    /// IDs this session itself wrote, so they do not flash as "changed by others".
-    private var ownWrites: Set<ObjectID> = []
+    /// True while this session mutates and saves the view context: those changes do not flash.
+    private var writingLocally = false
     private var token: ObservationToken?
+    /// The record under the cursor, so the selection follows it when rows move.
+    private var selectedID: ObjectID?
+    /// Changes seen but not yet applied to the state (coalesced, applied after all observers ran).
+    private var pendingChange: ObjectsDidChange?
+    private var changeScheduled = false
+    /// The field being edited: record, key, and the value it had when the editor opened.
+    private var editTarget: (id: ObjectID, key: String, base: Value)?
+    /// Picker: the record and to-one being set, and the candidates.
+    private var pickerTarget: (id: ObjectID, key: String, entity: String)?
+    private var pickerAll: [(id: ObjectID, name: String)] = []
+    private var pickerShown: [ObjectID?] = []
     public static let flashDuration: TimeInterval = 1.0
 
     public init(container: PersistentContainer) {
         self.container = container
         let model = container.model
+        container.viewContext.mergePolicy = .error
+        container.viewContext.undoStack = undoStack
         state.entityNames = model.entityNames.filter { model.entity(named: $0)?.isAbstract == false }
         token = container.viewContext.observeChanges { [weak self] change in
             MainActor.assumeIsolated { self?.didChange(change) }
         }
         refreshCounts()
-        if !state.entityNames.isEmpty { open(0) }
+        if !state.entityNames.isEmpty { show(0, base: nil, title: nil) }
     }
 
     public var context: ManagedObjectContext { container.viewContext }
@@ -46,41 +64,82 @@ public final class BrowserSession {
         let effects = Reducer.update(&state, key: key)
         needsRedraw = true
         for effect in effects { await perform(effect) }
+        syncSelection()
     }
 
     func perform(_ effect: Effect) async {
         switch effect {
         case .quit: quitRequested = true
         case .suspend: suspendRequested = true
-        case .openEntity(let i): open(i)
+        case .openEntity(let i):
+            if i != state.selectedEntity || state.navigationTitle != nil { pushPlace() }
+            state.filterText = ""; state.sort = nil
+            show(i, base: nil, title: nil)
         case .setTheme(let name): pendingThemeName = name
         case .applyFilter, .applySort: reloadRows()
-        case .beginEdit: beginEdit()
-        case .commitEdit(let text): await commitEdit(text)
-        case .addRecord: await addRecord()
-        case .deleteRecord: await deleteRecord()
+        case .beginEdit: beginEdit(key: currentAttribute()?.name)
+        case .commitEdit(let text): commitEdit(text)
+        case .addRecord: addRecord()
+        case .deleteRecord: deleteRecord()
+        case .undo: undoRedo(undo: true)
+        case .redo: undoRedo(undo: false)
+        case .back: goBack()
+        case .activateDetailField: activateDetailField(edit: false)
+        case .editDetailField: activateDetailField(edit: true)
+        case .resolveConflict(let keepMine): resolveConflict(keepMine: keepMine)
+        case .pickerQueryChanged: filterPicker()
+        case .pickerChoose: choosePicked()
         }
     }
 
-    private func open(_ index: Int) {
+    // MARK: Lists and navigation
+
+    /// Shows entity `index`, optionally restricted by `base` (relationship lists).
+    private func show(_ index: Int, base: String?, title: String?, select: ObjectID? = nil) {
         guard state.entityNames.indices.contains(index), let entity = container.model.entity(named: state.entityNames[index]) else { return }
         state.selectedEntity = index
+        state.sidebarCursor = index
+        state.navigationTitle = title
         let columns = entity.attributes.filter { !$0.isTransient }
         state.columnNames = columns.map(\.name)
         state.columnTypes = columns.map(\.type)
+        state.detailFieldCount = columns.count + entity.relationships.count
+        state.detailCursor = 0
         do {
-            rows = try FetchRowSource(context: context, entityName: entity.name)
+            let predicate = state.filterText.isEmpty ? nil : try VellumStore.Predicate(format: state.filterText)
+            rows = try ResultsRowSource(context: context, entityName: entity.name, predicate: predicate,
+                                        sortDescriptors: state.sort.map { [$0] } ?? [],
+                                        basePredicate: try base.map { try VellumStore.Predicate(format: $0) })
             state.rowCount = rows?.count ?? 0
         } catch {
             rows = nil
             state.rowCount = 0
             state.setStatus("\(error)", error: true)
         }
+        if let select, let i = rows?.index(of: select) { state.cursorRow = i } else if select != nil { state.cursorRow = 0 }
         state.clamp()
+        syncSelection()
+    }
+
+    private var currentBase: String? { (rows as? ResultsRowSource)?.basePredicate?.description }
+
+    private func pushPlace() {
+        state.backStack.append(AppState.Place(entityIndex: state.selectedEntity, basePredicate: currentBase,
+                                              title: state.navigationTitle, filterText: state.filterText,
+                                              sort: state.sort, selected: selectedID))
+    }
+
+    private func goBack() {
+        guard let place = state.backStack.popLast() else { return }
+        state.filterText = place.filterText
+        state.sort = place.sort
+        state.focus = .table
+        state.cursorRow = 0; state.scrollOffset = 0; state.cursorColumn = 0
+        show(place.entityIndex, base: place.basePredicate, title: place.title, select: place.selected)
     }
 
     private func reloadRows() {
-        guard let source = rows as? FetchRowSource else { return }
+        guard let source = rows as? ResultsRowSource else { return }
         let oldPredicate = source.predicate, oldSort = source.sortDescriptors
         source.predicate = state.filterText.isEmpty ? nil : try? VellumStore.Predicate(format: state.filterText)
         source.sortDescriptors = state.sort.map { [$0] } ?? []
@@ -94,7 +153,23 @@ public final class BrowserSession {
             state.setStatus("\(error)", error: true)
         }
         state.rowCount = source.count
+        followSelection()
+    }
+
+    /// Puts the cursor back on the selected record after rows moved.
+    private func followSelection() {
+        if let id = selectedID, let i = rows?.index(of: id) ?? (container.store.permanentID(for: id).flatMap { rows?.index(of: $0) }) {
+            state.cursorRow = i
+        }
+        state.rowCount = rows?.count ?? 0
         state.clamp()
+        syncSelection()
+    }
+
+    private func syncSelection() {
+        guard let rows, state.cursorRow < rows.count else { selectedID = nil; return }
+        let ids = rows.rowIDs
+        selectedID = ids.indices.contains(state.cursorRow) ? ids[state.cursorRow] : nil
     }
 
     private func currentObject() -> ManagedObject? {
@@ -107,79 +182,307 @@ public final class BrowserSession {
         return entity?.attribute(named: state.columnNames[state.cursorColumn])
     }
 
-    private func beginEdit() {
-        guard let object = currentObject(), let attribute = currentAttribute() else { return }
+    /// The detail pane's fields: attributes, then relationships.
+    public enum DetailField {
+        case attribute(AttributeDescription)
+        case relationship(RelationshipDescription)
+    }
+
+    public func detailFields() -> [DetailField] {
+        guard let entity else { return [] }
+        return entity.attributes.filter { !$0.isTransient }.map { .attribute($0) } + entity.relationships.map { .relationship($0) }
+    }
+
+    private func activateDetailField(edit: Bool) {
+        let fields = detailFields()
+        guard fields.indices.contains(state.detailCursor), let object = currentObject() else { return }
+        switch fields[state.detailCursor] {
+        case .attribute(let a):
+            beginEdit(key: a.name)
+        case .relationship(let r) where !r.isToMany && edit:
+            openPicker(object, r)
+        case .relationship(let r) where !r.isToMany:
+            guard let target = (try? object.toOne(r.name)) ?? nil,
+                  let index = state.entityNames.firstIndex(of: target.entity.name) else {
+                state.setStatus("\(r.name) is empty — e picks one", error: true)
+                return
+            }
+            pushPlace()
+            state.filterText = ""; state.sort = nil; state.focus = .table
+            state.cursorRow = 0; state.scrollOffset = 0
+            show(index, base: nil, title: nil, select: target.objectID)
+            state.setStatus("\(r.name) of \(Renderer.displayName(object))")
+        case .relationship(let r):
+            guard let index = state.entityNames.firstIndex(of: r.destination) else { return }
+            let keys = ((try? object.toMany(r.name)) ?? []).compactMap(\.objectID.primaryKey).map(String.init)
+            let base = keys.isEmpty ? "FALSEPREDICATE" : "SELF IN {\(keys.joined(separator: ", "))}"
+            pushPlace()
+            state.filterText = ""; state.sort = nil; state.focus = .table
+            state.cursorRow = 0; state.scrollOffset = 0
+            show(index, base: base, title: "\(r.name) of \(Renderer.displayName(object))")
+        }
+    }
+
+    // MARK: Editing
+
+    private func beginEdit(key: String?) {
+        guard let object = currentObject(), let key, let attribute = entity?.attribute(named: key) else { return }
         if [.binary, .transformable, .undefined].contains(attribute.type) {
             state.setStatus("\(attribute.type.rawValue) attributes cannot be edited here", error: true)
             return
         }
         let value = (try? object.value(forKey: attribute.name)) ?? .null
+        editTarget = (object.objectID, key, value)
         state.editor = LineEditor(ValueParser.editText(value))
         state.editError = nil
+        state.conflict = nil
         state.mode = .edit
     }
 
-    private func commitEdit(_ text: String) async {
-        guard let object = currentObject(), let attribute = currentAttribute() else { state.mode = .browse; return }
+    private func editedAttribute() -> AttributeDescription? {
+        guard let target = editTarget else { return nil }
+        return container.model.entity(named: target.id.entityName)?.attribute(named: target.key)
+    }
+
+    private func commitEdit(_ text: String) {
+        guard let target = editTarget, let attribute = editedAttribute() else { state.mode = .browse; return }
         switch ValueParser.parse(text, for: attribute) {
         case .failure(let error):
-            state.editError = error.reason      // stay in the editor
+            state.editError = error.reason      // stay in the editor; nothing is written
         case .success(let value):
-            state.mode = .browse
-            state.editError = nil
-            let id = object.objectID, key = attribute.name
-            ownWrites.insert(id)
-            await write("saved \(key)") { ctx in
-                try ctx.object(with: id).setValue(value, forKey: key)
+            // Someone else changed or deleted it while the editor was open: ask.
+            if checkConflict(mine: text) { return }
+            save("edit \(target.key)", success: "saved \(target.key)") { ctx in
+                try ctx.existingObject(with: target.id).setValue(value, forKey: target.key)
+            } onConflict: { [weak self] in
+                _ = self?.checkConflict(mine: text, force: true)
             }
+            if state.mode == .edit && state.editError == nil { finishEdit() }
         }
     }
 
-    private func addRecord() async {
+    private func finishEdit() {
+        state.mode = .browse
+        state.editError = nil
+        state.conflict = nil
+        editTarget = nil
+    }
+
+    /// Compares the edited record with the value the editor started from.
+    /// Returns true (and shows the prompt) if it changed or vanished underneath.
+    @discardableResult
+    private func checkConflict(mine: String, force: Bool = false) -> Bool {
+        guard let target = editTarget else { return false }
+        let author = container.lastRemoteChange?.author
+        let object = context.registeredObject(for: target.id)
+        if object == nil || object?.isDeleted == true || (try? object?.fireFault()) == nil || object?.isFault == true {
+            state.conflict = AppState.Conflict(key: target.key, mine: mine, theirs: nil, deleted: true, author: author)
+            state.mode = .conflict
+            needsRedraw = true
+            return true
+        }
+        let current = (try? object!.value(forKey: target.key)) ?? .null
+        if current != target.base || force {
+            state.conflict = AppState.Conflict(key: target.key, mine: mine, theirs: Renderer.cellText(current), deleted: false, author: author)
+            state.mode = .conflict
+            needsRedraw = true
+            return true
+        }
+        return false
+    }
+
+    private func resolveConflict(keepMine: Bool) {
+        guard let target = editTarget, let conflict = state.conflict else { finishEdit(); return }
+        guard keepMine else {
+            finishEdit()
+            state.setStatus("kept their \(target.key)")
+            return
+        }
+        guard let attribute = editedAttribute() else { finishEdit(); return }
+        let value: Value
+        switch ValueParser.parse(conflict.mine, for: attribute) {
+        case .success(let v): value = v
+        case .failure(let e): state.mode = .edit; state.editError = e.reason; return
+        }
+        if conflict.deleted {
+            // Re-add the record with the typed value.
+            let entityName = target.id.entityName
+            var newID: ObjectID?
+            save("re-add \(entityName)", success: "re-added the \(entityName) with your \(target.key)") { ctx in
+                let o = try ctx.insert(entityName)
+                try o.setValue(value, forKey: target.key)
+                newID = o.objectID
+            }
+            finishEdit()
+            if let id = newID { selectedID = container.store.permanentID(for: id) ?? id; followSelection() }
+            return
+        }
+        // Theirs is now the base: save mine over it, knowingly.
+        if let object = context.registeredObject(for: target.id) {
+            editTarget = (target.id, target.key, (try? object.value(forKey: target.key)) ?? .null)
+        }
+        save("edit \(target.key)", success: "saved \(target.key) (kept mine)") { ctx in
+            try ctx.existingObject(with: target.id).setValue(value, forKey: target.key)
+        } onConflict: { [weak self] in
+            _ = self?.checkConflict(mine: conflict.mine, force: true)
+        }
+        if state.mode == .conflict && state.conflict == conflict { finishEdit() }
+    }
+
+    private func addRecord() {
         guard let name = state.currentEntityName else { return }
-        do {
-            let temporary = try await container.enqueue { ctx in try ctx.insert(name).objectID }
-            // The block ran before the save; the store maps its temporary ID to the permanent one.
-            let id = (try? context.object(with: temporary))?.objectID ?? temporary
-            ownWrites.insert(id)
-            state.setStatus("added a \(name)")
-            reloadRows()
-            if let index = rows?.rowIDs.firstIndex(of: id) { state.cursorRow = index; state.clamp() }
-        } catch {
-            state.setStatus("add failed: \(error)", error: true)
+        var newID: ObjectID?
+        save("add \(name)", success: "added a \(name)") { ctx in newID = try ctx.insert(name).objectID }
+        if let id = newID {
+            selectedID = container.store.permanentID(for: id) ?? id
+            followSelection()
         }
-        needsRedraw = true
     }
 
-    private func deleteRecord() async {
+    private func deleteRecord() {
         guard let object = currentObject() else { return }
         let id = object.objectID
-        await write("deleted") { ctx in try ctx.delete(ctx.object(with: id)) }
+        save("delete", success: "deleted") { ctx in try ctx.delete(ctx.existingObject(with: id)) }
     }
 
-    private func write(_ success: String, _ body: @escaping @Sendable (ManagedObjectContext) throws -> Void) async {
+    /// One user action: mutate the view context in an undo group and save at once.
+    /// On failure nothing stays behind (rollback, undo group dropped).
+    private func save(_ action: String, success: String, _ body: (ManagedObjectContext) throws -> Void,
+                      onConflict: (() -> Void)? = nil) {
+        writingLocally = true
+        defer { writingLocally = false }
+        undoStack.beginGroup(action)
         do {
-            try await container.enqueue(body)
+            try body(context)
+            undoStack.endGroup()
+            _ = try context.save()
             state.setStatus(success)
         } catch {
-            state.setStatus("\(error)", error: true)
+            undoStack.endGroup()
+            context.rollback()
+            undoStack.discardLastAction()
+            if case StoreError.conflicts = error, let onConflict {
+                onConflict()
+            } else {
+                state.setStatus(describe(error), error: true)
+            }
         }
         needsRedraw = true
+    }
+
+    private func undoRedo(undo: Bool) {
+        writingLocally = true
+        defer { writingLocally = false }
+        do {
+            let name = undo ? try undoStack.undo(in: context) : try undoStack.redo(in: context)
+            guard let name else { state.setStatus(undo ? "nothing to undo" : "nothing to redo"); return }
+            _ = try context.save()
+            state.setStatus(undo ? "undid \(name)" : "redid \(name)")
+        } catch {
+            context.rollback()
+            state.setStatus("\(undo ? "undo" : "redo") failed: \(describe(error))", error: true)
+        }
+        followSelection()
+        needsRedraw = true
+    }
+
+    private func describe(_ error: Error) -> String {
+        if let e = error as? StoreError { return e.description }
+        return "\(error)"
+    }
+
+    // MARK: Picker (to-one)
+
+    private func openPicker(_ object: ManagedObject, _ r: RelationshipDescription) {
+        guard let target = container.model.entity(named: r.destination) else { return }
+        do {
+            var request = FetchRequest(entityName: target.name)
+            if let sort = ResultsRowSource.defaultSort(for: target) { request.sortDescriptors = [sort] }
+            request.fetchLimit = 2000
+            let objects = try context.fetch(request)
+            pickerAll = objects.map { ($0.objectID, Renderer.displayName($0)) }
+        } catch {
+            state.setStatus("\(error)", error: true)
+            return
+        }
+        pickerTarget = (object.objectID, r.name, target.name)
+        state.pickerTitle = "\(r.name) of \(Renderer.displayName(object)) → \(target.name)"
+        state.editor = LineEditor()
+        state.mode = .picker
+        filterPicker()
+        let current = ((try? object.toOne(r.name)) ?? nil)?.objectID
+        if let current, let i = pickerShown.firstIndex(of: current) { state.pickerCursor = i }
+    }
+
+    private func filterPicker() {
+        let query = state.editor.text.lowercased()
+        let matches = pickerAll.filter { query.isEmpty || $0.name.lowercased().contains(query) }
+        pickerShown = [nil] + matches.map(\.id)
+        state.pickerItems = ["∅ (none)"] + matches.map(\.name)
+        state.clamp()
+    }
+
+    private func choosePicked() {
+        guard let target = pickerTarget, pickerShown.indices.contains(state.pickerCursor) else { state.mode = .browse; return }
+        let chosen = pickerShown[state.pickerCursor]
+        state.mode = .browse
+        pickerTarget = nil
+        save("set \(target.key)", success: "set \(target.key)") { ctx in
+            let o = try ctx.existingObject(with: target.id)
+            try o.setToOne(target.key, try chosen.map { try ctx.existingObject(with: $0) })
+        }
     }
 
     // MARK: Store events
 
     private func didChange(_ change: ObjectsDidChange) {
         let now = Date()
-        state.lastChange = now
-        for id in change.inserted.union(change.updated) {
-            if ownWrites.remove(id) == nil { state.flashes[id] = now.addingTimeInterval(Self.flashDuration) }
+        if !writingLocally {
+            for id in change.inserted.union(change.updated) { state.flashes[id] = now.addingTimeInterval(Self.flashDuration) }
+            state.lastChange = now
         }
+        if let target = editTarget, state.mode == .edit,
+           change.updated.contains(target.id) || change.refreshed.contains(target.id)
+            || change.deleted.contains(target.id) || change.invalidated.contains(target.id) || change.storeChangedExternally {
+            if !writingLocally { checkConflict(mine: state.editor.text) }
+        }
+        // The results controller observes the same context; apply after every observer ran.
+        if var pending = pendingChange {
+            pending.inserted.formUnion(change.inserted)
+            pending.updated.formUnion(change.updated)
+            pending.deleted.formUnion(change.deleted)
+            pending.refreshed.formUnion(change.refreshed)
+            pending.invalidated.formUnion(change.invalidated)
+            pending.storeChangedExternally = pending.storeChangedExternally || change.storeChangedExternally
+            pending.invalidatedAll = pending.invalidatedAll || change.invalidatedAll
+            pendingChange = pending
+        } else {
+            pendingChange = change
+        }
+        needsRedraw = true
+        guard !changeScheduled else { return }
+        changeScheduled = true
+        Task { @MainActor [weak self] in self?.applyPendingChange() }
+    }
+
+    /// Applies coalesced changes: row list, selection by identity, counts, last writer.
+    public func applyPendingChange() {
+        changeScheduled = false
+        guard let change = pendingChange else { return }
+        pendingChange = nil
         if let rows, (try? rows.refresh(after: change)) != nil {
-            state.rowCount = rows.count
+            if let source = rows as? ResultsRowSource, !source.lastInserted.isEmpty, !writingLocally {
+                let until = Date().addingTimeInterval(Self.flashDuration)
+                for id in source.lastInserted { state.flashes[id] = until }
+                state.lastChange = Date()
+            }
+        }
+        if let remote = container.lastRemoteChange {
+            state.lastWriter = remote.author ?? "another process"
+            state.lastWriteDate = remote.date
         }
         refreshCounts()
-        state.clamp()
+        followSelection()
         needsRedraw = true
     }
 

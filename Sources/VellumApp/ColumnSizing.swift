@@ -21,4 +21,18 @@ public enum ColumnSizing {
         while start < cursor, widths[start...cursor].reduce(0, +) + (cursor - start) > available { start += 1 }
         return start
     }
+
+    /// Gives columns cut at `maxWidth` the room left over on the right, so long
+    /// values (URLs, titles) show in full when the table has space.
+    public static func distributeSpare(_ widths: inout [Int], from first: Int, headers: [String], cells: [[String]], available: Int) {
+        guard widths.indices.contains(first) else { return }
+        var spare = available - widths[first...].reduce(0, +) - (widths.count - first - 1)
+        guard spare > 0 else { return }
+        for index in first..<widths.count where spare > 0 {
+            var natural = DisplayWidth.of(headers[index]) + 2
+            for row in cells where index < row.count { natural = max(natural, DisplayWidth.of(row[index])) }
+            let extra = min(spare, natural - widths[index])
+            if extra > 0 { widths[index] += extra; spare -= extra }
+        }
+    }
 }

@@ -16,4 +16,18 @@ public enum Effect: Sendable, Equatable {
     case addRecord
     case deleteRecord
     case setTheme(String)
+    case undo
+    case redo
+    /// Go back to the previous list (relationship navigation or entity switch).
+    case back
+    /// Enter on the detail pane's current field: edit an attribute, follow a relationship.
+    case activateDetailField
+    /// Edit the detail pane's current field (a to-one opens the picker).
+    case editDetailField
+    /// Conflict prompt answer: true keeps the typed value, false takes theirs.
+    case resolveConflict(keepMine: Bool)
+    /// The picker's query changed: refilter its list.
+    case pickerQueryChanged
+    /// Enter in the picker: set the to-one to the chosen record.
+    case pickerChoose
 }

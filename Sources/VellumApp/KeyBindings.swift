@@ -5,7 +5,7 @@ import VellumTerminal
 public enum KeyAction: String, Sendable, CaseIterable {
     case moveDown, moveUp, top, bottom, pageDown, pageUp
     case columnLeft, columnRight, switchFocus, open, edit
-    case filter, sortAscending, sortDescending, add, delete
+    case filter, sortAscending, sortDescending, add, delete, undo, redo
     case help, command, back, quit, suspend
 }
 
@@ -27,17 +27,19 @@ public enum KeyBindings {
         KeyBinding(keys: [.pageUp, .ctrl("b")], label: "PgUp ^B", action: .pageUp, help: "page up"),
         KeyBinding(keys: [.char("h"), .left], label: "h ←", action: .columnLeft, help: "previous column"),
         KeyBinding(keys: [.char("l"), .right], label: "l →", action: .columnRight, help: "next column"),
-        KeyBinding(keys: [.tab, .backTab], label: "Tab", action: .switchFocus, help: "switch sidebar / table focus"),
-        KeyBinding(keys: [.enter], label: "Enter", action: .open, help: "open entity (sidebar) / edit cell (table)"),
-        KeyBinding(keys: [.char("e")], label: "e", action: .edit, help: "edit the current cell"),
+        KeyBinding(keys: [.tab, .backTab], label: "Tab", action: .switchFocus, help: "focus sidebar / table / detail pane"),
+        KeyBinding(keys: [.enter], label: "Enter", action: .open, help: "open entity / edit cell / follow relationship"),
+        KeyBinding(keys: [.char("e")], label: "e", action: .edit, help: "edit cell or field (to-one: picker)"),
         KeyBinding(keys: [.char("/")], label: "/", action: .filter, help: "filter with a predicate"),
         KeyBinding(keys: [.char("s")], label: "s", action: .sortAscending, help: "sort by column ascending"),
         KeyBinding(keys: [.char("S")], label: "S", action: .sortDescending, help: "sort by column descending"),
         KeyBinding(keys: [.char("a")], label: "a", action: .add, help: "add a record"),
         KeyBinding(keys: [.char("d")], label: "d", action: .delete, help: "delete the record (asks y/n)"),
+        KeyBinding(keys: [.char("u")], label: "u", action: .undo, help: "undo last edit/add/delete (saved)"),
+        KeyBinding(keys: [.ctrl("r")], label: "^R", action: .redo, help: "redo"),
         KeyBinding(keys: [.char("?")], label: "?", action: .help, help: "toggle this help"),
-        KeyBinding(keys: [.char(":")], label: ":", action: .command, help: "command line (:q :theme :sort :filter :goto)"),
-        KeyBinding(keys: [.backspace], label: "Backspace", action: .back, help: "back to the previous entity"),
+        KeyBinding(keys: [.char(":")], label: ":", action: .command, help: "command line (see Commands)"),
+        KeyBinding(keys: [.backspace, .escape], label: "Bksp Esc", action: .back, help: "back to the previous list"),
         KeyBinding(keys: [.char("q"), .ctrl("c")], label: "q ^C", action: .quit, help: "quit"),
         KeyBinding(keys: [.ctrl("z")], label: "^Z", action: .suspend, help: "suspend to the shell"),
     ]
@@ -45,10 +47,18 @@ public enum KeyBindings {
     /// Keys of the line editor (edit, filter and command modes).
     public static let editor: [(label: String, help: String)] = [
         ("← → Home End ^A ^E", "move the cursor"),
-        ("^U ^K ^W", "delete to start / to end / previous word"),
+        ("^U ^K ^W", "delete to start / end / word"),
         ("Space (boolean)", "toggle true/false"),
         ("Enter", "confirm"),
         ("Esc", "cancel"),
+    ]
+
+    /// Keys of the conflict prompt and the picker.
+    public static let prompts: [(label: String, help: String)] = [
+        ("m (conflict)", "keep mine (re-add if deleted)"),
+        ("t (conflict)", "take theirs, drop mine"),
+        ("Esc (conflict)", "back to the editor"),
+        ("↑ ↓ Enter (picker)", "choose; type to search"),
     ]
 
     public static let commands: [(label: String, help: String)] = [
@@ -64,7 +74,7 @@ public enum KeyBindings {
     }
 
     /// The one-line hint bar for browse mode.
-    public static let hint = "j/k move  h/l column  Tab focus  Enter open/edit  / filter  s/S sort  a add  d delete  : cmd  ? help  q quit"
+    public static let hint = "j/k move  h/l column  Tab focus  Enter open/edit  / filter  s/S sort  a add  d delete  u undo  : cmd  ? help  q quit"
 
     /// Help overlay lines, generated from the tables above.
     public static func helpLines() -> [String] {
@@ -72,6 +82,8 @@ public enum KeyBindings {
         for b in browse { lines.append("  " + pad(b.label, 12) + b.help) }
         lines.append("Line editor")
         for e in editor { lines.append("  " + pad(e.label, 20) + e.help) }
+        lines.append("Conflicts and picker")
+        for p in prompts { lines.append("  " + pad(p.label, 20) + p.help) }
         lines.append("Commands")
         for c in commands { lines.append("  " + pad(c.label, 20) + c.help) }
         return lines
@@ -83,6 +95,8 @@ public enum KeyBindings {
         for b in browse { s += "| `\(b.label)` | \(b.help) |\n" }
         s += "\n## Line editor (edit, filter, command)\n\n| Keys | Action |\n|---|---|\n"
         for e in editor { s += "| `\(e.label)` | \(e.help) |\n" }
+        s += "\n## Conflict prompt and picker\n\n| Keys | Action |\n|---|---|\n"
+        for p in prompts { s += "| `\(p.label)` | \(p.help) |\n" }
         s += "\n## Commands\n\n| Command | Action |\n|---|---|\n"
         for c in commands { s += "| `\(c.label)` | \(c.help) |\n" }
         return s

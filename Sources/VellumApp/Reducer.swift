@@ -17,6 +17,8 @@ public enum Reducer {
             state.setStatus("delete cancelled")
             return []
         case .edit: return edit(&state, key)
+        case .conflict: return conflict(&state, key)
+        case .picker: return picker(&state, key)
         case .filter: return filter(&state, key)
         case .command: return command(&state, key)
         }
@@ -24,26 +26,32 @@ public enum Reducer {
 
     private static func browse(_ s: inout AppState, _ key: VellumTerminal.Key) -> [Effect] {
         guard let action = KeyBindings.action(for: key) else { return [] }
-        let sidebar = s.focus == .sidebar
+        let sidebar = s.focus == .sidebar, detail = s.focus == .detail
         switch action {
-        case .moveDown: if sidebar { s.sidebarCursor += 1 } else { s.cursorRow += 1 }
-        case .moveUp: if sidebar { s.sidebarCursor -= 1 } else { s.cursorRow -= 1 }
-        case .top: if sidebar { s.sidebarCursor = 0 } else { s.cursorRow = 0 }
-        case .bottom: if sidebar { s.sidebarCursor = s.entityNames.count - 1 } else { s.cursorRow = s.rowCount - 1 }
+        case .moveDown: if sidebar { s.sidebarCursor += 1 } else if detail { s.detailCursor += 1 } else { s.cursorRow += 1 }
+        case .moveUp: if sidebar { s.sidebarCursor -= 1 } else if detail { s.detailCursor -= 1 } else { s.cursorRow -= 1 }
+        case .top: if sidebar { s.sidebarCursor = 0 } else if detail { s.detailCursor = 0 } else { s.cursorRow = 0 }
+        case .bottom:
+            if sidebar { s.sidebarCursor = s.entityNames.count - 1 } else if detail { s.detailCursor = s.detailFieldCount - 1 } else { s.cursorRow = s.rowCount - 1 }
         case .pageDown: s.cursorRow += max(1, s.pageSize); s.scrollOffset += max(1, s.pageSize)
         case .pageUp: s.cursorRow -= max(1, s.pageSize); s.scrollOffset -= max(1, s.pageSize)
         case .columnLeft: s.cursorColumn -= 1
         case .columnRight: s.cursorColumn += 1
         case .switchFocus:
-            s.focus = sidebar ? .table : .sidebar
+            let order: [AppState.Focus] = [.sidebar, .table, .detail]
+            let i = order.firstIndex(of: s.focus) ?? 1
+            s.focus = order[(i + (key == .backTab ? 2 : 1)) % 3]
             if s.focus == .sidebar { s.sidebarCursor = s.selectedEntity }
         case .open:
             if sidebar {
                 s.clamp()
                 return open(&s, s.sidebarCursor)
             }
+            if detail { return s.rowCount > 0 ? [.activateDetailField] : [] }
             return beginEdit(&s)
-        case .edit: return sidebar ? [] : beginEdit(&s)
+        case .edit:
+            if detail { return s.rowCount > 0 ? [.editDetailField] : [] }
+            return sidebar ? [] : beginEdit(&s)
         case .filter:
             s.mode = .filter
             s.editor = LineEditor(s.filterText)
@@ -58,15 +66,14 @@ public enum Reducer {
             guard s.rowCount > 0 else { s.setStatus("nothing to delete", error: true); return [] }
             s.mode = .confirmDelete
             s.setStatus("delete this \(s.currentEntityName ?? "record")? y/n")
+        case .undo: return [.undo]
+        case .redo: return [.redo]
         case .help: s.mode = .help
         case .command:
             s.mode = .command
             s.editor = LineEditor()
         case .back:
-            guard let previous = s.backStack.popLast() else { return [] }
-            s.selectedEntity = previous
-            s.sidebarCursor = previous
-            return [.openEntity(previous)]
+            return s.backStack.isEmpty ? [] : [.back]
         case .quit: return [.quit]
         case .suspend: return [.suspend]
         }
@@ -74,14 +81,41 @@ public enum Reducer {
         return []
     }
 
+    private static func conflict(_ s: inout AppState, _ key: VellumTerminal.Key) -> [Effect] {
+        switch key {
+        case .char("m"): return [.resolveConflict(keepMine: true)]
+        case .char("t"): return [.resolveConflict(keepMine: false)]
+        case .escape:
+            s.mode = .edit
+            return []
+        default: return []
+        }
+    }
+
+    private static func picker(_ s: inout AppState, _ key: VellumTerminal.Key) -> [Effect] {
+        switch key {
+        case .escape:
+            s.mode = .browse
+            s.setStatus("picker cancelled")
+            return []
+        case .up, .ctrl("p"): s.pickerCursor -= 1
+        case .down, .ctrl("n"): s.pickerCursor += 1
+        case .pageUp: s.pickerCursor -= 10
+        case .pageDown: s.pickerCursor += 10
+        case .enter: return [.pickerChoose]
+        default:
+            if s.editor.handle(key) { s.pickerCursor = 0; return [.pickerQueryChanged] }
+        }
+        s.clamp()
+        return []
+    }
+
     private static func open(_ s: inout AppState, _ index: Int) -> [Effect] {
         guard s.entityNames.indices.contains(index) else { return [] }
-        if index != s.selectedEntity { s.backStack.append(s.selectedEntity) }
-        s.selectedEntity = index
         s.sidebarCursor = index
         s.focus = .table
         s.cursorRow = 0; s.scrollOffset = 0; s.cursorColumn = 0
-        s.filterText = ""; s.filterError = nil; s.sort = nil
+        s.filterError = nil
         return [.openEntity(index)]
     }
 

@@ -29,7 +29,18 @@ enum Renderer {
         statusBar(f, screen)
         bottomLine(f, screen)
         if f.state.mode == .help { help(f, screen) }
+        if f.state.mode == .picker { picker(f, screen) }
+        if f.state.mode == .conflict { conflict(f, screen) }
         screen.refresh()
+    }
+
+    /// Like `cellText`, with dates shortened for the table (the detail pane shows them in full).
+    static func tableText(_ v: Value) -> String {
+        guard case .date = v else { return cellText(v) }
+        let iso = v.description                       // 2025-04-19T10:50:21Z
+        guard iso.count >= 19 else { return iso }
+        let day = String(iso.prefix(10)), time = String(iso.dropFirst(11).prefix(5))
+        return iso.dropFirst(11).hasPrefix("00:00:00") ? day : day + " " + time
     }
 
     static func cellText(_ v: Value) -> String {
@@ -75,16 +86,17 @@ enum Renderer {
             objects.append((index, try? rows.object(at: index)))
         }
         let cells: [[String]] = objects.map { _, o in
-            s.columnNames.map { key in (try? o?.value(forKey: key)).flatMap { $0 }.map(cellText) ?? "⚠" }
+            s.columnNames.map { key in (try? o?.value(forKey: key)).flatMap { $0 }.map(tableText) ?? "⚠" }
         }
-        let widths = ColumnSizing.widths(headers: s.columnNames, cells: cells)
+        var widths = ColumnSizing.widths(headers: s.columnNames, cells: cells)
         let first = ColumnSizing.firstVisible(widths: widths, cursor: s.cursorColumn, available: r.width)
+        ColumnSizing.distributeSpare(&widths, from: first, headers: s.columnNames, cells: cells, available: r.width)
         // Header with sort marker.
         screen.fill(row: r.row, col: r.col, width: r.width, style: t[.header])
         var x = r.col
         for c in first..<widths.count where x < r.col + r.width {
             var title = s.columnNames[c]
-            if let sort = s.sort, sort.keyPath == [title] { title += sort.ascending ? " ▲" : " ▼" }
+            if let sort = s.sort ?? rows.effectiveSort, sort.keyPath == [title] { title += sort.ascending ? " ▲" : " ▼" }
             let style = c == s.cursorColumn ? t[.header].adding(.underline) : t[.header]
             screen.put(row: r.row, col: x, text: DisplayWidth.fit(title, toWidth: widths[c]), style: style, maxWidth: r.col + r.width - x)
             x += widths[c] + 1
@@ -136,7 +148,7 @@ enum Renderer {
         var lines: [(String, String, Style)] = []
         let id = object.objectID.primaryKey.map { "p\($0)" } ?? "new"
         screen.put(row: r.row, col: r.col + 1, text: DisplayWidth.fit("\(entity.name) \(id)", toWidth: r.width - 1), style: t[.header])
-        for a in entity.attributes {
+        for a in entity.attributes where !a.isTransient {
             lines.append((a.name, (try? object.value(forKey: a.name)).map(cellText) ?? "⚠", t[.text]))
         }
         for rel in entity.relationships {
@@ -150,8 +162,13 @@ enum Renderer {
         }
         let keyWidth = min(14, (lines.map { DisplayWidth.of($0.0) }.max() ?? 4) + 1)
         for (i, line) in lines.enumerated() where i + 1 < r.height {
-            screen.put(row: r.row + 1 + i, col: r.col + 1, text: DisplayWidth.fit(line.0, toWidth: keyWidth), style: t[.dim])
-            screen.put(row: r.row + 1 + i, col: r.col + 2 + keyWidth, text: line.1, style: line.2, maxWidth: r.width - keyWidth - 2)
+            let focused = s.focus == .detail && i == s.detailCursor
+            if focused { screen.fill(row: r.row + 1 + i, col: r.col, width: r.width, style: t[.selection]) }
+            screen.put(row: r.row + 1 + i, col: r.col + 1, text: DisplayWidth.fit(line.0, toWidth: keyWidth), style: focused ? t[.selection] : t[.dim])
+            screen.put(row: r.row + 1 + i, col: r.col + 2 + keyWidth, text: line.1, style: focused ? t[.selection] : line.2, maxWidth: r.width - keyWidth - 2)
+        }
+        if s.focus == .detail, s.mode == .browse, r.height > lines.count + 2 {
+            screen.put(row: r.row + r.height - 1, col: r.col + 1, text: "Enter follow/edit  e edit/pick  Tab leave", style: t[.dim], maxWidth: r.width - 1)
         }
     }
 
@@ -172,11 +189,13 @@ enum Renderer {
             editorLine(s.editor, row: r.row, col: 1, width: r.width - 1, style: t[.status], screen)
             return
         }
-        var parts = [f.fileName, s.currentEntityName ?? "-"]
+        var parts = [f.fileName, (s.currentEntityName ?? "-") + (s.navigationTitle.map { " (\($0))" } ?? "")]
         parts.append(f.rows.map { $0.count == 0 ? "row 0/0" : "row \(s.cursorRow + 1)/\($0.count)" } ?? "")
         if !s.filterText.isEmpty { parts.append("filter: \(s.filterText)") }
         if let sort = s.sort { parts.append("sort: \(sort.keyPath.joined(separator: ".")) \(sort.ascending ? "▲" : "▼")") }
-        let live = s.lastChange.map { "● live " + timeString($0) } ?? "● live"
+        var live = "● live"
+        if let writer = s.lastWriter, let date = s.lastWriteDate { live += " · \(writer) \(timeString(date))" }
+        else if let change = s.lastChange { live += " " + timeString(change) }
         parts.append(live)
         if f.pendingWrites > 0 { parts.append("writes: \(f.pendingWrites)") }
         let x = screen.put(row: r.row, col: 1, text: parts.joined(separator: " │ "), style: t[.statusText], maxWidth: r.width - 2)
@@ -201,6 +220,10 @@ enum Renderer {
         case .edit:
             let extra = s.currentColumnType == .boolean ? "  Space toggle" : ""
             screen.put(row: r.row, col: 0, text: " Enter save  Esc cancel  ^A/^E ^U/^K/^W\(extra)  empty = null", style: t[.dim], maxWidth: r.width)
+        case .conflict:
+            screen.put(row: r.row, col: 0, text: " m keep mine  t take theirs  Esc back to the editor", style: t[.warning], maxWidth: r.width)
+        case .picker:
+            screen.put(row: r.row, col: 0, text: " type to search  ↑/↓ choose  Enter set  Esc cancel", style: t[.dim], maxWidth: r.width)
         case .confirmDelete:
             screen.put(row: r.row, col: 0, text: " Delete this record? y = yes, any other key = no", style: t[.warning], maxWidth: r.width)
         default:
@@ -211,13 +234,66 @@ enum Renderer {
     private static func help(_ f: Frame, _ screen: Screen) {
         let lines = KeyBindings.helpLines()
         let size = screen.size
-        let width = min(size.columns - 4, 70)
-        let height = min(size.rows - 2, lines.count + 2)
+        // Two columns when one does not fit and the terminal is wide enough.
+        let columns = lines.count > size.rows - 4 && size.columns >= 100 ? 2 : 1
+        let perColumn = (lines.count + columns - 1) / columns
+        let width = columns == 1 ? min(size.columns - 4, 74) : size.columns - 4
+        let height = min(size.rows - 2, perColumn + 3)
         let top = max(0, (size.rows - height) / 2), left = max(0, (size.columns - width) / 2)
-        screen.fill(row: top, col: left, width: width, height: height, style: f.theme[.text].adding(.reverse))
-        for (i, line) in lines.enumerated() where i + 1 < height - 1 {
-            screen.put(row: top + 1 + i, col: left + 2, text: line, style: f.theme[.text].adding(.reverse), maxWidth: width - 4)
+        let style = f.theme[.text].adding(.reverse)
+        screen.fill(row: top, col: left, width: width, height: height, style: style)
+        let columnWidth = (width - 4) / columns
+        for (i, line) in lines.enumerated() {
+            let column = i / perColumn, y = i % perColumn
+            guard y + 1 < height - 2 else { continue }
+            screen.put(row: top + 1 + y, col: left + 2 + column * columnWidth, text: line, style: style, maxWidth: columnWidth - 1)
         }
+        screen.put(row: top + height - 1, col: left + 2, text: "any key closes this help", style: style.adding(.bold), maxWidth: width - 4)
+    }
+
+    private static func box(_ screen: Screen, top: Int, left: Int, width: Int, height: Int, style: Style) {
+        screen.fill(row: top, col: left, width: width, height: height, style: style)
+        screen.put(row: top, col: left, text: "┌" + String(repeating: "─", count: max(0, width - 2)) + "┐", style: style)
+        for y in (top + 1)..<max(top + 1, top + height - 1) {
+            screen.put(row: y, col: left, text: "│", style: style)
+            screen.put(row: y, col: left + width - 1, text: "│", style: style)
+        }
+        screen.put(row: top + height - 1, col: left, text: "└" + String(repeating: "─", count: max(0, width - 2)) + "┘", style: style)
+    }
+
+    private static func conflict(_ f: Frame, _ screen: Screen) {
+        guard let c = f.state.conflict else { return }
+        let size = screen.size
+        let width = min(size.columns - 4, 70), height = 8
+        let top = max(0, (size.rows - height) / 2), left = max(0, (size.columns - width) / 2)
+        let style = f.theme[.text].adding(.reverse)
+        box(screen, top: top, left: left, width: width, height: height, style: style)
+        let who = c.author.map { " by \($0)" } ?? " by another writer"
+        let title = c.deleted ? "Conflict: this record was deleted\(who)" : "Conflict: \(c.key) was changed\(who)"
+        screen.put(row: top + 1, col: left + 2, text: title, style: f.theme[.error], maxWidth: width - 4)
+        screen.put(row: top + 3, col: left + 2, text: "mine:   " + c.mine, style: style, maxWidth: width - 4)
+        screen.put(row: top + 4, col: left + 2, text: "theirs: " + (c.deleted ? "(deleted)" : c.theirs ?? "∅"), style: style, maxWidth: width - 4)
+        let keep = c.deleted ? "m re-add with mine" : "m keep mine"
+        screen.put(row: top + 6, col: left + 2, text: "\(keep)   t take theirs   Esc back to editing", style: style, maxWidth: width - 4)
+    }
+
+    private static func picker(_ f: Frame, _ screen: Screen) {
+        let s = f.state, size = screen.size
+        let width = min(size.columns - 4, 60), height = min(size.rows - 4, 20)
+        let top = max(0, (size.rows - height) / 2), left = max(0, (size.columns - width) / 2)
+        let style = f.theme[.text]
+        box(screen, top: top, left: left, width: width, height: height, style: f.theme[.border])
+        screen.fill(row: top + 1, col: left + 1, width: width - 2, height: height - 2, style: style)
+        screen.put(row: top + 1, col: left + 2, text: s.pickerTitle, style: f.theme[.header], maxWidth: width - 4)
+        screen.put(row: top + 2, col: left + 2, text: "search: ", style: f.theme[.dim])
+        let listHeight = max(1, height - 5)
+        let first = max(0, min(s.pickerCursor - listHeight / 2, s.pickerItems.count - listHeight))
+        for (line, i) in (first..<min(s.pickerItems.count, first + listHeight)).enumerated() {
+            let st = i == s.pickerCursor ? f.theme[.selection] : style
+            screen.fill(row: top + 3 + line, col: left + 1, width: width - 2, style: st)
+            screen.put(row: top + 3 + line, col: left + 2, text: s.pickerItems[i], style: st, maxWidth: width - 4)
+        }
+        editorLine(s.editor, row: top + 2, col: left + 10, width: width - 12, style: style, screen)
     }
 
     static func timeString(_ date: Date) -> String {

@@ -24,11 +24,14 @@ struct Console {
 enum CLIError: Error, Equatable, CustomStringConvertible {
     case usage(String, command: String?)
     case runtime(String)
+    /// Exit with this status; the command already told the user why.
+    case exit(Int32)
 
     var exitCode: Int32 {
         switch self {
         case .usage: return 2
         case .runtime: return 1
+        case .exit(let status): return status
         }
     }
 
@@ -36,6 +39,7 @@ enum CLIError: Error, Equatable, CustomStringConvertible {
         switch self {
         case .usage(let m, _): return m
         case .runtime(let m): return m
+        case .exit(let status): return "exit status \(status)"
         }
     }
 }
@@ -62,7 +66,8 @@ extension Command {
 /// A command whose work is asynchronous (the write queue, watching a store).
 /// Implement `runAsync`; the synchronous `run` is provided and never called by the CLI.
 protocol AsyncCommand: Command {
-    static func runAsync(_ arguments: ParsedArguments, console: Console) async throws
+    /// Runs on the main actor (the browser's event loop and view context live there).
+    @MainActor static func runAsync(_ arguments: ParsedArguments, console: Console) async throws
 }
 
 extension AsyncCommand {
@@ -94,6 +99,7 @@ enum VellumCLI {
     }
 
     /// Runs the CLI with `arguments` (without the program name); returns the exit code.
+    @MainActor
     static func main(_ arguments: [String], console: Console = .standard()) async -> Int32 {
         do {
             try await dispatch(arguments, console: console)
@@ -108,6 +114,7 @@ enum VellumCLI {
         }
     }
 
+    @MainActor
     static func dispatch(_ arguments: [String], console: Console) async throws {
         guard let first = arguments.first else {
             throw CLIError.usage("missing command", command: nil)
@@ -145,6 +152,7 @@ enum VellumCLI {
 
     /// `vellum: message` on stderr; usage errors add a hint where to get help.
     static func report(_ error: CLIError, console: Console) {
+        if case .exit = error { return }
         console.err("vellum: \(error.description)\n")
         if case .usage(_, let command) = error {
             if let command {

@@ -134,11 +134,16 @@ import VellumTerminal
     @Test func sidebarOpenAndBack() {
         var s = state()
         _ = Reducer.update(&s, key: .tab)
+        #expect(s.focus == .detail)
+        _ = Reducer.update(&s, key: .tab)
         #expect(s.focus == .sidebar)
         _ = Reducer.update(&s, key: .char("j"))
         #expect(Reducer.update(&s, key: .enter) == [.openEntity(1)])
-        #expect(s.selectedEntity == 1 && s.focus == .table)
-        #expect(Reducer.update(&s, key: .backspace) == [.openEntity(0)])
+        #expect(s.sidebarCursor == 1 && s.focus == .table)
+        #expect(Reducer.update(&s, key: .backspace) == [])
+        s.backStack.append(AppState.Place(entityIndex: 0, basePredicate: nil, title: nil, filterText: "", sort: nil, selected: nil))
+        #expect(Reducer.update(&s, key: .backspace) == [.back])
+        #expect(Reducer.update(&s, key: .escape) == [.back])
     }
 
     @Test func editModeAndBooleanToggle() {

@@ -82,6 +82,7 @@ struct ArgumentsTests {
     }
 }
 
+@MainActor
 @Suite("Dispatch (in process)")
 struct DispatchTests {
     func run(_ args: [String]) async -> (Int32, String, String) {

@@ -57,6 +57,13 @@ public final class UndoStack {
         }
     }
 
+    /// Forgets the last action without applying anything (its save failed and the
+    /// context was rolled back).
+    public func discardLastAction() {
+        endGroup()
+        _ = undoGroups.popLast()
+    }
+
     /// Reverts the last action in `context` (as pending changes). Returns its name.
     @discardableResult
     public func undo(in context: ManagedObjectContext) throws -> String? {
