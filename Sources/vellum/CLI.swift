@@ -89,8 +89,11 @@ enum VellumCLI {
             UpdateCommand.self,
             DeleteCommand.self,
             WatchCommand.self,
+            BrowseCommand.self,
+            DemoCommand.self,
             HelpCommand.self,
             StressWriterCommand.self,
+            DemoWriterCommand.self,
         ]
     }
 
@@ -131,6 +134,10 @@ enum VellumCLI {
         }
         guard let command = command(named: first) else {
             if first.hasPrefix("-") { throw CLIError.usage("unknown option '\(first)'", command: nil) }
+            // `vellum FILE`: a path, not a command, opens the browser.
+            if FileManager.default.fileExists(atPath: first) || first.contains("/") || first.contains(".") {
+                return try await dispatch([BrowseCommand.name] + arguments, console: console)
+            }
             throw CLIError.usage("unknown command '\(first)'", command: nil)
         }
         var spec = command.spec
