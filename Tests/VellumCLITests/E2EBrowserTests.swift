@@ -9,26 +9,25 @@ final class Tmux {
     static let path: String? = ["/usr/bin/tmux", "/usr/local/bin/tmux", "/bin/tmux"].first { FileManager.default.isExecutableFile(atPath: $0) }
     let name: String
 
+    /// Runs a tool and returns its exit status and output. Output goes through a
+    /// temporary file, not a pipe: a tmux server the command starts keeps every
+    /// inherited descriptor open, so reading a pipe to its end could hang.
     @discardableResult
     static func run(_ executable: String, _ arguments: [String]) -> (status: Int32, out: String) {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("vellum-e2e-out-\(UUID().uuidString)")
+        _ = FileManager.default.createFile(atPath: file.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: file) }
+        guard let handle = FileHandle(forWritingAtPath: file.path) else { return (-1, "cannot create \(file.path)") }
         let p = Process()
         p.executableURL = URL(fileURLWithPath: executable)
         p.arguments = arguments
         p.standardInput = FileHandle.nullDevice
-        if arguments.first == "new-session" {
-            // The tmux server it may start would keep a pipe open forever.
-            p.standardOutput = FileHandle.nullDevice
-            p.standardError = FileHandle.nullDevice
-            do { try p.run() } catch { return (-1, "\(error)") }
-            p.waitUntilExit()
-            return (p.terminationStatus, "")
-        }
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = out
-        do { try p.run() } catch { return (-1, "\(error)") }
-        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.standardOutput = arguments.first == "new-session" ? FileHandle.nullDevice : handle
+        p.standardError = arguments.first == "new-session" ? FileHandle.nullDevice : handle
+        do { try p.run() } catch { try? handle.close(); return (-1, "\(error)") }
         p.waitUntilExit()
+        try? handle.close()
+        let data = (try? Data(contentsOf: file)) ?? Data()
         return (p.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 
@@ -102,6 +101,7 @@ struct E2EBrowserTests {
     @Test func browseShowsEntitiesAndRows() throws {
         let store = try E2EStore()
         let t = open(store)
+        defer { t.kill() }   // failed expectations may keep `t` alive
         #expect(t.wait(for: "Product        200"), "\(t.screen)")
         #expect(t.screen.contains("Task            30"))
         t.keys(":"); t.type("goto Product"); t.keys("Enter")
@@ -115,6 +115,7 @@ struct E2EBrowserTests {
     @Test func editSavesAndBadInputIsRefused() throws {
         let store = try E2EStore()
         let t = open(store, entity: "Task")
+        defer { t.kill() }   // failed expectations may keep `t` alive
         // Columns: title done due priority; first row by title.
         #expect(store.sql("SELECT priority FROM Task WHERE title = 'Audit inventory #1'") == "3")
         t.keys("l", "l", "l", "e", "C-u"); t.type("abc"); t.keys("Enter")
@@ -134,6 +135,7 @@ struct E2EBrowserTests {
     @Test func filterAndSort() throws {
         let store = try E2EStore()
         let t = open(store, entity: "Task")
+        defer { t.kill() }   // failed expectations may keep `t` alive
         t.keys("/"); t.type("priority >")
         #expect(t.wait(for: "^ expected"), "\(t.screen)")
         t.type(" 4"); t.keys("Enter")
@@ -151,6 +153,7 @@ struct E2EBrowserTests {
     @Test func addDeleteUndoRedo() throws {
         let store = try E2EStore()
         let t = open(store, entity: "Task")
+        defer { t.kill() }   // failed expectations may keep `t` alive
         t.keys("a")
         #expect(t.wait(for: "added a Task"), "\(t.screen)")
         #expect(store.sql("SELECT count(*) FROM Task") == "31")
@@ -182,6 +185,7 @@ struct E2EBrowserTests {
     @Test func relationshipNavigation() throws {
         let store = try E2EStore()
         let t = open(store, entity: "Product")
+        defer { t.kill() }   // failed expectations may keep `t` alive
         // Detail fields: name price stock sku updated provider images.
         t.keys("Tab", "j", "j", "j", "j", "j")
         #expect(t.wait(for: "Enter follow/edit"), "\(t.screen)")
@@ -215,6 +219,7 @@ struct E2EBrowserTests {
     @Test func resizeThemeAndHelp() throws {
         let store = try E2EStore()
         let t = open(store, entity: "Product")
+        defer { t.kill() }   // failed expectations may keep `t` alive
         _ = t.tmux(["resize-window", "-t", t.name, "-x", "80", "-y", "24"])
         #expect(t.wait { s in s.split(separator: "\n").count <= 24 && s.contains("row 1/200") }, "\(t.screen)")
         _ = t.tmux(["resize-window", "-t", t.name, "-x", "40", "-y", "10"])
@@ -235,6 +240,7 @@ struct E2EBrowserTests {
     @Test func rowInsertedByTheSqliteShellAppears() throws {
         let store = try E2EStore()
         let t = open(store, entity: "Task")
+        defer { t.kill() }   // failed expectations may keep `t` alive
         let before = Date()
         _ = store.sql("INSERT INTO Task (_entity, title, priority, done) VALUES ('Task', 'AAA from the shell', 2, 0)")
         #expect(t.wait(2, until: { $0.contains("AAA from the shell") }), "\(t.screen)")
@@ -253,6 +259,7 @@ struct E2EBrowserTests {
     @Test func conflictPromptWhenTheRowChangesUnderTheEditor() throws {
         let store = try E2EStore()
         let t = open(store, entity: "Task")
+        defer { t.kill() }   // failed expectations may keep `t` alive
         t.keys("l", "l", "l", "e", "C-u"); t.type("5")
         #expect(t.wait(for: "Enter save"), "\(t.screen)")
         Thread.sleep(forTimeInterval: 0.3)   // let the app take every key before the row changes
@@ -298,6 +305,7 @@ struct E2EBrowserTests {
     @Test func terminalRestoredAfterQuit() throws {
         let store = try E2EStore()
         let (t, _) = shellSession(store)
+        defer { t.kill() }
         t.keys("q")
         #expect(t.wait(for: "rc=0"), "\(t.screen)")
         #expect(t.display("#{alternate_on}") == "0")
@@ -308,6 +316,7 @@ struct E2EBrowserTests {
     @Test func terminalRestoredAfterSIGTERM() throws {
         let store = try E2EStore()
         let (t, pidFile) = shellSession(store)
+        defer { t.kill() }
         let pid = try #require(Int32(String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
         #expect(Foundation.kill(pid, SIGTERM) == 0)
         #expect(t.wait(for: "rc=143"), "\(t.screen)")
@@ -319,6 +328,7 @@ struct E2EBrowserTests {
     @Test func demoShowsTheOtherWriterAndStopsIt() throws {
         let dir = TempDir()
         let t = Tmux("XDG_DATA_HOME='\(dir.url.path)' '\(VellumBinary.url.path)' demo")
+        defer { t.kill() }
         #expect(t.wait(for: "Entities", 10), "\(t.screen)")
         #expect(t.wait(for: "● live · demo-writer", 10), "\(t.screen)")
         t.keys("q")
@@ -348,6 +358,7 @@ struct E2EBrowserTests {
         #expect(noTTY.stderr.contains("terminal"), "\(noTTY.stderr)")
         // Too small: the message stays on the normal screen after exit.
         let t = Tmux("env PS1='$ ' sh", width: 50, height: 10)
+        defer { t.kill() }
         t.wait(for: "$")
         t.type("\(store.command); echo \"rc=$?\""); t.keys("Enter")
         #expect(t.wait(for: "rc=1"), "\(t.screen)")
