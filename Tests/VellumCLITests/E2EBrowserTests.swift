@@ -9,26 +9,31 @@ final class Tmux {
     static let path: String? = ["/usr/bin/tmux", "/usr/local/bin/tmux", "/bin/tmux"].first { FileManager.default.isExecutableFile(atPath: $0) }
     let name: String
 
-    /// Runs a tool and returns its exit status and output. Output goes through a
-    /// temporary file, not a pipe: a tmux server the command starts keeps every
-    /// inherited descriptor open, so reading a pipe to its end could hang.
+    /// Runs a tool and returns its exit status and output. Uses posix_spawn and
+    /// waitpid directly (Foundation's Process has been seen to miss a tmux
+    /// client's exit), with output in a temporary file rather than a pipe: a tmux
+    /// server the command starts keeps inherited descriptors open.
     @discardableResult
     static func run(_ executable: String, _ arguments: [String]) -> (status: Int32, out: String) {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("vellum-e2e-out-\(UUID().uuidString)")
-        _ = FileManager.default.createFile(atPath: file.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: file) }
-        guard let handle = FileHandle(forWritingAtPath: file.path) else { return (-1, "cannot create \(file.path)") }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: executable)
-        p.arguments = arguments
-        p.standardInput = FileHandle.nullDevice
-        p.standardOutput = arguments.first == "new-session" ? FileHandle.nullDevice : handle
-        p.standardError = arguments.first == "new-session" ? FileHandle.nullDevice : handle
-        do { try p.run() } catch { try? handle.close(); return (-1, "\(error)") }
-        p.waitUntilExit()
-        try? handle.close()
-        let data = (try? Data(contentsOf: file)) ?? Data()
-        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("vellum-e2e-out-\(UUID().uuidString)").path
+        defer { unlink(file) }
+        let outPath = arguments.first == "new-session" ? "/dev/null" : file
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { for a in argv { free(a) } }
+        var pid: pid_t = 0
+        let rc = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+        guard rc == 0 else { return (-1, "posix_spawn \(executable): \(rc)") }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        let out = (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
+        let exited = (status & 0x7f) == 0
+        return (exited ? (status >> 8) & 0xff : 128 + (status & 0x7f), out)
     }
 
     /// Starts `command` (a shell command line) in a detached 120x40 session.
