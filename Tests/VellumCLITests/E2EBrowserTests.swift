@@ -9,27 +9,31 @@ final class Tmux {
     static let path: String? = ["/usr/bin/tmux", "/usr/local/bin/tmux", "/bin/tmux"].first { FileManager.default.isExecutableFile(atPath: $0) }
     let name: String
 
+    /// Runs a tool and returns its exit status and output. Uses posix_spawn and
+    /// waitpid directly (Foundation's Process has been seen to miss a tmux
+    /// client's exit), with output in a temporary file rather than a pipe: a tmux
+    /// server the command starts keeps inherited descriptors open.
     @discardableResult
     static func run(_ executable: String, _ arguments: [String]) -> (status: Int32, out: String) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: executable)
-        p.arguments = arguments
-        p.standardInput = FileHandle.nullDevice
-        if arguments.first == "new-session" {
-            // The tmux server it may start would keep a pipe open forever.
-            p.standardOutput = FileHandle.nullDevice
-            p.standardError = FileHandle.nullDevice
-            do { try p.run() } catch { return (-1, "\(error)") }
-            p.waitUntilExit()
-            return (p.terminationStatus, "")
-        }
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = out
-        do { try p.run() } catch { return (-1, "\(error)") }
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("vellum-e2e-out-\(UUID().uuidString)").path
+        defer { unlink(file) }
+        let outPath = arguments.first == "new-session" ? "/dev/null" : file
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { for a in argv { free(a) } }
+        var pid: pid_t = 0
+        let rc = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+        guard rc == 0 else { return (-1, "posix_spawn \(executable): \(rc)") }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        let out = (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
+        let exited = (status & 0x7f) == 0
+        return (exited ? (status >> 8) & 0xff : 128 + (status & 0x7f), out)
     }
 
     /// Starts `command` (a shell command line) in a detached 120x40 session.
@@ -102,6 +106,7 @@ struct E2EBrowserTests {
     @Test func browseShowsEntitiesAndRows() throws {
         let store = try E2EStore()
         let t = open(store)
+        defer { t.kill() }   // failed expectations may keep `t` alive
         #expect(t.wait(for: "Product        200"), "\(t.screen)")
         #expect(t.screen.contains("Task            30"))
         t.keys(":"); t.type("goto Product"); t.keys("Enter")
@@ -115,6 +120,7 @@ struct E2EBrowserTests {
     @Test func editSavesAndBadInputIsRefused() throws {
         let store = try E2EStore()
         let t = open(store, entity: "Task")
+        defer { t.kill() }   // failed expectations may keep `t` alive
         // Columns: title done due priority; first row by title.
         #expect(store.sql("SELECT priority FROM Task WHERE title = 'Audit inventory #1'") == "3")
         t.keys("l", "l", "l", "e", "C-u"); t.type("abc"); t.keys("Enter")
@@ -134,6 +140,7 @@ struct E2EBrowserTests {
     @Test func filterAndSort() throws {
         let store = try E2EStore()
         let t = open(store, entity: "Task")
+        defer { t.kill() }   // failed expectations may keep `t` alive
         t.keys("/"); t.type("priority >")
         #expect(t.wait(for: "^ expected"), "\(t.screen)")
         t.type(" 4"); t.keys("Enter")
@@ -151,6 +158,7 @@ struct E2EBrowserTests {
     @Test func addDeleteUndoRedo() throws {
         let store = try E2EStore()
         let t = open(store, entity: "Task")
+        defer { t.kill() }   // failed expectations may keep `t` alive
         t.keys("a")
         #expect(t.wait(for: "added a Task"), "\(t.screen)")
         #expect(store.sql("SELECT count(*) FROM Task") == "31")
@@ -182,6 +190,7 @@ struct E2EBrowserTests {
     @Test func relationshipNavigation() throws {
         let store = try E2EStore()
         let t = open(store, entity: "Product")
+        defer { t.kill() }   // failed expectations may keep `t` alive
         // Detail fields: name price stock sku updated provider images.
         t.keys("Tab", "j", "j", "j", "j", "j")
         #expect(t.wait(for: "Enter follow/edit"), "\(t.screen)")
@@ -215,6 +224,7 @@ struct E2EBrowserTests {
     @Test func resizeThemeAndHelp() throws {
         let store = try E2EStore()
         let t = open(store, entity: "Product")
+        defer { t.kill() }   // failed expectations may keep `t` alive
         _ = t.tmux(["resize-window", "-t", t.name, "-x", "80", "-y", "24"])
         #expect(t.wait { s in s.split(separator: "\n").count <= 24 && s.contains("row 1/200") }, "\(t.screen)")
         _ = t.tmux(["resize-window", "-t", t.name, "-x", "40", "-y", "10"])
@@ -235,6 +245,7 @@ struct E2EBrowserTests {
     @Test func rowInsertedByTheSqliteShellAppears() throws {
         let store = try E2EStore()
         let t = open(store, entity: "Task")
+        defer { t.kill() }   // failed expectations may keep `t` alive
         let before = Date()
         _ = store.sql("INSERT INTO Task (_entity, title, priority, done) VALUES ('Task', 'AAA from the shell', 2, 0)")
         #expect(t.wait(2, until: { $0.contains("AAA from the shell") }), "\(t.screen)")
@@ -253,6 +264,7 @@ struct E2EBrowserTests {
     @Test func conflictPromptWhenTheRowChangesUnderTheEditor() throws {
         let store = try E2EStore()
         let t = open(store, entity: "Task")
+        defer { t.kill() }   // failed expectations may keep `t` alive
         t.keys("l", "l", "l", "e", "C-u"); t.type("5")
         #expect(t.wait(for: "Enter save"), "\(t.screen)")
         Thread.sleep(forTimeInterval: 0.3)   // let the app take every key before the row changes
@@ -298,6 +310,7 @@ struct E2EBrowserTests {
     @Test func terminalRestoredAfterQuit() throws {
         let store = try E2EStore()
         let (t, _) = shellSession(store)
+        defer { t.kill() }
         t.keys("q")
         #expect(t.wait(for: "rc=0"), "\(t.screen)")
         #expect(t.display("#{alternate_on}") == "0")
@@ -308,6 +321,7 @@ struct E2EBrowserTests {
     @Test func terminalRestoredAfterSIGTERM() throws {
         let store = try E2EStore()
         let (t, pidFile) = shellSession(store)
+        defer { t.kill() }
         let pid = try #require(Int32(String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
         #expect(Foundation.kill(pid, SIGTERM) == 0)
         #expect(t.wait(for: "rc=143"), "\(t.screen)")
@@ -319,6 +333,7 @@ struct E2EBrowserTests {
     @Test func demoShowsTheOtherWriterAndStopsIt() throws {
         let dir = TempDir()
         let t = Tmux("XDG_DATA_HOME='\(dir.url.path)' '\(VellumBinary.url.path)' demo")
+        defer { t.kill() }
         #expect(t.wait(for: "Entities", 10), "\(t.screen)")
         #expect(t.wait(for: "● live · demo-writer", 10), "\(t.screen)")
         t.keys("q")
@@ -348,6 +363,7 @@ struct E2EBrowserTests {
         #expect(noTTY.stderr.contains("terminal"), "\(noTTY.stderr)")
         // Too small: the message stays on the normal screen after exit.
         let t = Tmux("env PS1='$ ' sh", width: 50, height: 10)
+        defer { t.kill() }
         t.wait(for: "$")
         t.type("\(store.command); echo \"rc=$?\""); t.keys("Enter")
         #expect(t.wait(for: "rc=1"), "\(t.screen)")
