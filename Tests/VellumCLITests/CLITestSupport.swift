@@ -191,3 +191,19 @@ enum CLIFixtures {
         _ = try c.save()
     }
 }
+
+/// The team's Core Data fixtures (`shared/fixtures/coredata`): from
+/// `VELLUM_FIXTURES_DIR`, else the first `shared/fixtures/coredata` beside the
+/// package or one of its parent folders, else `/work/shared/fixtures/coredata`.
+enum SharedFixtures {
+    static let directory: URL = {
+        if let dir = ProcessInfo.processInfo.environment["VELLUM_FIXTURES_DIR"] { return URL(fileURLWithPath: dir) }
+        var folder = VellumBinary.packageRoot
+        while folder.path != "/" {
+            let candidate = folder.appendingPathComponent("shared/fixtures/coredata")
+            if FileManager.default.fileExists(atPath: candidate.path) { return candidate }
+            folder = folder.deletingLastPathComponent()
+        }
+        return URL(fileURLWithPath: "/work/shared/fixtures/coredata")
+    }()
+}

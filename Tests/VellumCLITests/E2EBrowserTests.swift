@@ -37,14 +37,18 @@ final class Tmux {
     }
 
     /// Starts `command` (a shell command line) in a detached 120x40 session.
+    /// A tmux server of the test process's own, so tests never touch (or are
+    /// touched by) a user's sessions or another test run.
+    static let socket = "vellum-e2e-\(getpid())"
+
     init(_ command: String, width: Int = 120, height: Int = 40) {
         name = "vellum-e2e-\(UUID().uuidString.prefix(8))"
-        Self.run(Self.path!, ["new-session", "-d", "-s", name, "-x", "\(width)", "-y", "\(height)", command])
+        Self.run(Self.path!, ["-L", Self.socket, "new-session", "-d", "-s", name, "-x", "\(width)", "-y", "\(height)", command])
     }
 
     deinit { kill() }
 
-    func tmux(_ arguments: [String]) -> (status: Int32, out: String) { Self.run(Self.path!, arguments) }
+    func tmux(_ arguments: [String]) -> (status: Int32, out: String) { Self.run(Self.path!, ["-L", Self.socket] + arguments) }
 
     /// Key names (`Enter`, `Escape`, `C-r`) or literal text.
     func keys(_ keys: String...) { _ = tmux(["send-keys", "-t", name] + keys) }

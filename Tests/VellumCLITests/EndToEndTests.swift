@@ -62,8 +62,7 @@ final class TempDir {
 
 @Suite("vellum binary", .serialized)
 struct EndToEndTests {
-    static let fixture = VellumBinary.packageRoot
-        .appendingPathComponent("../shared/fixtures/coredata/models/moody-minimal.xcdatamodel.xml").standardizedFileURL.path
+    static let fixture = SharedFixtures.directory.appendingPathComponent("models/moody-minimal.xcdatamodel.xml").path
 
     @Test func binaryExists() {
         #expect(FileManager.default.isExecutableFile(atPath: VellumBinary.url.path), "\(VellumBinary.url.path)")

@@ -2,13 +2,8 @@ import Foundation
 import Testing
 @testable import VellumStore
 
-/// The Core Data fixtures: `<package root>/../shared/fixtures/coredata/models`.
-private let fixturesDirectory: URL = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent()  // VellumStoreTests
-    .deletingLastPathComponent()  // Tests
-    .deletingLastPathComponent()  // package root
-    .appendingPathComponent("../shared/fixtures/coredata/models")
-    .standardizedFileURL
+/// The Core Data model fixtures (see `SharedFixtures`).
+private let fixturesDirectory: URL = SharedFixtures.directory.appendingPathComponent("models")
 
 private let fixtureNames: [String] = ((try? FileManager.default.contentsOfDirectory(atPath: fixturesDirectory.path)) ?? [])
     .filter { $0.hasSuffix(".xml") }

@@ -53,3 +53,19 @@ enum Fixtures {
         try PersistentStore(url: dir.file(name), model: shopModel())
     }
 }
+
+/// The team's Core Data fixtures (`shared/fixtures/coredata`): from
+/// `VELLUM_FIXTURES_DIR`, else the first `shared/fixtures/coredata` beside the
+/// package or one of its parent folders, else `/work/shared/fixtures/coredata`.
+enum SharedFixtures {
+    static let directory: URL = {
+        if let dir = ProcessInfo.processInfo.environment["VELLUM_FIXTURES_DIR"] { return URL(fileURLWithPath: dir) }
+        var folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        while folder.path != "/" {
+            let candidate = folder.appendingPathComponent("shared/fixtures/coredata")
+            if FileManager.default.fileExists(atPath: candidate.path) { return candidate }
+            folder = folder.deletingLastPathComponent()
+        }
+        return URL(fileURLWithPath: "/work/shared/fixtures/coredata")
+    }()
+}
