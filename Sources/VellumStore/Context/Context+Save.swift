@@ -38,15 +38,15 @@ extension ManagedObjectContext {
         var insertedIDs = Set<ObjectID>(minimumCapacity: writer.inserted.count)
         var updatedIDs = Set<ObjectID>(minimumCapacity: writer.updated.count)
         var deletedIDs = Set<ObjectID>(minimumCapacity: writer.deleted.count)
-        var renamed: [(UUID, ObjectID)] = []
+        var renamed: [(UInt64, ObjectID)] = []
         renamed.reserveCapacity(writer.inserted.count)
         var scope: (entity: ObjectIdentifier, scope: ObjectIDScope)?
         registry.reserveCapacity(registry.count + writer.inserted.count)
         for o in writer.inserted {
-            if case .temporary(let uuid) = o.objectID.key, let pk = o.pendingKey {
+            if o.objectID.isTemporary, let pk = o.pendingKey {
                 if scope?.entity != ObjectIdentifier(o.entity) { scope = (ObjectIdentifier(o.entity), store.idScope(for: o.entity)) }
                 let permanent = ObjectID(scope: scope!.scope, key: .permanent(pk))
-                renamed.append((uuid, permanent))
+                renamed.append((o.temporaryCounter, permanent))
                 o.objectID = permanent
                 if let existing = registry.updateValue(o, forKey: permanent), existing !== o { existing.context = nil }
             }

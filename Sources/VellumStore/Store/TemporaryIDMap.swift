@@ -2,35 +2,57 @@ import Foundation
 
 /// Remembers which permanent ID each recently saved temporary ID became, so an
 /// ID taken inside a write block (before its save) still resolves afterwards.
-/// Bounded: the oldest entries are forgotten past `capacity`.
+///
+/// Temporary keys carry an increasing counter (`TemporaryKey`), and a save
+/// renames its inserts in counter order, so renamings are kept as sorted runs
+/// and found by binary search — recording a 100k-object save is two array
+/// appends per object, not hashing. Bounded: the oldest entries are forgotten
+/// past `capacity`.
 final class TemporaryIDMap: @unchecked Sendable {
+    private struct Run {
+        var counters: [UInt64] = []
+        var ids: [ObjectID] = []
+    }
     private let lock = NSLock()
-    private var map: [UUID: ObjectID] = [:]
-    private var order: [UUID] = []
-    private var start = 0
+    private var runs: [Run] = []
+    private var total = 0
     private let capacity: Int
 
-    init(capacity: Int = 200_000) { self.capacity = capacity }
+    init(capacity: Int = 1_000_000) { self.capacity = capacity }
 
-    /// Records one save's renamings under one lock.
-    func record(_ pairs: [(UUID, ObjectID)]) {
-        guard !pairs.isEmpty else { return }
+    /// Records one save's renamings (temporary key counter → permanent ID), in counter order.
+    func record(_ pairs: [(UInt64, ObjectID)]) {
+        guard let first = pairs.first else { return }
         lock.lock(); defer { lock.unlock() }
-        map.reserveCapacity(min(capacity, map.count + pairs.count))
-        for (temporary, permanent) in pairs {
-            map[temporary] = permanent
-            order.append(temporary)
+        // Extend the newest run when counters keep increasing (the write queue's saves do).
+        if runs.isEmpty || (runs[runs.count - 1].counters.last ?? 0) >= first.0 || !isSorted(pairs) {
+            runs.append(Run())
         }
-        while order.count - start > capacity {
-            map[order[start]] = nil
-            start += 1
+        let sorted = isSorted(pairs) ? pairs : pairs.sorted { $0.0 < $1.0 }
+        runs[runs.count - 1].counters.append(contentsOf: sorted.map(\.0))
+        runs[runs.count - 1].ids.append(contentsOf: sorted.map(\.1))
+        total += pairs.count
+        while total > capacity, runs.count > 1 {
+            total -= runs.removeFirst().counters.count
         }
-        if start > capacity { order.removeFirst(start); start = 0 }
+    }
+
+    private func isSorted(_ pairs: [(UInt64, ObjectID)]) -> Bool {
+        zip(pairs, pairs.dropFirst()).allSatisfy { $0.0 < $1.0 }
     }
 
     func permanent(for temporary: UUID) -> ObjectID? {
+        guard let counter = TemporaryKey.counter(of: temporary) else { return nil }
         lock.lock(); defer { lock.unlock() }
-        return map[temporary]
+        for run in runs.reversed() {
+            var lo = 0, hi = run.counters.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if run.counters[mid] < counter { lo = mid + 1 } else { hi = mid }
+            }
+            if lo < run.counters.count && run.counters[lo] == counter { return run.ids[lo] }
+        }
+        return nil
     }
 }
 
