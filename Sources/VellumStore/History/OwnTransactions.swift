@@ -10,6 +10,10 @@ final class OwnTransactions: @unchecked Sendable {
         lock.lock(); sequences.insert(seq); lock.unlock()
     }
 
+    func removeAll() {
+        lock.lock(); sequences.removeAll(); lock.unlock()
+    }
+
     /// True (once) if `seq` is one of ours.
     func consume(_ seq: Int64) -> Bool {
         lock.lock(); defer { lock.unlock() }

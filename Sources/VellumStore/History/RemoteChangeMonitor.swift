@@ -26,6 +26,8 @@ final class RemoteChangeMonitor: @unchecked Sendable {
     private var connection: Connection?
     private var dataVersion: Int64 = 0
     private var token: HistoryToken = .start
+    /// The writer connection's data_version at the last check.
+    private var lastWriterVersion: Int64 = 0
     private let handler: @Sendable (RemoteChange) -> Void
 
     init(store: PersistentStore, intervalMilliseconds: Int = 10, handler: @escaping @Sendable (RemoteChange) -> Void) {
@@ -39,6 +41,7 @@ final class RemoteChangeMonitor: @unchecked Sendable {
             let c = try store.makeReaderConnection()
             connection = c
             dataVersion = store.hasHistory ? try c.dataVersion() : try store.withWriter { try $0.dataVersion() }
+            lastWriterVersion = try store.withWriter { try $0.dataVersion() }
             token = try store.currentHistoryToken(using: c)
         }
         let url = URL(fileURLWithPath: store.path)
@@ -78,6 +81,19 @@ final class RemoteChangeMonitor: @unchecked Sendable {
         }
         guard let version = try? c.dataVersion(), version != dataVersion else { return }
         dataVersion = version
+        // Only our own saves since the last check? The writer's data_version moves only
+        // for other connections' commits: then skip past our history without reading it.
+        // (The newest id is read before the version, so no other writer's row can hide in it.)
+        if let (newest, writerVersion) = try? store.withWriter({ db in
+            (try db.scalarInt("SELECT max(id) FROM \(HistorySchema.changes)"), try db.dataVersion())
+        }) {
+            defer { lastWriterVersion = writerVersion }
+            if writerVersion == lastWriterVersion {
+                if let newest { token = max(token, HistoryToken(rawValue: newest)) }
+                store.ownTransactions.removeAll()
+                return
+            }
+        }
         do {
             var transactions: [HistoryTransaction] = []
             while true {
