@@ -24,34 +24,13 @@ extension ManagedObjectContext {
             o.relations = []
         }
         // Reload loaded objects that changed, in one query per table.
-        var reload: [ManagedObject] = []
-        var localChanges: [ObjectIdentifier: [Int: Value]] = [:]
+        let loaded = save.updated.union(save.inserted).compactMap { id in registry[id] }.filter { !$0.isInserted && !$0.isFault }
+        // Faults stay faults; they just forget relationships that may have moved.
         for id in save.updated.union(save.inserted) {
-            guard let o = registry[id], !o.isInserted else { continue }
-            let keepRelations = o.relations.contains { $0?.isChanged == true }
-            localChanges[ObjectIdentifier(o)] = changedAttributeValues(o)
-            if !keepRelations { o.relations = [] }
-            if !o.isFault {
-                o.isFault = true
-                o.committed = nil
-                reload.append(o)
-            }
+            if let o = registry[id], o.isFault, !o.relations.contains(where: { $0?.isChanged == true }) { o.relations = [] }
         }
-        for (_, group) in Dictionary(grouping: reload, by: { $0.entity.rootName }) {
-            try RowLoader(context: self).load(group)
-        }
-        for o in reload {
-            if o.isFault {
-                // Gone from the store after all.
-                registry[o.objectID] = nil
-                invalidated.insert(o.objectID)
-                continue
-            }
-            if let changes = localChanges[ObjectIdentifier(o)], !changes.isEmpty {
-                o.committed = o.values
-                for (i, v) in changes { o.values[i] = v }
-            }
-        }
+        let (reload, gone) = try reloadKeepingLocalChanges(loaded)
+        invalidated.formUnion(gone)
         notify(ObjectsDidChange(inserted: save.inserted, updated: save.updated.subtracting(invalidated),
                                 deleted: save.deleted, refreshed: Set(reload.map(\.objectID)).subtracting(invalidated),
                                 invalidated: invalidated, changedKeys: save.changedKeys))
@@ -61,28 +40,39 @@ extension ManagedObjectContext {
     /// reloads every registered, loaded object (local edits kept on top), drops the
     /// ones that are gone, and tells observers to refetch and diff.
     public func refreshAllFromStore() throws {
-        var reload: [ManagedObject] = []
+        let (reload, invalidated) = try reloadKeepingLocalChanges(registry.values.filter { !$0.isInserted && !$0.isFault })
+        var event = ObjectsDidChange(refreshed: Set(reload.map(\.objectID)).subtracting(invalidated), invalidated: invalidated)
+        event.storeChangedExternally = true
+        notify(event)
+    }
+
+    /// Reloads loaded objects from the store, one query per table, keeping each
+    /// object's unsaved attribute edits on top of the new stored values (which
+    /// become its snapshot). Unchanged relationships are forgotten and reload on
+    /// access. Objects gone from the store are unregistered and returned as `gone`.
+    func reloadKeepingLocalChanges(_ objects: [ManagedObject]) throws -> (reloaded: [ManagedObject], gone: Set<ObjectID>) {
         var localChanges: [ObjectIdentifier: [Int: Value]] = [:]
-        for o in registry.values where !o.isInserted && !o.isFault {
+        for o in objects {
             localChanges[ObjectIdentifier(o)] = changedAttributeValues(o)
             if !o.relations.contains(where: { $0?.isChanged == true }) { o.relations = [] }
             o.isFault = true
             o.committed = nil
-            reload.append(o)
         }
-        for (_, group) in Dictionary(grouping: reload, by: { $0.entity.rootName }) {
+        for (_, group) in Dictionary(grouping: objects, by: { $0.entity.rootName }) {
             try RowLoader(context: self).load(group)
         }
-        var invalidated: Set<ObjectID> = []
-        for o in reload {
-            if o.isFault { registry[o.objectID] = nil; invalidated.insert(o.objectID); continue }
+        var gone: Set<ObjectID> = []
+        for o in objects {
+            if o.isFault {
+                registry[o.objectID] = nil
+                gone.insert(o.objectID)
+                continue
+            }
             if let changes = localChanges[ObjectIdentifier(o)], !changes.isEmpty {
                 o.committed = o.values
                 for (i, v) in changes { o.values[i] = v }
             }
         }
-        var event = ObjectsDidChange(refreshed: Set(reload.map(\.objectID)).subtracting(invalidated), invalidated: invalidated)
-        event.storeChangedExternally = true
-        notify(event)
+        return (objects, gone)
     }
 }

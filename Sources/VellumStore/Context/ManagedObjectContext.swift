@@ -218,28 +218,18 @@ public final class ManagedObjectContext {
     /// are kept on top of the stored values; without, they are discarded.
     public func refresh(_ object: ManagedObject, mergeChanges: Bool) throws {
         guard !object.isInserted else { return }
-        let localChanges: [Int: Value] = mergeChanges ? changedAttributeValues(object) : [:]
-        let keepRelations = mergeChanges && object.relations.contains { $0?.isChanged == true }
         if !mergeChanges {
             changedObjects[ObjectIdentifier(object)] = nil
             object.isDeleted = false
+            object.committed = nil
+            object.relations = []
         }
-        object.committed = nil
-        if !keepRelations { object.relations = [] }
-        object.isFault = true
-        object.values = []
-        do { try RowLoader(context: self).load([object]) } catch { throw error }
-        if object.isFault {
-            // Deleted in the store.
-            registry[object.objectID] = nil
-            notify(ObjectsDidChange(inserted: [], updated: [], deleted: [object.objectID], refreshed: [], invalidated: [object.objectID], invalidatedAll: false, changedKeys: [:]))
-            return
+        let (_, gone) = try reloadKeepingLocalChanges([object])
+        if gone.isEmpty {
+            notify(ObjectsDidChange(refreshed: [object.objectID]))
+        } else {
+            notify(ObjectsDidChange(deleted: gone, invalidated: gone))
         }
-        if !localChanges.isEmpty {
-            object.committed = object.values
-            for (i, v) in localChanges { object.values[i] = v }
-        }
-        notify(ObjectsDidChange(inserted: [], updated: [], deleted: [], refreshed: [object.objectID], invalidated: [], invalidatedAll: false, changedKeys: [:]))
     }
 
     func changedAttributeValues(_ object: ManagedObject) -> [Int: Value] {
