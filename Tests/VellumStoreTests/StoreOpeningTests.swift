@@ -93,3 +93,46 @@ import Testing
         #expect(rows == [[.null]])
     }
 }
+
+@Suite struct DamagedAndLockedFileTests {
+    @Test func corruptStoreGetsAClearErrorAndIsNotTouched() throws {
+        let dir = TempDir()
+        _ = try Fixtures.openShop(dir)
+        let url = dir.file("shop.sqlite")
+        // Keep the SQLite header, wreck the pages after it.
+        var bytes = try Data(contentsOf: url)
+        try? FileManager.default.removeItem(atPath: url.path + "-wal")
+        try? FileManager.default.removeItem(atPath: url.path + "-shm")
+        for i in 100..<min(bytes.count, 8192) { bytes[i] = 0xA5 }
+        try bytes.write(to: url)
+        #expect {
+            let store = try PersistentStore(url: url, model: nil)
+            _ = try ManagedObjectContext(store: store).fetch("Product")
+        } throws: { e in
+            guard let e = e as? StoreError else { return false }
+            switch e {
+            case .notADatabase, .notAStore: return true
+            case .sqlite(let f): return f.kind == .corrupt || f.kind == .notADatabase
+            default: return false
+            }
+        }
+        #expect(try Data(contentsOf: url) == bytes)
+    }
+
+    @Test func lockedStoreReportsBusyAndKeepsPendingChanges() throws {
+        let dir = TempDir()
+        let url = dir.file("shop.sqlite")
+        let store = try PersistentStore(url: url, model: Fixtures.shopModel(),
+                                        options: StoreOptions(busyTimeoutMilliseconds: 50, writeRetries: 2))
+        let ctx = try ManagedObjectContext(store: store)
+        try ctx.insert("Tag", values: ["name": .string("x")])
+        // Another connection (standing in for another process) holds the write lock.
+        let other = try Connection(path: url.path)
+        try other.execute("BEGIN IMMEDIATE")
+        #expect { try ctx.save() } throws: { e in (e as? StoreError)?.isBusy == true }
+        #expect(ctx.hasChanges)
+        try other.execute("ROLLBACK")
+        try ctx.save()
+        #expect(try ManagedObjectContext(store: store).count(FetchRequest(entityName: "Tag")) == 1)
+    }
+}

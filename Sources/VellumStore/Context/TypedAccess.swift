@@ -1,0 +1,100 @@
+import Foundation
+
+/// Swift types that map to attribute values, for typed access:
+/// `try product.get("price", as: Double.self)`, `try product.set("price", 3.5)`.
+public protocol ValueConvertible {
+    var attributeValue: Value { get }
+    /// The Swift value for an attribute value, or nil when the kinds do not match.
+    init?(attributeValue: Value)
+}
+
+extension String: ValueConvertible {
+    public var attributeValue: Value { .string(self) }
+    public init?(attributeValue v: Value) { guard case .string(let s) = v else { return nil }; self = s }
+}
+extension Int: ValueConvertible {
+    public var attributeValue: Value { .integer(Int64(self)) }
+    public init?(attributeValue v: Value) { guard case .integer(let i) = v, let n = Int(exactly: i) else { return nil }; self = n }
+}
+extension Int64: ValueConvertible {
+    public var attributeValue: Value { .integer(self) }
+    public init?(attributeValue v: Value) { guard case .integer(let i) = v else { return nil }; self = i }
+}
+extension Int32: ValueConvertible {
+    public var attributeValue: Value { .integer(Int64(self)) }
+    public init?(attributeValue v: Value) { guard case .integer(let i) = v, let n = Int32(exactly: i) else { return nil }; self = n }
+}
+extension Int16: ValueConvertible {
+    public var attributeValue: Value { .integer(Int64(self)) }
+    public init?(attributeValue v: Value) { guard case .integer(let i) = v, let n = Int16(exactly: i) else { return nil }; self = n }
+}
+extension Double: ValueConvertible {
+    public var attributeValue: Value { .double(self) }
+    public init?(attributeValue v: Value) {
+        switch v {
+        case .double(let d): self = d
+        case .integer(let i): self = Double(i)
+        default: return nil
+        }
+    }
+}
+extension Float: ValueConvertible {
+    public var attributeValue: Value { .double(Double(self)) }
+    public init?(attributeValue v: Value) { guard let d = Double(attributeValue: v) else { return nil }; self = Float(d) }
+}
+extension Bool: ValueConvertible {
+    public var attributeValue: Value { .bool(self) }
+    public init?(attributeValue v: Value) { guard case .bool(let b) = v else { return nil }; self = b }
+}
+extension Date: ValueConvertible {
+    public var attributeValue: Value { .date(self) }
+    public init?(attributeValue v: Value) { guard case .date(let d) = v else { return nil }; self = d }
+}
+extension Decimal: ValueConvertible {
+    public var attributeValue: Value { .decimal(self) }
+    public init?(attributeValue v: Value) { guard case .decimal(let d) = v else { return nil }; self = d }
+}
+extension Data: ValueConvertible {
+    public var attributeValue: Value { .data(self) }
+    public init?(attributeValue v: Value) { guard case .data(let d) = v else { return nil }; self = d }
+}
+extension UUID: ValueConvertible {
+    public var attributeValue: Value { .uuid(self) }
+    public init?(attributeValue v: Value) { guard case .uuid(let u) = v else { return nil }; self = u }
+}
+extension URL: ValueConvertible {
+    public var attributeValue: Value { .uri(self) }
+    public init?(attributeValue v: Value) { guard case .uri(let u) = v else { return nil }; self = u }
+}
+
+extension ManagedObject {
+    /// The attribute's value as `T`; nil when it is nil. A value of another kind
+    /// (asking an integer attribute for a String) throws, naming the key.
+    public func get<T: ValueConvertible>(_ key: String, as type: T.Type = T.self) throws -> T? {
+        let v = try value(forKey: key)
+        if v.isNull { return nil }
+        guard let typed = T(attributeValue: v) else {
+            throw StoreError.validation(ValidationFailure(entity: entity.name, key: key,
+                reason: "holds a \(v.kindName), not a \(T.self)", objectURI: objectID.uriString))
+        }
+        return typed
+    }
+
+    /// Sets the attribute from a Swift value (nil clears it), with the same type checks as `setValue`.
+    public func set<T: ValueConvertible>(_ key: String, _ value: T?) throws {
+        try setValue(value?.attributeValue ?? .null, forKey: key)
+    }
+
+    /// A transformable attribute decoded from its JSON.
+    public func transformable<T: Decodable>(_ key: String, as type: T.Type = T.self) throws -> T? {
+        guard case .string(let json) = try value(forKey: key) else { return nil }
+        return try JSONDecoder().decode(T.self, from: Data(json.utf8))
+    }
+
+    /// Stores an `Encodable` value as a transformable attribute's JSON.
+    public func setTransformable<T: Encodable>(_ key: String, _ value: T?) throws {
+        guard let value else { return try setValue(.null, forKey: key) }
+        let json = String(decoding: try JSONEncoder().encode(value), as: UTF8.self)
+        try setValue(.string(json), forKey: key)
+    }
+}
