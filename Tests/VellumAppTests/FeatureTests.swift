@@ -178,3 +178,124 @@ import VellumTerminal
         #expect(e.cursor == 5)
     }
 }
+
+@MainActor @Suite(.serialized) struct FeatureSessionTests {
+    func session(entity: String) async throws -> BrowserSession {
+        let session = BrowserSession(container: try SessionTests.open(try SessionTests.makeStore()))
+        try await command(session, "goto \(entity)")
+        return session
+    }
+
+    func command(_ session: BrowserSession, _ text: String) async throws {
+        await session.handle(.char(":"))
+        for c in text { await session.handle(.char(c)) }
+        await session.handle(.enter)
+    }
+
+    func column(_ session: BrowserSession, _ name: String) async {
+        while session.state.cursorColumn > 0 { await session.handle(.char("h")) }
+        while session.state.columnNames[session.state.cursorColumn] != name { await session.handle(.char("l")) }
+    }
+
+    @Test func summaryOverlayFiltersOnAValue() async throws {
+        let s = try await session(entity: "Provider")
+        await column(s, "country")
+        await s.handle(.char("F"))
+        #expect(s.state.mode == .summary)
+        let o = try #require(s.state.summary)
+        #expect(o.count == 10 && o.distinct == 10 && o.buckets.count == 10)
+        await s.handle(.char("j"))
+        let value = o.buckets[1].value
+        await s.handle(.enter)
+        #expect(s.state.mode == .browse)
+        #expect(s.state.rowCount == 1)
+        #expect(s.state.filterText.contains(value.description))
+        // Summaries follow the current filter.
+        await s.handle(.char("F"))
+        #expect(s.state.summary?.count == 1)
+        await s.handle(.escape)
+        #expect(s.state.mode == .browse)
+    }
+
+    @Test func findMovesToMatchingRows() async throws {
+        let s = try await session(entity: "Provider")
+        await s.handle(.char("f"))
+        for c in "FJORD" { await s.handle(.char(c)) }
+        await s.handle(.enter)
+        let row = s.state.cursorRow
+        let name = try s.rows!.object(at: row).value(forKey: "name")
+        #expect(name == .string("Fjord Outfitters"))
+        await s.handle(.char("n"))
+        #expect(s.state.cursorRow == row)
+        #expect(s.state.statusMessage?.contains("wrapped") == true)
+        // Diacritics and case ignored.
+        await s.handle(.char("f"))
+        await s.handle(.ctrl("u"))
+        for c in "cafe sao" { await s.handle(.char(c)) }
+        await s.handle(.enter)
+        #expect(try s.rows!.object(at: s.state.cursorRow).value(forKey: "name") == .string("Café São Paulo"))
+        await s.handle(.char("f")); await s.handle(.ctrl("u"))
+        for c in "zzzz" { await s.handle(.char(c)) }
+        await s.handle(.enter)
+        #expect(s.state.statusIsError)
+    }
+
+    @Test func groupIntoSections() async throws {
+        let s = try await session(entity: "Task")
+        try await command(s, "group done")
+        #expect(s.state.groupKey == "done")
+        #expect(s.state.sectionHeaders.count == 2)
+        #expect(s.state.sectionHeaders[0]?.hasPrefix("false (") == true || s.state.sectionHeaders[0]?.hasPrefix("0 (") == true)
+        let source = try #require(s.rows as? ResultsRowSource)
+        // Rows are ordered by the section key, and object(at:) and index(of:) agree across sections.
+        var last: Bool?
+        for i in 0..<s.state.rowCount {
+            let o = try source.object(at: i)
+            #expect(source.index(of: o.objectID) == i)
+            let done = try o.value(forKey: "done") == .bool(true)
+            if let last { #expect(!last || done) }
+            last = done
+        }
+        try await command(s, "group nosuchkey")
+        #expect(s.state.statusIsError && s.state.groupKey == "done")
+        try await command(s, "group")
+        #expect(s.state.groupKey == nil && s.state.sectionHeaders.isEmpty)
+    }
+
+    @Test func exportCSVAndJSON() async throws {
+        let s = try await session(entity: "Provider")
+        try await command(s, "filter country == \"Peru\" OR country == \"Brazil\"")
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vellum-export-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        try await command(s, "export csv \(dir.path)/p.csv")
+        #expect(s.state.statusMessage == "exported 2 rows to \(dir.path)/p.csv")
+        let csv = try String(contentsOf: dir.appendingPathComponent("p.csv"), encoding: .utf8)
+        #expect(csv == "name,country\r\nAndes Trading Co.,Peru\r\nCafé São Paulo,Brazil\r\n")
+        try await command(s, "export json \(dir.path)/p.json")
+        let json = try String(contentsOf: dir.appendingPathComponent("p.json"), encoding: .utf8)
+        #expect(json == "[\n  {\"name\":\"Andes Trading Co.\",\"country\":\"Peru\"},\n  {\"name\":\"Café São Paulo\",\"country\":\"Brazil\"}\n]\n")
+        try await command(s, "export csv /nonexistent-dir/x.csv")
+        #expect(s.state.statusIsError && s.state.statusMessage?.hasPrefix("export failed") == true)
+    }
+
+    @Test func duplicateCopiesValuesAndReportsUniqueness() async throws {
+        let s = try await session(entity: "Task")
+        let before = s.state.rowCount
+        let original = try s.rows!.object(at: s.state.cursorRow)
+        let title = try original.value(forKey: "title"), due = try original.value(forKey: "due")
+        await s.handle(.char("D"))
+        #expect(s.state.rowCount == before + 1)
+        #expect(!s.state.statusIsError)
+        let copy = try s.rows!.object(at: s.state.cursorRow)
+        #expect(copy.objectID != original.objectID)
+        #expect(try copy.value(forKey: "title") == title && copy.value(forKey: "due") == due)
+        await s.handle(.char("u"))
+        #expect(s.state.rowCount == before)
+        // Provider names are unique: the copy is refused and the reason shown.
+        try await command(s, "goto Provider")
+        await s.handle(.char("D"))
+        #expect(s.state.statusIsError)
+        #expect(s.state.statusMessage?.hasPrefix("duplicate failed") == true)
+        #expect(s.state.rowCount == 10)
+    }
+}
