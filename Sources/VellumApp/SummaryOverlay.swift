@@ -32,11 +32,10 @@ public struct SummaryOverlay: Sendable, Equatable {
         var parts: [String] = []
         if let min { parts.append("min \(Self.text(min))") }
         if let max { parts.append("max \(Self.text(max))") }
-        if let mean {
-            if type == .date { parts.append("mean \(Value.iso8601(Date(timeIntervalSince1970: mean)))") }
-            else { parts.append("mean " + Self.number(mean)) }
-        }
         if !parts.isEmpty { lines.append(parts.joined(separator: "   ")) }
+        if let mean {
+            lines.append("mean " + (type == .date ? Value.iso8601(Date(timeIntervalSince1970: mean)) : Self.number(mean)))
+        }
         return lines
     }
 
