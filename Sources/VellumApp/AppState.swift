@@ -5,7 +5,7 @@ import VellumStore
 /// reducer (keys) or the loop (store events). Widgets only read it.
 public struct AppState: Sendable {
     public enum Mode: Sendable, Equatable {
-        case browse, edit, filter, command, help, confirmDelete, conflict, picker
+        case browse, edit, filter, command, help, confirmDelete, conflict, picker, summary, search
     }
     public enum Focus: Sendable, Equatable { case sidebar, table, detail }
 
@@ -72,6 +72,18 @@ public struct AppState: Sendable {
     public var lastWriter: String?
     public var lastWriteDate: Date?
     public var themeName = "default"
+    /// Column summary overlay (mode `.summary`).
+    public var summary: SummaryOverlay?
+    /// Text search (`f`, then `n`/`N`): the last searched text.
+    public var searchText = ""
+    /// `:group KEY`: the section key path of the table, nil when ungrouped.
+    public var groupKey: String?
+    /// Grouped tables: section header text by the row index that starts the section.
+    public var sectionHeaders: [Int: String] = [:]
+    /// Theme names offered by `:theme` completion.
+    public var themeNames: [String] = []
+    /// Where the panels are (set by the loop on each draw), for mouse clicks.
+    public var layout: Layout?
 
     public init() {}
 

@@ -11,8 +11,8 @@ import VellumTerminal
 @MainActor
 public final class BrowserSession {
     public let container: PersistentContainer
-    public private(set) var state = AppState()
-    public private(set) var rows: RowSource?
+    public internal(set) var state = AppState()
+    public internal(set) var rows: RowSource?
     public private(set) var entityCounts: [Int] = []
     public private(set) var quitRequested = false
     public let undoStack = UndoStack()
@@ -22,10 +22,10 @@ public final class BrowserSession {
     public var pendingThemeName: String?
     public var suspendRequested = false
     /// True while this session mutates and saves the view context: those changes do not flash.
-    private var writingLocally = false
+    var writingLocally = false
     private var token: ObservationToken?
     /// The record under the cursor, so the selection follows it when rows move.
-    private var selectedID: ObjectID?
+    var selectedID: ObjectID?
     /// Changes seen but not yet applied to the state (coalesced, applied after all observers ran).
     private var pendingChange: ObjectsDidChange?
     private var changeScheduled = false
@@ -46,12 +46,18 @@ public final class BrowserSession {
         token = container.viewContext.observeChanges { [weak self] change in
             MainActor.assumeIsolated { self?.didChange(change) }
         }
+        state.themeNames = Self.availableThemes()
         refreshCounts()
         if !state.entityNames.isEmpty { show(0, base: nil, title: nil) }
     }
 
     public var context: ManagedObjectContext { container.viewContext }
     public var entity: Entity? { state.currentEntityName.flatMap { container.model.entity(named: $0) } }
+
+    public func setLayout(_ layout: Layout) {
+        state.layout = layout
+        setPageSize(layout.visibleRows)
+    }
 
     public func setPageSize(_ n: Int) {
         state.pageSize = max(1, n)
@@ -89,6 +95,11 @@ public final class BrowserSession {
         case .resolveConflict(let keepMine): resolveConflict(keepMine: keepMine)
         case .pickerQueryChanged: filterPicker()
         case .pickerChoose: choosePicked()
+        case .openSummary: openSummary()
+        case .search(let text, let forward): search(text, forward: forward)
+        case .applyGroup: applyGroup()
+        case .export(let format, let path): export(format: format, path: path)
+        case .duplicateRecord: duplicateRecord()
         }
     }
 
@@ -105,6 +116,8 @@ public final class BrowserSession {
         state.columnTypes = columns.map(\.type)
         state.detailFieldCount = columns.count + entity.relationships.count
         state.detailCursor = 0
+        state.groupKey = nil
+        state.sectionHeaders = [:]
         do {
             let predicate = state.filterText.isEmpty ? nil : try VellumStore.Predicate(format: state.filterText)
             rows = try ResultsRowSource(context: context, entityName: entity.name, predicate: predicate,
@@ -138,7 +151,7 @@ public final class BrowserSession {
         show(place.entityIndex, base: place.basePredicate, title: place.title, select: place.selected)
     }
 
-    private func reloadRows() {
+    func reloadRows() {
         guard let source = rows as? ResultsRowSource else { return }
         let oldPredicate = source.predicate, oldSort = source.sortDescriptors
         source.predicate = state.filterText.isEmpty ? nil : try? VellumStore.Predicate(format: state.filterText)
@@ -157,11 +170,12 @@ public final class BrowserSession {
     }
 
     /// Puts the cursor back on the selected record after rows moved.
-    private func followSelection() {
+    func followSelection() {
         if let id = selectedID, let i = rows?.index(of: id) ?? (container.store.permanentID(for: id).flatMap { rows?.index(of: $0) }) {
             state.cursorRow = i
         }
         state.rowCount = rows?.count ?? 0
+        state.sectionHeaders = (rows as? ResultsRowSource)?.sectionHeaders() ?? [:]
         state.clamp()
         syncSelection()
     }
@@ -172,12 +186,12 @@ public final class BrowserSession {
         selectedID = ids.indices.contains(state.cursorRow) ? ids[state.cursorRow] : nil
     }
 
-    private func currentObject() -> ManagedObject? {
+    func currentObject() -> ManagedObject? {
         guard let rows, state.cursorRow < rows.count else { return nil }
         return try? rows.object(at: state.cursorRow)
     }
 
-    private func currentAttribute() -> AttributeDescription? {
+    func currentAttribute() -> AttributeDescription? {
         guard state.columnNames.indices.contains(state.cursorColumn) else { return nil }
         return entity?.attribute(named: state.columnNames[state.cursorColumn])
     }
@@ -347,7 +361,7 @@ public final class BrowserSession {
 
     /// One user action: mutate the view context in an undo group and save at once.
     /// On failure nothing stays behind (rollback, undo group dropped).
-    private func save(_ action: String, success: String, _ body: (ManagedObjectContext) throws -> Void,
+    func save(_ action: String, success: String, _ body: (ManagedObjectContext) throws -> Void,
                       onConflict: (() -> Void)? = nil) {
         writingLocally = true
         defer { writingLocally = false }
@@ -386,7 +400,7 @@ public final class BrowserSession {
         needsRedraw = true
     }
 
-    private func describe(_ error: Error) -> String {
+    func describe(_ error: Error) -> String {
         if let e = error as? StoreError { return e.description }
         return "\(error)"
     }

@@ -30,4 +30,14 @@ public enum Effect: Sendable, Equatable {
     case pickerQueryChanged
     /// Enter in the picker: set the to-one to the chosen record.
     case pickerChoose
+    /// `F`: summarize the current column over the current list (opens the overlay).
+    case openSummary
+    /// Move the selection to the next (or previous) row containing the text in a string field.
+    case search(String, forward: Bool)
+    /// Rebuild the rows grouped into sections by `state.groupKey` (nil: ungrouped).
+    case applyGroup
+    /// `:export csv|json PATH`: write the current list.
+    case export(format: String, path: String)
+    /// `D`: insert a copy of the selected record's attribute values.
+    case duplicateRecord
 }

@@ -69,7 +69,7 @@ final class EventLoop {
             return
         }
         let layout = Layout(size: size)
-        session.setPageSize(layout.visibleRows)
+        session.setLayout(layout)
         let frame = Frame(state: session.state, layout: layout, theme: theme, fileName: fileName,
                           entity: session.entity, rows: session.rows, entityCounts: session.entityCounts,
                           pendingWrites: session.container.pendingWriteCount)

@@ -7,6 +7,7 @@ public enum KeyAction: String, Sendable, CaseIterable {
     case columnLeft, columnRight, switchFocus, open, edit
     case filter, sortAscending, sortDescending, add, delete, undo, redo
     case help, command, back, quit, suspend
+    case summary, search, searchNext, searchPrevious, duplicate
 }
 
 public struct KeyBinding: Sendable {
@@ -33,7 +34,12 @@ public enum KeyBindings {
         KeyBinding(keys: [.char("/")], label: "/", action: .filter, help: "filter with a predicate"),
         KeyBinding(keys: [.char("s")], label: "s", action: .sortAscending, help: "sort by column ascending"),
         KeyBinding(keys: [.char("S")], label: "S", action: .sortDescending, help: "sort by column descending"),
+        KeyBinding(keys: [.char("F")], label: "F", action: .summary, help: "column summary: stats and frequencies (Enter filters)"),
+        KeyBinding(keys: [.char("f")], label: "f", action: .search, help: "find text in string fields"),
+        KeyBinding(keys: [.char("n")], label: "n", action: .searchNext, help: "next match of the find"),
+        KeyBinding(keys: [.char("N")], label: "N", action: .searchPrevious, help: "previous match of the find"),
         KeyBinding(keys: [.char("a")], label: "a", action: .add, help: "add a record"),
+        KeyBinding(keys: [.char("D")], label: "D", action: .duplicate, help: "duplicate the record"),
         KeyBinding(keys: [.char("d")], label: "d", action: .delete, help: "delete the record (asks y/n)"),
         KeyBinding(keys: [.char("u")], label: "u", action: .undo, help: "undo last edit/add/delete (saved)"),
         KeyBinding(keys: [.ctrl("r")], label: "^R", action: .redo, help: "redo"),
@@ -47,7 +53,9 @@ public enum KeyBindings {
     /// Keys of the line editor (edit, filter and command modes).
     public static let editor: [(label: String, help: String)] = [
         ("← → Home End ^A ^E", "move the cursor"),
+        ("M-b M-f", "move by word"),
         ("^U ^K ^W", "delete to start / end / word"),
+        ("Tab (command)", "complete command, entity, key or theme"),
         ("Space (boolean)", "toggle true/false"),
         ("Enter", "confirm"),
         ("Esc", "cancel"),
@@ -59,6 +67,9 @@ public enum KeyBindings {
         ("t (conflict)", "take theirs, drop mine"),
         ("Esc (conflict)", "back to the editor"),
         ("↑ ↓ Enter (picker)", "choose; type to search"),
+        ("j k Enter (summary)", "choose a value; Enter filters on it"),
+        ("Esc (summary)", "close the summary"),
+        ("click / wheel (mouse)", "select row, open entity / scroll"),
     ]
 
     public static let commands: [(label: String, help: String)] = [
@@ -67,6 +78,8 @@ public enum KeyBindings {
         (":sort KEY [desc]", "sort by a key path"),
         (":filter PRED", "apply a filter (empty clears)"),
         (":goto ENTITY", "open an entity"),
+        (":group [KEY]", "group rows into sections by KEY (none: ungroup)"),
+        (":export csv|json PATH", "write the current list to a file"),
     ]
 
     public static func action(for key: Key) -> KeyAction? {
@@ -74,7 +87,7 @@ public enum KeyBindings {
     }
 
     /// The one-line hint bar for browse mode.
-    public static let hint = "j/k move  h/l column  Tab focus  Enter open/edit  / filter  s/S sort  a add  d delete  u undo  : cmd  ? help  q quit"
+    public static let hint = "j/k move  h/l column  Tab focus  Enter open/edit  / filter  s/S sort  F summary  f find  a add  d delete  u undo  : cmd  ? help  q quit"
 
     /// Help overlay lines, generated from the tables above.
     public static func helpLines() -> [String] {
@@ -82,7 +95,7 @@ public enum KeyBindings {
         for b in browse { lines.append("  " + pad(b.label, 12) + b.help) }
         lines.append("Line editor")
         for e in editor { lines.append("  " + pad(e.label, 20) + e.help) }
-        lines.append("Conflicts and picker")
+        lines.append("Prompts, picker, summary, mouse")
         for p in prompts { lines.append("  " + pad(p.label, 20) + p.help) }
         lines.append("Commands")
         for c in commands { lines.append("  " + pad(c.label, 20) + c.help) }
@@ -95,7 +108,7 @@ public enum KeyBindings {
         for b in browse { s += "| `\(b.label)` | \(b.help) |\n" }
         s += "\n## Line editor (edit, filter, command)\n\n| Keys | Action |\n|---|---|\n"
         for e in editor { s += "| `\(e.label)` | \(e.help) |\n" }
-        s += "\n## Conflict prompt and picker\n\n| Keys | Action |\n|---|---|\n"
+        s += "\n## Prompts, picker, summary and mouse\n\n| Keys | Action |\n|---|---|\n"
         for p in prompts { s += "| `\(p.label)` | \(p.help) |\n" }
         s += "\n## Commands\n\n| Command | Action |\n|---|---|\n"
         for c in commands { s += "| `\(c.label)` | \(c.help) |\n" }

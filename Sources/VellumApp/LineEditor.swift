@@ -29,6 +29,8 @@ public struct LineEditor: Sendable, Equatable {
         case .char(let c): characters.insert(c, at: cursor); cursor += 1
         case .left: cursor = max(0, cursor - 1)
         case .right: cursor = min(characters.count, cursor + 1)
+        case .alt("b"): cursor = wordStart(before: cursor)
+        case .alt("f"): cursor = wordEnd(after: cursor)
         case .home, .ctrl("a"): cursor = 0
         case .end, .ctrl("e"): cursor = characters.count
         case .backspace:
@@ -47,4 +49,22 @@ public struct LineEditor: Sendable, Equatable {
         }
         return true
     }
+
+    /// Start of the word before `position` (skipping separators first).
+    func wordStart(before position: Int) -> Int {
+        var i = position
+        while i > 0, !Self.isWordCharacter(characters[i - 1]) { i -= 1 }
+        while i > 0, Self.isWordCharacter(characters[i - 1]) { i -= 1 }
+        return i
+    }
+
+    /// End of the word after `position` (skipping separators first).
+    func wordEnd(after position: Int) -> Int {
+        var i = position
+        while i < characters.count, !Self.isWordCharacter(characters[i]) { i += 1 }
+        while i < characters.count, Self.isWordCharacter(characters[i]) { i += 1 }
+        return i
+    }
+
+    static func isWordCharacter(_ c: Character) -> Bool { c.isLetter || c.isNumber || c == "_" }
 }

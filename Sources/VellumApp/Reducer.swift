@@ -21,10 +21,13 @@ public enum Reducer {
         case .picker: return picker(&state, key)
         case .filter: return filter(&state, key)
         case .command: return command(&state, key)
+        case .summary: return summary(&state, key)
+        case .search: return search(&state, key)
         }
     }
 
     private static func browse(_ s: inout AppState, _ key: VellumTerminal.Key) -> [Effect] {
+        if case .mouse(let event) = key { return mouse(&s, event) }
         guard let action = KeyBindings.action(for: key) else { return [] }
         let sidebar = s.focus == .sidebar, detail = s.focus == .detail
         switch action {
@@ -76,6 +79,18 @@ public enum Reducer {
             return s.backStack.isEmpty ? [] : [.back]
         case .quit: return [.quit]
         case .suspend: return [.suspend]
+        case .summary:
+            guard s.columnNames.indices.contains(s.cursorColumn) else { return [] }
+            return [.openSummary]
+        case .search:
+            s.mode = .search
+            s.editor = LineEditor(s.searchText)
+        case .searchNext, .searchPrevious:
+            guard !s.searchText.isEmpty else { s.setStatus("nothing to find — f starts a search", error: true); return [] }
+            return [.search(s.searchText, forward: action == .searchNext)]
+        case .duplicate:
+            guard s.rowCount > 0 else { s.setStatus("nothing to duplicate", error: true); return [] }
+            return [.duplicateRecord]
         }
         s.clamp()
         return []
@@ -110,7 +125,7 @@ public enum Reducer {
         return []
     }
 
-    private static func open(_ s: inout AppState, _ index: Int) -> [Effect] {
+    static func open(_ s: inout AppState, _ index: Int) -> [Effect] {
         guard s.entityNames.indices.contains(index) else { return [] }
         s.sidebarCursor = index
         s.focus = .table
@@ -171,6 +186,9 @@ public enum Reducer {
         case .enter:
             s.mode = .browse
             return runCommand(&s, s.editor.text)
+        case .tab:
+            complete(&s)
+            return []
         default:
             s.editor.handle(key)
             return []
@@ -212,6 +230,18 @@ public enum Reducer {
                 return []
             }
             return open(&s, index)
+        case "group":
+            let key = argument.split(separator: " ").first.map(String.init)
+            s.groupKey = key
+            s.cursorRow = 0; s.scrollOffset = 0
+            return [.applyGroup]
+        case "export":
+            let parts = argument.split(separator: " ", maxSplits: 1).map(String.init)
+            guard parts.count == 2, ["csv", "json"].contains(parts[0].lowercased()) else {
+                s.setStatus("usage: :export csv|json PATH", error: true)
+                return []
+            }
+            return [.export(format: parts[0].lowercased(), path: parts[1].trimmingCharacters(in: .whitespaces))]
         case "": return []
         default:
             s.setStatus("unknown command :\(name)", error: true)

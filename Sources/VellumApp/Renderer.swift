@@ -31,6 +31,7 @@ enum Renderer {
         if f.state.mode == .help { help(f, screen) }
         if f.state.mode == .picker { picker(f, screen) }
         if f.state.mode == .conflict { conflict(f, screen) }
+        if f.state.mode == .summary { summaryOverlay(f, screen) }
         screen.refresh()
     }
 
@@ -79,12 +80,10 @@ enum Renderer {
             screen.put(row: r.row + 1, col: r.col + 1, text: "no entity", style: t[.dim])
             return
         }
-        let visible = max(0, min(f.layout.visibleRows, rows.count - s.scrollOffset))
+        // Grouped tables interleave section header lines with the rows.
+        let lines = s.tableLines(height: f.layout.visibleRows)
         var objects: [(Int, ManagedObject?)] = []
-        for i in 0..<visible {
-            let index = s.scrollOffset + i
-            objects.append((index, try? rows.object(at: index)))
-        }
+        for case .row(let index) in lines { objects.append((index, try? rows.object(at: index))) }
         let cells: [[String]] = objects.map { _, o in
             s.columnNames.map { key in (try? o?.value(forKey: key)).flatMap { $0 }.map(tableText) ?? "⚠" }
         }
@@ -105,7 +104,14 @@ enum Renderer {
             screen.put(row: r.row + 1, col: r.col + 1, text: s.filterText.isEmpty ? "no \(entity.name) records — a adds one" : "no records match the filter", style: t[.dim])
         }
         let now = Date()
-        for (line, (index, object)) in objects.enumerated() {
+        for (line, entry) in lines.enumerated() {
+            guard case .header(let title) = entry else { continue }
+            screen.fill(row: r.row + 1 + line, col: r.col, width: r.width, style: t[.dim])
+            screen.put(row: r.row + 1 + line, col: r.col, text: "▸ " + title, style: t[.dim].adding(.bold), maxWidth: r.width)
+        }
+        let rowLines = lines.enumerated().compactMap { i, l -> Int? in if case .row = l { return i } else { return nil } }
+        for (n, (index, object)) in objects.enumerated() {
+            let line = rowLines[n]
             let y = r.row + 1 + line
             let selected = index == s.cursorRow
             let flashing = object.map { o in (s.flashes[o.objectID].map { $0 > now }) ?? false } ?? false
@@ -116,7 +122,7 @@ enum Renderer {
             for c in first..<widths.count where x < r.col + r.width {
                 let style = selected && c == s.cursorColumn && s.focus == .table ? t[.cursor] : rowStyle
                 let align: TextAlignment = (s.columnTypes.indices.contains(c) && s.columnTypes[c].isNumeric) ? .right : .left
-                screen.put(row: y, col: x, text: DisplayWidth.fit(cells[line][c], toWidth: widths[c], alignment: align), style: style, maxWidth: r.col + r.width - x)
+                screen.put(row: y, col: x, text: DisplayWidth.fit(cells[n][c], toWidth: widths[c], alignment: align), style: style, maxWidth: r.col + r.width - x)
                 x += widths[c] + 1
             }
             if selected && s.mode == .edit {
@@ -183,10 +189,11 @@ enum Renderer {
     private static func statusBar(_ f: Frame, _ screen: Screen) {
         let r = f.layout.status, t = f.theme, s = f.state
         screen.fill(row: r.row, col: r.col, width: r.width, style: t[.status])
-        if s.mode == .filter || s.mode == .command {
-            let prompt = s.mode == .filter ? "/" : ":"
+        if s.mode == .filter || s.mode == .command || s.mode == .search {
+            let prompt = s.mode == .filter ? "/" : s.mode == .search ? "find: " : ":"
             screen.put(row: r.row, col: 0, text: prompt, style: t[.statusText])
-            editorLine(s.editor, row: r.row, col: 1, width: r.width - 1, style: t[.status], screen)
+            let w = DisplayWidth.of(prompt)
+            editorLine(s.editor, row: r.row, col: w, width: r.width - w, style: t[.status], screen)
             return
         }
         var parts = [f.fileName, (s.currentEntityName ?? "-") + (s.navigationTitle.map { " (\($0))" } ?? "")]
@@ -216,7 +223,11 @@ enum Renderer {
                 screen.put(row: r.row, col: 0, text: " Enter apply  Esc cancel  (empty clears the filter)", style: t[.dim], maxWidth: r.width)
             }
         case .command:
-            screen.put(row: r.row, col: 0, text: " :q  :theme NAME  :sort KEY [desc]  :filter PRED  :goto ENTITY", style: t[.dim], maxWidth: r.width)
+            screen.put(row: r.row, col: 0, text: " :q  :theme NAME  :sort KEY [desc]  :filter PRED  :goto ENTITY  :group [KEY]  :export csv|json PATH  (Tab completes)", style: t[.dim], maxWidth: r.width)
+        case .search:
+            screen.put(row: r.row, col: 0, text: " Enter find (text fields, case-insensitive)  n/N next/previous  Esc cancel", style: t[.dim], maxWidth: r.width)
+        case .summary:
+            screen.put(row: r.row, col: 0, text: " j/k move  Enter filter on the value  Esc close", style: t[.dim], maxWidth: r.width)
         case .edit:
             let extra = s.currentColumnType == .boolean ? "  Space toggle" : ""
             screen.put(row: r.row, col: 0, text: " Enter save  Esc cancel  ^A/^E ^U/^K/^W\(extra)  empty = null", style: t[.dim], maxWidth: r.width)

@@ -12,6 +12,10 @@ public final class ResultsRowSource: RowSource {
     /// Extra restriction that the user's filter cannot remove (relationship navigation).
     public var basePredicate: VellumStore.Predicate?
     public let batchSize: Int
+    /// `:group KEY`: rows come in sections by this key path (the first sort key).
+    public var sectionKeyPath: String?
+    /// First row index of each section (grouped), computed when first needed.
+    private var cachedStarts: [Int]?
     public private(set) var controller: ResultsController
     /// Inserted or moved IDs of the last change set (for flashing).
     public private(set) var lastInserted: Set<ObjectID> = []
@@ -44,26 +48,71 @@ public final class ResultsRowSource: RowSource {
     public var rowIDs: [ObjectID] { controller.fetchedObjectIDs }
 
     public func object(at index: Int) throws -> ManagedObject {
-        try controller.object(at: ResultsIndexPath(item: index, section: 0))
+        try controller.object(at: indexPath(forRow: index))
     }
 
     public func index(of id: ObjectID) -> Int? {
         guard let p = controller.indexPath(for: id) else { return nil }
-        return p.item
+        guard sectionKeyPath != nil else { return p.item }
+        let starts = sectionStarts
+        return starts.indices.contains(p.section) ? starts[p.section] + p.item : nil
+    }
+
+    /// First row index of each section (one section when ungrouped).
+    public var sectionStarts: [Int] {
+        if let cachedStarts { return cachedStarts }
+        var starts: [Int] = []
+        var n = 0
+        for i in 0..<controller.numberOfSections {
+            starts.append(n)
+            n += controller.numberOfObjects(inSection: i)
+        }
+        cachedStarts = starts
+        return starts
+    }
+
+    /// Section headers by starting row: "name (count)", nil names shown as ∅.
+    public func sectionHeaders() -> [Int: String] {
+        guard sectionKeyPath != nil else { return [:] }
+        let starts = sectionStarts
+        var headers: [Int: String] = [:]
+        for (i, section) in controller.sections.enumerated() where starts.indices.contains(i) {
+            headers[starts[i]] = "\(section.name.isEmpty ? "∅" : section.name) (\(section.numberOfObjects))"
+        }
+        return headers
+    }
+
+    private func indexPath(forRow index: Int) -> ResultsIndexPath {
+        guard sectionKeyPath != nil else { return ResultsIndexPath(item: index, section: 0) }
+        let starts = sectionStarts
+        // Last section starting at or before `index` (binary search).
+        var lo = 0, hi = starts.count - 1
+        while lo < hi {
+            let mid = (lo + hi + 1) / 2
+            if starts[mid] <= index { lo = mid } else { hi = mid - 1 }
+        }
+        return ResultsIndexPath(item: index - (starts.isEmpty ? 0 : starts[lo]), section: lo)
     }
 
     public func reload() throws {
         var sorts = sortDescriptors
         if sorts.isEmpty, let d = Self.defaultSort(for: context.model.entity(named: entityName)) { sorts = [d] }
+        if let key = sectionKeyPath {
+            // The section key must lead the sort; the user's order applies within sections.
+            let path = key.split(separator: ".").map(String.init)
+            let ascending = sorts.first { $0.keyPath == path }?.ascending ?? true
+            sorts = [VellumStore.SortDescriptor(key, ascending: ascending)] + sorts.filter { $0.keyPath != path }
+        }
         var request = FetchRequest(entityName: entityName, predicate: combinedPredicate(), sortDescriptors: sorts)
         request.fetchBatchSize = batchSize
-        let fresh = ResultsController(fetchRequest: request, context: context)
+        let fresh = ResultsController(fetchRequest: request, context: context, sectionKeyPath: sectionKeyPath)
         try fresh.performFetch()
         controller = fresh
+        cachedStarts = nil
         lastInserted = []
     }
 
-    private func combinedPredicate() -> VellumStore.Predicate? {
+    func combinedPredicate() -> VellumStore.Predicate? {
         switch (basePredicate, predicate) {
         case (nil, nil): return nil
         case (let b?, nil): return b
@@ -77,6 +126,7 @@ public final class ResultsRowSource: RowSource {
     /// (the sqlite3 shell without history) needs a refetch, diffed here.
     public func refresh(after change: ObjectsDidChange) throws -> Bool {
         lastInserted = []
+        cachedStarts = nil
         if change.storeChangedExternally || change.invalidatedAll {
             let before = Set(controller.fetchedObjectIDs)
             try reload()

@@ -104,19 +104,10 @@ struct QueryCommand: Command {
     }
 
     /// Text for CSV cells: null empty, dates ISO 8601, binary base64.
-    static func plain(_ v: Value) -> String {
-        switch v {
-        case .null: return ""
-        case .data(let d): return d.base64EncodedString()
-        default: return v.description
-        }
-    }
+    static func plain(_ v: Value) -> String { ExportText.plain(v) }
 
     static func csv(header: [String], rows: [Row]) -> String {
-        func field(_ s: String) -> String {
-            guard s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return s }
-            return "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-        }
+        func field(_ s: String) -> String { ExportText.csvField(s) }
         var out = header.map(field).joined(separator: ",") + "\r\n"
         for r in rows {
             let cells = [r.id] + r.values.map(plain) + r.links.map { $0 ?? "" }
@@ -142,36 +133,9 @@ struct QueryCommand: Command {
 
 /// Minimal JSON text writing for values (no Foundation encoder: key order and number forms stay exact).
 enum JSONText {
-    static func string(_ s: String) -> String {
-        var out = "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if u.value < 0x20 { out += String(format: "\\u%04x", u.value) } else { out.unicodeScalars.append(u) }
-            }
-        }
-        return out + "\""
-    }
+    static func string(_ s: String) -> String { ExportText.jsonString(s) }
 
-    static func value(_ v: Value) -> String {
-        switch v {
-        case .null: return "null"
-        case .integer(let i): return String(i)
-        case .double(let d): return d.isFinite ? "\(d)" : "null"
-        case .decimal(let d): return "\(d)"
-        case .bool(let b): return b ? "true" : "false"
-        case .string(let s): return string(s)
-        case .date(let d): return string(Value.iso8601(d))
-        case .data(let d): return string(d.base64EncodedString())
-        case .uuid(let u): return string(u.uuidString)
-        case .uri(let u): return string(u.absoluteString)
-        }
-    }
+    static func value(_ v: Value) -> String { ExportText.jsonValue(v) }
 
     /// `{"k":v,...}` in the given order.
     static func object(_ members: [(String, String)]) -> String {

@@ -1,0 +1,132 @@
+import Foundation
+import VellumStore
+import VellumTerminal
+
+/// Column summary, text search, grouping, export and duplication.
+extension BrowserSession {
+    /// The request behind the current list: entity, filter (and base), sort.
+    func currentRequest() -> FetchRequest? {
+        guard let source = rows as? ResultsRowSource else { return nil }
+        var request = source.controller.fetchRequest
+        request.fetchBatchSize = 0
+        return request
+    }
+
+    // MARK: Column summary
+
+    func openSummary() {
+        guard let attribute = currentAttribute(), let request = currentRequest() else { return }
+        do {
+            let summary = try context.summarize(request, attribute: attribute.name, limit: 200)
+            state.summary = SummaryOverlay(summary, type: attribute.type)
+            state.mode = .summary
+        } catch {
+            state.setStatus("summary: \(describe(error))", error: true)
+        }
+    }
+
+    // MARK: Text search
+
+    func search(_ text: String, forward: Bool) {
+        guard let source = rows as? ResultsRowSource, let entity else { return }
+        let strings = entity.attributes.filter { !$0.isTransient && $0.type == .string }.map(\.name)
+        guard !strings.isEmpty else { state.setStatus("\(entity.name) has no text fields to search", error: true); return }
+        var request = source.controller.fetchRequest
+        let match = Reducer.searchPredicate(text, attributes: strings)
+        request.predicate = request.predicate.map { .and($0, match) } ?? match
+        request.sortDescriptors = []
+        request.fetchBatchSize = 0
+        do {
+            let ids = try context.fetchObjectIDs(request)
+            let matches = ids.compactMap { source.index(of: $0) }.sorted()
+            guard let next = Reducer.nextMatch(matches, after: state.cursorRow, forward: forward) else {
+                state.setStatus("not found: \(text)", error: true)
+                return
+            }
+            state.focus = .table
+            state.cursorRow = next.row
+            state.clamp()
+            let n = (matches.firstIndex(of: next.row) ?? 0) + 1
+            state.setStatus("\(text): match \(n) of \(matches.count)" + (next.wrapped ? " (wrapped)" : ""))
+        } catch {
+            state.setStatus("find: \(describe(error))", error: true)
+        }
+    }
+
+    // MARK: Grouping
+
+    func applyGroup() {
+        guard let source = rows as? ResultsRowSource else { return }
+        let old = source.sectionKeyPath
+        source.sectionKeyPath = state.groupKey
+        do {
+            try source.reload()
+            state.setStatus(state.groupKey.map { "grouped by \($0)" } ?? "ungrouped")
+        } catch {
+            source.sectionKeyPath = old
+            state.groupKey = old
+            try? source.reload()
+            state.setStatus("group: \(describe(error))", error: true)
+        }
+        followSelection()
+    }
+
+    // MARK: Export
+
+    func export(format: String, path: String) {
+        guard let request = currentRequest(), let entity else { return }
+        let keys = entity.attributes.filter { !$0.isTransient }.map(\.name)
+        do {
+            let objects = try context.fetch(request)
+            let values = try objects.map { o in try keys.map { try o.value(forKey: $0) } }
+            let text = format == "json" ? ExportText.json(keys: keys, rows: values) : ExportText.csv(header: keys, rows: values)
+            let url = URL(fileURLWithPath: (path as NSString).expandingTildeInPath)
+            try Data(text.utf8).write(to: url, options: .atomic)
+            state.setStatus("exported \(objects.count) row\(objects.count == 1 ? "" : "s") to \(path)")
+        } catch {
+            state.setStatus("export failed: \(describe(error))", error: true)
+        }
+    }
+
+    // MARK: Duplicate
+
+    func duplicateRecord() {
+        guard let object = currentObject(), let entity = container.model.entity(named: object.objectID.entityName) else { return }
+        let keys = entity.attributes.filter { !$0.isTransient }.map(\.name)
+        let values: [(String, Value)]
+        do { values = try keys.map { ($0, try object.value(forKey: $0)) } } catch {
+            state.setStatus("duplicate: \(describe(error))", error: true)
+            return
+        }
+        var newID: ObjectID?
+        let before = state.statusMessage
+        save("duplicate \(entity.name)", success: "duplicated the \(entity.name)") { ctx in
+            let copy = try ctx.insert(entity.name)
+            for (key, value) in values { try copy.setValue(value, forKey: key) }
+            newID = copy.objectID
+        }
+        if state.statusIsError, state.statusMessage != before {
+            state.setStatus("duplicate failed: \(state.statusMessage ?? "")", error: true)
+            return
+        }
+        if let id = newID {
+            selectedID = container.store.permanentID(for: id) ?? id
+            followSelection()
+        }
+    }
+
+    // MARK: Themes
+
+    /// Embedded and installed theme names, for `:theme` completion.
+    static func availableThemes() -> [String] {
+        var names: Set<String> = ["default", "dracula", "gruvbox-dark", "high-contrast", "light", "monochrome",
+                                  "nord", "solarized-dark", "solarized-light"]
+        let loader = ThemeLoader()
+        for dir in loader.builtInDirectories + [loader.userDirectory].compactMap({ $0 }) {
+            for file in (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? [] where file.hasSuffix("." + ThemeLoader.fileExtension) {
+                names.insert(String(file.dropLast(ThemeLoader.fileExtension.count + 1)))
+            }
+        }
+        return names.sorted()
+    }
+}

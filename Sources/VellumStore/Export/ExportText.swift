@@ -1,0 +1,73 @@
+import Foundation
+
+/// Value text for CSV and JSON output, shared by `vellum query` and the
+/// browser's `:export`: null empty (CSV) or `null` (JSON), dates ISO 8601,
+/// binary base64. JSON is written by hand so key order and number forms stay exact.
+public enum ExportText {
+    /// Text for a CSV cell: null empty, dates ISO 8601, binary base64.
+    public static func plain(_ v: Value) -> String {
+        switch v {
+        case .null: return ""
+        case .data(let d): return d.base64EncodedString()
+        default: return v.description
+        }
+    }
+
+    /// A CSV field, quoted when it holds a comma, quote or line break.
+    public static func csvField(_ s: String) -> String {
+        guard s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return s }
+        return "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// One CSV record with CRLF.
+    public static func csvLine(_ cells: [String]) -> String {
+        cells.map(csvField).joined(separator: ",") + "\r\n"
+    }
+
+    public static func jsonString(_ s: String) -> String {
+        var out = "\""
+        for u in s.unicodeScalars {
+            switch u {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if u.value < 0x20 { out += String(format: "\\u%04x", u.value) } else { out.unicodeScalars.append(u) }
+            }
+        }
+        return out + "\""
+    }
+
+    public static func jsonValue(_ v: Value) -> String {
+        switch v {
+        case .null: return "null"
+        case .integer(let i): return String(i)
+        case .double(let d): return d.isFinite ? "\(d)" : "null"
+        case .decimal(let d): return "\(d)"
+        case .bool(let b): return b ? "true" : "false"
+        case .string(let s): return jsonString(s)
+        case .date(let d): return jsonString(Value.iso8601(d))
+        case .data(let d): return jsonString(d.base64EncodedString())
+        case .uuid(let u): return jsonString(u.uuidString)
+        case .uri(let u): return jsonString(u.absoluteString)
+        }
+    }
+
+    /// CSV of `rows` under `header` (CRLF line ends).
+    public static func csv(header: [String], rows: [[Value]]) -> String {
+        var out = csvLine(header)
+        for r in rows { out += csvLine(r.map(plain)) }
+        return out
+    }
+
+    /// A JSON array of objects, one per line, keys in `keys` order.
+    public static func json(keys: [String], rows: [[Value]]) -> String {
+        if rows.isEmpty { return "[]\n" }
+        let lines = rows.map { r in
+            "  {" + zip(keys, r).map { jsonString($0.0) + ":" + jsonValue($0.1) }.joined(separator: ",") + "}"
+        }
+        return "[\n" + lines.joined(separator: ",\n") + "\n]\n"
+    }
+}

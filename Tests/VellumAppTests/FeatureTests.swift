@@ -1,0 +1,301 @@
+import Foundation
+import Testing
+@testable import VellumApp
+@testable import VellumStore
+import VellumTerminal
+
+@Suite struct FeatureReducerTests {
+    func state() -> AppState {
+        var s = AppState()
+        s.entityNames = ["Product", "Provider", "Task"]
+        s.columnNames = ["name", "price", "done"]
+        s.columnTypes = [.string, .double, .boolean]
+        s.themeNames = ["default", "dracula", "light"]
+        s.rowCount = 100
+        s.pageSize = 10
+        return s
+    }
+
+    func summary(_ buckets: [(Value, Int)], column: String = "name") -> SummaryOverlay {
+        let s = ColumnSummary(attribute: column, count: buckets.map(\.1).reduce(0, +), nulls: 0, distinct: buckets.count,
+                              min: nil, max: nil, mean: nil,
+                              top: buckets.map { ColumnSummary.Bucket(value: $0.0, count: $0.1) })
+        return SummaryOverlay(s, type: .string)
+    }
+
+    @Test func summaryKeyOpensAndEnterFilters() {
+        var s = state()
+        #expect(Reducer.update(&s, key: .char("F")) == [.openSummary])
+        s.summary = summary([(.string("Lamp \"XL\""), 3), (.null, 1)])
+        s.mode = .summary
+        _ = Reducer.update(&s, key: .char("j"))
+        _ = Reducer.update(&s, key: .char("j"))
+        #expect(s.summary?.cursor == 1)
+        _ = Reducer.update(&s, key: .char("k"))
+        let effects = Reducer.update(&s, key: .enter)
+        #expect(s.mode == .browse && s.summary == nil)
+        #expect(s.filterText == "name == \"Lamp \\\"XL\\\"\"")
+        #expect(effects == [.applyFilter(s.filterText)])
+        #expect(Reducer.parseError(s.filterText) == nil)
+        // nil → column == nil
+        s.summary = summary([(.null, 1)]); s.mode = .summary
+        _ = Reducer.update(&s, key: .enter)
+        #expect(s.filterText == "name == nil")
+        // Esc closes without filtering.
+        s.summary = summary([(.integer(1), 1)]); s.mode = .summary
+        #expect(Reducer.update(&s, key: .escape) == [])
+        #expect(s.mode == .browse && s.summary == nil && s.filterText == "name == nil")
+    }
+
+    @Test func summaryBarsAndStats() {
+        #expect(SummaryOverlay.bar(10, of: 10, width: 4) == "████")
+        #expect(SummaryOverlay.bar(5, of: 10, width: 4) == "██")
+        #expect(SummaryOverlay.bar(1, of: 16, width: 2) == "▏")
+        #expect(SummaryOverlay.bar(3, of: 16, width: 2) == "▍")
+        #expect(SummaryOverlay.bar(0, of: 16, width: 2) == "")
+        let o = summary([(.string("a"), 3), (.string("b"), 1)])
+        #expect(o.percent(o.buckets[0]) == "75.0%")
+        #expect(o.line(0, valueWidth: 4, barWidth: 4).hasSuffix("████"))
+        var s = ColumnSummary(attribute: "price", count: 4, nulls: 1, distinct: 3, min: .double(1.5), max: .double(9), mean: 4.25, top: [])
+        #expect(SummaryOverlay(s, type: .double).statsLines == ["count 4   nulls 1   distinct 3", "min 1.5   max 9.0", "mean 4.25"])
+        s.mean = 0
+        #expect(SummaryOverlay(s, type: .date).statsLines[2].hasSuffix("mean 1970-01-01T00:00:00Z"))
+    }
+
+    @Test func findKeysAndMatches() {
+        var s = state()
+        #expect(Reducer.update(&s, key: .char("n")) == [])
+        #expect(s.statusIsError)
+        _ = Reducer.update(&s, key: .char("f"))
+        #expect(s.mode == .search)
+        for c in "lamp" { _ = Reducer.update(&s, key: .char(c)) }
+        #expect(Reducer.update(&s, key: .enter) == [.search("lamp", forward: true)])
+        #expect(s.searchText == "lamp" && s.mode == .browse)
+        #expect(Reducer.update(&s, key: .char("N")) == [.search("lamp", forward: false)])
+        #expect(Reducer.nextMatch([3, 7, 9], after: 3, forward: true)! == (7, false))
+        #expect(Reducer.nextMatch([3, 7, 9], after: 9, forward: true)! == (3, true))
+        #expect(Reducer.nextMatch([3, 7, 9], after: 3, forward: false)! == (9, true))
+        #expect(Reducer.nextMatch([3, 7, 9], after: 8, forward: false)! == (7, false))
+        #expect(Reducer.nextMatch([], after: 0, forward: true) == nil)
+        let p = Reducer.searchPredicate("a\"b", attributes: ["name", "sku"])
+        #expect(p.description == "name CONTAINS[cd] \"a\\\"b\" OR sku CONTAINS[cd] \"a\\\"b\"")
+    }
+
+    @Test func groupExportDuplicateCommands() {
+        var s = state()
+        #expect(Reducer.runCommand(&s, "group price") == [.applyGroup])
+        #expect(s.groupKey == "price")
+        #expect(Reducer.runCommand(&s, "group") == [.applyGroup])
+        #expect(s.groupKey == nil)
+        #expect(Reducer.runCommand(&s, "export csv /tmp/a b.csv") == [.export(format: "csv", path: "/tmp/a b.csv")])
+        #expect(Reducer.runCommand(&s, "export JSON out.json") == [.export(format: "json", path: "out.json")])
+        #expect(Reducer.runCommand(&s, "export xml x") == [])
+        #expect(s.statusIsError)
+        #expect(Reducer.update(&s, key: .char("D")) == [.duplicateRecord])
+        s.rowCount = 0
+        #expect(Reducer.update(&s, key: .char("D")) == [])
+    }
+
+    @Test func tableLinesWithSectionHeaders() {
+        var s = state()
+        s.rowCount = 6
+        s.sectionHeaders = [0: "a (3)", 3: "b (3)"]
+        #expect(s.tableLines(height: 4) == [.header("a (3)"), .row(0), .row(1), .row(2)])
+        s.cursorRow = 3
+        let lines = s.tableLines(height: 4)
+        #expect(lines.contains(.row(3)))
+        s.sectionHeaders = [:]
+        s.cursorRow = 0
+        #expect(s.tableLines(height: 3) == [.row(0), .row(1), .row(2)])
+    }
+
+    func typeCommand(_ s: inout AppState, _ text: String) {
+        _ = Reducer.update(&s, key: .char(":"))
+        for c in text { _ = Reducer.update(&s, key: .char(c)) }
+    }
+
+    @Test func tabCompletion() {
+        var s = state()
+        typeCommand(&s, "go")
+        _ = Reducer.update(&s, key: .tab)
+        #expect(s.editor.text == "goto ")
+        for c in "Pro" { _ = Reducer.update(&s, key: .char(c)) }
+        _ = Reducer.update(&s, key: .tab)
+        #expect(s.editor.text == "goto Pro")          // Product and Provider
+        #expect(s.statusMessage == "Product Provider")
+        _ = Reducer.update(&s, key: .char("v"))
+        _ = Reducer.update(&s, key: .tab)
+        #expect(s.editor.text == "goto Provider ")
+        s = state()
+        typeCommand(&s, "sort p")
+        _ = Reducer.update(&s, key: .tab)
+        #expect(s.editor.text == "sort price ")
+        s = state()
+        typeCommand(&s, "theme dr")
+        _ = Reducer.update(&s, key: .tab)
+        #expect(s.editor.text == "theme dracula ")
+        s = state()
+        typeCommand(&s, "gr")
+        _ = Reducer.update(&s, key: .tab)
+        _ = Reducer.update(&s, key: .tab)
+        #expect(s.editor.text == "group ")
+        _ = Reducer.update(&s, key: .tab)       // all columns offered
+        #expect(s.statusMessage == "name price done")
+        s = state()
+        typeCommand(&s, "filter na")
+        _ = Reducer.update(&s, key: .tab)
+        #expect(s.editor.text == "filter name ")
+        #expect(s.mode == .command)
+    }
+
+    @Test func mouseClicksAndWheel() {
+        var s = state()
+        let layout = Layout(size: TerminalSize(rows: 30, columns: 120))
+        s.layout = layout
+        s.pageSize = layout.visibleRows
+        // Click the third table row.
+        _ = Reducer.update(&s, key: .mouse(MouseEvent(.click, x: layout.table.col + 2, y: layout.table.row + 3)))
+        #expect(s.cursorRow == 2 && s.focus == .table)
+        _ = Reducer.update(&s, key: .mouse(MouseEvent(.wheelDown, x: layout.table.col + 2, y: layout.table.row + 3)))
+        #expect(s.cursorRow == 5)
+        // Click an entity in the sidebar.
+        let effects = Reducer.update(&s, key: .mouse(MouseEvent(.click, x: 2, y: layout.sidebar.row + 2)))
+        #expect(effects == [.openEntity(1)])
+        #expect(s.focus == .table)
+        // Below the entities: nothing.
+        #expect(Reducer.update(&s, key: .mouse(MouseEvent(.click, x: 2, y: layout.sidebar.row + 10))) == [])
+    }
+
+    @Test func wordMotions() {
+        var e = LineEditor("price > 10 AND name_x")
+        e.handle(.alt("b"))
+        #expect(e.cursor == 15)
+        e.handle(.alt("b")); e.handle(.alt("b"))
+        #expect(e.cursor == 8)
+        e.handle(.alt("f"))
+        #expect(e.cursor == 10)
+        e.handle(.home); e.handle(.alt("f"))
+        #expect(e.cursor == 5)
+    }
+}
+
+@MainActor @Suite(.serialized) struct FeatureSessionTests {
+    func session(entity: String) async throws -> BrowserSession {
+        let session = BrowserSession(container: try SessionTests.open(try SessionTests.makeStore()))
+        try await command(session, "goto \(entity)")
+        return session
+    }
+
+    func command(_ session: BrowserSession, _ text: String) async throws {
+        await session.handle(.char(":"))
+        for c in text { await session.handle(.char(c)) }
+        await session.handle(.enter)
+    }
+
+    func column(_ session: BrowserSession, _ name: String) async {
+        while session.state.cursorColumn > 0 { await session.handle(.char("h")) }
+        while session.state.columnNames[session.state.cursorColumn] != name { await session.handle(.char("l")) }
+    }
+
+    @Test func summaryOverlayFiltersOnAValue() async throws {
+        let s = try await session(entity: "Provider")
+        await column(s, "country")
+        await s.handle(.char("F"))
+        #expect(s.state.mode == .summary)
+        let o = try #require(s.state.summary)
+        #expect(o.count == 10 && o.distinct == 10 && o.buckets.count == 10)
+        await s.handle(.char("j"))
+        let value = o.buckets[1].value
+        await s.handle(.enter)
+        #expect(s.state.mode == .browse)
+        #expect(s.state.rowCount == 1)
+        #expect(s.state.filterText.contains(value.description))
+        // Summaries follow the current filter.
+        await s.handle(.char("F"))
+        #expect(s.state.summary?.count == 1)
+        await s.handle(.escape)
+        #expect(s.state.mode == .browse)
+    }
+
+    @Test func findMovesToMatchingRows() async throws {
+        let s = try await session(entity: "Provider")
+        await s.handle(.char("f"))
+        for c in "FJORD" { await s.handle(.char(c)) }
+        await s.handle(.enter)
+        let row = s.state.cursorRow
+        let name = try s.rows!.object(at: row).value(forKey: "name")
+        #expect(name == .string("Fjord Outfitters"))
+        await s.handle(.char("n"))
+        #expect(s.state.cursorRow == row)
+        #expect(s.state.statusMessage?.contains("wrapped") == true)
+        // Diacritics and case ignored.
+        await s.handle(.char("f"))
+        await s.handle(.ctrl("u"))
+        for c in "cafe sao" { await s.handle(.char(c)) }
+        await s.handle(.enter)
+        #expect(try s.rows!.object(at: s.state.cursorRow).value(forKey: "name") == .string("Café São Paulo"))
+        await s.handle(.char("f")); await s.handle(.ctrl("u"))
+        for c in "zzzz" { await s.handle(.char(c)) }
+        await s.handle(.enter)
+        #expect(s.state.statusIsError)
+    }
+
+    @Test func groupIntoSections() async throws {
+        let s = try await session(entity: "Task")
+        try await command(s, "group done")
+        #expect(s.state.groupKey == "done")
+        #expect(s.state.sectionHeaders.count == 2)
+        #expect(s.state.sectionHeaders[0]?.hasPrefix("false (") == true || s.state.sectionHeaders[0]?.hasPrefix("0 (") == true)
+        let source = try #require(s.rows as? ResultsRowSource)
+        // Rows are ordered by the section key, and object(at:) and index(of:) agree across sections.
+        var last: Bool?
+        for i in 0..<s.state.rowCount {
+            let o = try source.object(at: i)
+            #expect(source.index(of: o.objectID) == i)
+            let done = try o.value(forKey: "done") == .bool(true)
+            if let last { #expect(!last || done) }
+            last = done
+        }
+        try await command(s, "group nosuchkey")
+        #expect(s.state.statusIsError && s.state.groupKey == "done")
+        try await command(s, "group")
+        #expect(s.state.groupKey == nil && s.state.sectionHeaders.isEmpty)
+    }
+
+    @Test func exportCSVAndJSON() async throws {
+        let s = try await session(entity: "Provider")
+        try await command(s, "filter country == \"Peru\" OR country == \"Brazil\"")
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vellum-export-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        try await command(s, "export csv \(dir.path)/p.csv")
+        #expect(s.state.statusMessage == "exported 2 rows to \(dir.path)/p.csv")
+        let csv = try String(contentsOf: dir.appendingPathComponent("p.csv"), encoding: .utf8)
+        #expect(csv == "name,country\r\nAndes Trading Co.,Peru\r\nCafé São Paulo,Brazil\r\n")
+        try await command(s, "export json \(dir.path)/p.json")
+        let json = try String(contentsOf: dir.appendingPathComponent("p.json"), encoding: .utf8)
+        #expect(json == "[\n  {\"name\":\"Andes Trading Co.\",\"country\":\"Peru\"},\n  {\"name\":\"Café São Paulo\",\"country\":\"Brazil\"}\n]\n")
+        try await command(s, "export csv /nonexistent-dir/x.csv")
+        #expect(s.state.statusIsError && s.state.statusMessage?.hasPrefix("export failed") == true)
+    }
+
+    @Test func duplicateCopiesValuesAndReportsUniqueness() async throws {
+        let s = try await session(entity: "Task")
+        let before = s.state.rowCount
+        let original = try s.rows!.object(at: s.state.cursorRow)
+        let title = try original.value(forKey: "title"), due = try original.value(forKey: "due")
+        await s.handle(.char("D"))
+        #expect(s.state.rowCount == before + 1)
+        #expect(!s.state.statusIsError)
+        let copy = try s.rows!.object(at: s.state.cursorRow)
+        #expect(copy.objectID != original.objectID)
+        #expect(try copy.value(forKey: "title") == title && copy.value(forKey: "due") == due)
+        await s.handle(.char("u"))
+        #expect(s.state.rowCount == before)
+        // Provider names are unique: the copy is refused and the reason shown.
+        try await command(s, "goto Provider")
+        await s.handle(.char("D"))
+        #expect(s.state.statusIsError)
+        #expect(s.state.statusMessage?.hasPrefix("duplicate failed") == true)
+        #expect(s.state.rowCount == 10)
+    }
+}

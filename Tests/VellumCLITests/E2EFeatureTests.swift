@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+import VellumApp
+import VellumStore
+
+/// Issue 7 features end to end: summary overlay, find, grouping, completion, mouse.
+@Suite("E2E browser features in tmux", .serialized, .enabled(if: Tmux.path != nil, "tmux is not installed"))
+struct E2EFeatureTests {
+    func open(_ store: E2EStore, entity: String) -> Tmux {
+        let t = Tmux(store.command)
+        #expect(t.wait(for: "Entities"), "\(t.screen)")
+        t.keys(":"); t.type("goto \(entity)"); t.keys("Enter")
+        #expect(t.wait(for: "│ \(entity) │ row 1/"), "\(t.screen)")
+        return t
+    }
+
+    @Test func summaryOverlayFiltersOnEnter() throws {
+        let store = try E2EStore()
+        let t = open(store, entity: "Task")
+        defer { t.kill() }
+        t.keys("l", "F")   // done
+        #expect(t.wait(for: "Summary of done (boolean)"), "\(t.screen)")
+        #expect(t.screen.contains("count 30   nulls 0   distinct 2"), "\(t.screen)")
+        #expect(t.screen.contains("█"), "\(t.screen)")
+        t.keys("Enter")
+        #expect(t.wait(for: "filter: done == "), "\(t.screen)")
+        #expect(!t.screen.contains("Summary of"))
+    }
+
+    @Test func findGroupAndCompletion() throws {
+        let store = try E2EStore()
+        let t = open(store, entity: "Provider")
+        defer { t.kill() }
+        t.keys("f"); t.type("fjord"); t.keys("Enter")
+        #expect(t.wait(for: "fjord: match 1 of 1"), "\(t.screen)")
+        #expect(t.screen.contains("Provider p9") || t.screen.contains("Fjord Outfitters"), "\(t.screen)")
+        t.keys(":"); t.type("gr"); t.keys("Tab"); t.type("co"); t.keys("Tab")
+        #expect(t.wait(for: ":group country"), "\(t.screen)")
+        t.keys("Enter")
+        #expect(t.wait(for: "grouped by country"), "\(t.screen)")
+        #expect(t.screen.contains("▸ Brazil (1)"), "\(t.screen)")
+    }
+
+    @Test func mouseClickOpensEntityAndSelectsRow() throws {
+        let store = try E2EStore()
+        let t = open(store, entity: "Task")
+        defer { t.kill() }
+        // X10 mouse reports: ESC [ M, button+32, column+33, row+33 (0-based cells); press, then release.
+        func click(x: Int, y: Int) {
+            let at = "\(Character(Unicode.Scalar(UInt8(33 + x))))\(Character(Unicode.Scalar(UInt8(33 + y))))"
+            t.type("\u{1B}[M " + at)
+            t.type("\u{1B}[M#" + at)
+        }
+        click(x: 2, y: 3)   // sidebar: Provider
+        #expect(t.wait(for: "│ Provider │ row 1/10"), "\(t.screen)")
+        click(x: 30, y: 3)  // third table row (row 0 is the header)
+        #expect(t.wait(for: "│ Provider │ row 3/10"), "\(t.screen)")
+    }
+}
