@@ -117,6 +117,8 @@ import VellumStore
         _ = try TUIWorkload.vellumBinary()  // fail before generating the store
         let url = directory.appendingPathComponent("tui-\(TUIWorkload.rowCount).vellum")
         try LiveWorkload.bulkStore(at: url, count: TUIWorkload.rowCount, recordsHistory: true)
+        // ~150 MB: removed at once (main.swift exits without running Suite.deinit).
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) } }
         let f = try TUIWorkload.measure(store: url)
         tuiFigures = f
         return f
