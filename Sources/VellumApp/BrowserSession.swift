@@ -182,8 +182,8 @@ public final class BrowserSession {
 
     private func syncSelection() {
         guard let rows, state.cursorRow < rows.count else { selectedID = nil; return }
-        let ids = rows.rowIDs
-        selectedID = ids.indices.contains(state.cursorRow) ? ids[state.cursorRow] : nil
+        // One lookup, not `rowIDs` (a copy of every ID) on each key.
+        selectedID = rows.id(at: state.cursorRow)
     }
 
     func currentObject() -> ManagedObject? {

@@ -47,6 +47,10 @@ public final class ResultsRowSource: RowSource {
     public var count: Int { controller.fetchedObjectCount }
     public var rowIDs: [ObjectID] { controller.fetchedObjectIDs }
 
+    public func id(at index: Int) -> ObjectID? {
+        try? controller.objectID(at: ResultsIndexPath(item: index, section: 0))
+    }
+
     public func object(at index: Int) throws -> ManagedObject {
         try controller.object(at: indexPath(forRow: index))
     }

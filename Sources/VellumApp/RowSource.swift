@@ -6,7 +6,10 @@ import VellumStore
 public protocol RowSource: AnyObject {
     var entityName: String { get }
     var count: Int { get }
+    /// All IDs in order (copies them: O(n); prefer `id(at:)` for one row).
     var rowIDs: [ObjectID] { get }
+    /// The ID of one row, nil when out of range.
+    func id(at index: Int) -> ObjectID?
     /// The sort actually used (the user's, or the default one).
     var effectiveSort: VellumStore.SortDescriptor? { get }
     /// The object for a row; values load on first access (faults, in batches).

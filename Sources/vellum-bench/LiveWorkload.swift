@@ -204,9 +204,13 @@ enum LiveWorkload {
     /// Creates a store with Vellum (history off), then bulk-loads `count` rows with
     /// one prepared statement in one transaction. `key` = a permutation of 0..<count
     /// (so the ORDER BY really sorts), other columns as in `RecordWorkload.rows`.
-    static func bulkStore(at url: URL, count: Int) throws {
+    ///
+    /// With `recordsHistory` the store keeps its history triggers (so later outside
+    /// writes reach other processes' controllers object by object); the bulk load's own
+    /// trigger rows are deleted in the same transaction.
+    static func bulkStore(at url: URL, count: Int, recordsHistory: Bool = false) throws {
         var options = StoreOptions()
-        options.recordsHistory = false
+        options.recordsHistory = recordsHistory
         do { _ = try PersistentStore(url: url, model: try RecordWorkload.model(), options: options) }
         let raw = try RecordWorkload.RawDB(path: url.path)
         let categories = ["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota", "kappa"]
@@ -235,6 +239,7 @@ enum LiveWorkload {
             guard sqlite3_step(s) == SQLITE_DONE else { throw BenchError("bulk insert: \(String(cString: sqlite3_errmsg(raw.db)))") }
             sqlite3_reset(s)
         }
+        if recordsHistory { try raw.exec("DELETE FROM _vellum_changes") }
         try raw.exec("COMMIT")
     }
 

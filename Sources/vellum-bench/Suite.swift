@@ -11,6 +11,7 @@ import VellumStore
         "controller-fetch-100k", "controller-fetch-100k-peak-rss", "controller-fetch-1m", "controller-fetch-1m-peak-rss",
         "controller-update-1m-p50", "controller-update-1m-p99", "remote-latency-p50", "remote-latency-p99",
         "monitor-idle-cpu", "history-overhead-insert", "history-overhead-update",
+        "tui-first-screen-1m", "tui-rss-1m", "tui-sort-1m", "tui-key-redraw-p50", "tui-remote-to-screen",
     ]
 
     let directory: URL
@@ -107,6 +108,20 @@ import VellumStore
             let n = Double(rows.count)
             return [n / insertOn * 1000, n / insertOff * 1000, n / updateOn * 1000, n / updateOff * 1000]
         }
+    }
+
+    /// All tui-* figures from one run of the real `vellum` binary in tmux (TUIWorkload).
+    private var tuiFigures: TUIWorkload.Figures?
+    func tui() throws -> TUIWorkload.Figures {
+        if let tuiFigures { return tuiFigures }
+        _ = try TUIWorkload.vellumBinary()  // fail before generating the store
+        let url = directory.appendingPathComponent("tui-\(TUIWorkload.rowCount).vellum")
+        try LiveWorkload.bulkStore(at: url, count: TUIWorkload.rowCount, recordsHistory: true)
+        // ~150 MB: removed at once (main.swift exits without running Suite.deinit).
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) } }
+        let f = try TUIWorkload.measure(store: url)
+        tuiFigures = f
+        return f
     }
 
     func controllerFetch(_ count: Int) throws -> Measurement {
@@ -210,6 +225,16 @@ import VellumStore
                 let h = try await historyOverhead()
                 return Measurement(value: h[2], baseline: h[3])
             },
+            // The real browser in tmux on a 1M-row store (one session run feeds all five).
+            Benchmark(name: "tui-first-screen-1m", unit: "ms") { [self] in Measurement(value: percentile(try tui().firstScreen, 50)) },
+            Benchmark(name: "tui-rss-1m", unit: "MB") { [self] in Measurement(value: try tui().rssMB) },
+            Benchmark(name: "tui-sort-1m", unit: "ms") { [self] in Measurement(value: percentile(try tui().sort, 50)) },
+            // Baseline: the same send-keys/capture-pane loop with a key echoed by `cat`'s tty.
+            Benchmark(name: "tui-key-redraw-p50", unit: "ms") { [self] in
+                let f = try tui()
+                return Measurement(value: percentile(f.keyRedraw, 50), baseline: percentile(f.keyEchoBaseline, 50))
+            },
+            Benchmark(name: "tui-remote-to-screen", unit: "ms") { [self] in Measurement(value: percentile(try tui().remote, 50)) },
         ]
     }
 
