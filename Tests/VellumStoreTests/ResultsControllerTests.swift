@@ -60,12 +60,47 @@ struct ResultsControllerTests {
         try c.sections.map { s in try s.objectIDs.map { try view.existingObject(with: $0)["name"].stringValue ?? "" } }
     }
 
-    @Test func requiresSortDescriptorsAndSectionKeyFirst() throws {
-        let a = ResultsController(fetchRequest: FetchRequest(entityName: "Product"), context: view)
+    @Test func sectionsNeedTheirKeyAsFirstSort() throws {
+        let a = ResultsController(fetchRequest: FetchRequest(entityName: "Product"), context: view, sectionKeyPath: "price")
         #expect(throws: ResultsControllerError.missingSortDescriptors) { try a.performFetch() }
         let b = ResultsController(fetchRequest: FetchRequest(entityName: "Product", sortDescriptors: [SortDescriptor("name")]),
                                   context: view, sectionKeyPath: "price")
         #expect(throws: ResultsControllerError.sectionKeyPathNotFirstSortKey(sectionKeyPath: "price", firstSortKey: "name")) { try b.performFetch() }
+    }
+
+    /// Without sort descriptors the order is by object ID; it stays live.
+    @Test func unsortedListIsInIDOrderAndLive() async throws {
+        let a = try product("b", 1), b = try product("a", 2)
+        try view.save()
+        let checker = try ResultsChecker(ResultsController(fetchRequest: FetchRequest(entityName: "Product"), context: view))
+        #expect(checker.controller.fetchedObjectIDs == [a.objectID, b.objectID])
+        try view.delete(a)
+        let c = try product("c", 3)
+        try view.save()
+        #expect(checker.controller.fetchedObjectIDs == [b.objectID, c.objectID])
+        #expect(checker.failures.isEmpty, "\(checker.failures)")
+    }
+
+    /// A first page is drawn at once; the rest is indexed on demand, in one reload.
+    @Test func firstPageThenComplete() async throws {
+        for i in 0..<30 { _ = try product("p\(i)", Double(i)) }
+        try view.save()
+        let controller = ResultsController(fetchRequest: FetchRequest(entityName: "Product", sortDescriptors: [SortDescriptor("price", ascending: false)]), context: view)
+        var reloads = 0
+        controller.onChangeSet = { if $0.isReload { reloads += 1 } }
+        try controller.performFetch(firstPage: 10)
+        #expect(!controller.isComplete)
+        #expect(controller.fetchedObjectCount == 30)
+        #expect(try controller.object(at: ResultsIndexPath(item: 0, section: 0))["name"] == .string("p29"))
+        try controller.completeFetch()
+        #expect(controller.isComplete && reloads == 1)
+        #expect(controller.fetchedObjectIDs.count == 30)
+        #expect(try controller.object(at: ResultsIndexPath(item: 29, section: 0))["name"] == .string("p0"))
+        // Reading past the first page completes it on demand.
+        let lazy = ResultsController(fetchRequest: FetchRequest(entityName: "Product", sortDescriptors: [SortDescriptor("price")]), context: view)
+        try lazy.performFetch(firstPage: 5)
+        #expect(try lazy.object(at: ResultsIndexPath(item: 20, section: 0))["name"] == .string("p20"))
+        #expect(lazy.isComplete)
     }
 
     @Test func fetchSectionsAndBatchedObjects() throws {

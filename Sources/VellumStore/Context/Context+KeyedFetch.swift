@@ -4,7 +4,7 @@ extension ManagedObjectContext {
     /// Stored rows matching `request` as (ID, sort-key values), in the request's
     /// order, selecting only `_pk`, `_entity` and the sort-key columns. Unsaved
     /// changes are NOT applied (the results controller re-evaluates them in memory).
-    func fetchKeyedIDs(_ request: FetchRequest) throws -> [(id: ObjectID, keys: [Value])] {
+    func fetchKeyedIDs(_ request: FetchRequest, limit: Int? = nil) throws -> [(id: ObjectID, keys: [Value])] {
         let entity = try self.entity(request.entityName)
         let (compiledQuery, terms) = try QueryCompiler.compileWithSortTerms(
             entity: entity, layout: store.layout, predicate: request.predicate,
@@ -16,7 +16,7 @@ extension ManagedObjectContext {
         }
         var columns = "t0.\"_pk\", t0.\"_entity\""
         for t in terms { columns += ", " + t.sql }
-        let statement = try connection.cachedStatement(query.selectSQL(columns: columns))
+        let statement = try connection.cachedStatement(query.selectSQL(columns: columns, limit: limit))
         try statement.bind(query.bindings)
         var rows: [(id: ObjectID, keys: [Value])] = []
         var resolver = RowEntityResolver(root: try self.entity(entity.rootName), store: store)

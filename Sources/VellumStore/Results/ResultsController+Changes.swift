@@ -46,10 +46,10 @@ extension ResultsController {
         }
         var items: [Item] = []
         for id in all where id.rootName == rootName {
-            let old: ObjectID? = index.keysByID[id] != nil ? id : nil
+            let old: ObjectID? = index.keys(of: id) != nil ? id : nil
             items.append(Item(oldID: old, id: id))
         }
-        for (old, new) in renames where index.keysByID[old] != nil { items.append(Item(oldID: old, id: new)) }
+        for (old, new) in renames where index.keys(of: old) != nil { items.append(Item(oldID: old, id: new)) }
         if items.isEmpty { return nil }
         // Load never-seen or faulted objects in one query per table.
         let objects = items.compactMap { item -> ManagedObject? in
@@ -71,14 +71,14 @@ extension ResultsController {
         // Remove old entries, last first; insert new ones, first first.
         for p in items.compactMap(\.oldPos).sorted(by: >) { index.entries.remove(at: p) }
         for item in items {
-            if let old = item.oldID { index.keysByID[old] = nil; temporaryIDs.remove(old) }
+            if let old = item.oldID { index.removeKeys(for: old); temporaryIDs.remove(old) }
         }
         let order = items.indices.filter { items[$0].keys != nil }
             .sorted { index.compare(items[$0].keys!, items[$0].id, items[$1].keys!, items[$1].id) < 0 }
         for i in order {
             let keys = items[i].keys!
             index.entries.insert(ResultsIndex.Entry(id: items[i].id, keys: keys), at: index.lowerBound(keys, items[i].id))
-            index.keysByID[items[i].id] = keys
+            index.setKeys(keys, for: items[i].id)
             if items[i].id.isTemporary { temporaryIDs.insert(items[i].id) }
         }
         index.rebuildSections()

@@ -40,6 +40,8 @@ public final class ResultsController {
     var index: ResultsIndex
     var temporaryIDs: Set<ObjectID> = []
     var fetched = false
+    /// The full count while only a first page is indexed.
+    var partialCount: Int?
     var tokens: [ObservationToken] = []
     var continuations: [UUID: AsyncStream<ResultsChangeSet>.Continuation] = [:]
     /// Relationship chains (from the fetched entity) read by the predicate or sort keys.
@@ -63,11 +65,17 @@ public final class ResultsController {
 
     // MARK: - Fetching
 
-    /// Fetches IDs and sort keys and starts tracking changes.
-    public func performFetch() throws {
+    /// Fetches IDs and sort keys and starts tracking changes. Without sort
+    /// descriptors the list is in object-ID order (insertion order), which needs
+    /// no sort keys at all — the cheapest order for very large lists.
+    ///
+    /// With `firstPage`, only that many leading rows are read now (plus a count of
+    /// all of them, `fetchedObjectCount`), so a screen can be drawn at once; call
+    /// `completeFetch()` afterwards to index the rest (it reports one reload).
+    public func performFetch(firstPage: Int? = nil) throws {
         let descriptors = fetchRequest.sortDescriptors
-        guard let first = descriptors.first else { throw ResultsControllerError.missingSortDescriptors }
         if let sectionKeyPath {
+            guard let first = descriptors.first else { throw ResultsControllerError.missingSortDescriptors }
             let firstKey = first.keyPath.joined(separator: ".")
             guard firstKey == sectionKeyPath else {
                 throw ResultsControllerError.sectionKeyPathNotFirstSortKey(sectionKeyPath: sectionKeyPath, firstSortKey: firstKey)
@@ -78,7 +86,13 @@ public final class ResultsController {
         rootName = entity.rootName
         allowedEntities = Set(fetchRequest.includesSubentities ? entity.hierarchyNames : [entity.name])
         dependencyChains = Self.chains(for: fetchRequest, entity: entity, model: context.model)
-        try refetch()
+        if let firstPage, context.changedObjects.isEmpty {
+            try refetch(limit: firstPage)
+            partialCount = index.entries.count < firstPage ? nil : try context.count(fetchRequest)
+        } else {
+            try refetch()
+            partialCount = nil
+        }
         fetched = true
         if tokens.isEmpty {
             tokens.append(context.observeChanges { [weak self] event in self?.contextDidChange(event) })
@@ -86,14 +100,24 @@ public final class ResultsController {
         }
     }
 
-    func refetch() throws {
+    /// True once every matching row is indexed (see `performFetch(firstPage:)`).
+    public var isComplete: Bool { partialCount == nil }
+
+    /// Indexes the rows a first-page fetch left out, and reports one reload.
+    public func completeFetch() throws {
+        guard fetched, partialCount != nil else { return }
+        reload()
+    }
+
+    func refetch(limit: Int? = nil) throws {
+        partialCount = nil
         var fresh = ResultsIndex(descriptors: fetchRequest.sortDescriptors, sectioned: sectionKeyPath != nil)
-        let rows = try context.fetchKeyedIDs(fetchRequest)
+        let rows = try context.fetchKeyedIDs(fetchRequest, limit: limit)
         fresh.entries.reserveCapacity(rows.count)
-        fresh.keysByID.reserveCapacity(rows.count)
+        fresh.reserveKeys(rows.count)
         for r in rows {
             fresh.entries.append(ResultsIndex.Entry(id: r.id, keys: r.keys))
-            fresh.keysByID[r.id] = r.keys
+            fresh.setKeys(r.keys, for: r.id)
         }
         fresh.rebuildSections()
         index = fresh
@@ -107,7 +131,8 @@ public final class ResultsController {
 
     // MARK: - Reading
 
-    public var fetchedObjectCount: Int { index.entries.count }
+    /// The number of matching objects (all of them, even before `completeFetch()`).
+    public var fetchedObjectCount: Int { partialCount ?? index.entries.count }
 
     /// The current sections with their object IDs (copies the IDs).
     public var sections: [ResultsSection] { fetched ? index.snapshot.sections : [] }
@@ -122,6 +147,7 @@ public final class ResultsController {
     public var numberOfSections: Int { fetched ? index.sections.count : 0 }
 
     public func objectID(at indexPath: ResultsIndexPath) throws -> ObjectID {
+        if partialCount != nil, index.position(of: indexPath) == nil { try completeFetch() }
         guard let p = index.position(of: indexPath) else { throw ResultsControllerError.indexPathOutOfRange(indexPath) }
         return index.entries[p].id
     }
@@ -129,6 +155,7 @@ public final class ResultsController {
     /// The object at an index path; its batch neighbours (`fetchBatchSize`, 50 when 0)
     /// are loaded in the same query.
     public func object(at indexPath: ResultsIndexPath) throws -> ManagedObject {
+        if partialCount != nil, index.position(of: indexPath) == nil { try completeFetch() }
         guard let p = index.position(of: indexPath) else { throw ResultsControllerError.indexPathOutOfRange(indexPath) }
         let object = try context.object(with: index.entries[p].id)
         if object.isFault {
@@ -157,7 +184,7 @@ public final class ResultsController {
 
     func contextDidChange(_ event: ObjectsDidChange) {
         guard fetched else { return }
-        if event.invalidatedAll {
+        if event.invalidatedAll || partialCount != nil {
             reload()
             return
         }
@@ -171,7 +198,7 @@ public final class ResultsController {
                 var seen = Set<ObjectID>(minimumCapacity: rows.count)
                 for r in rows {
                     seen.insert(r.id)
-                    if index.keysByID[r.id] != r.keys { changed.insert(r.id) }
+                    if index.keys(of: r.id) != r.keys { changed.insert(r.id) }
                 }
                 for e in index.entries where !seen.contains(e.id) {
                     changed.insert(e.id)

@@ -17,7 +17,10 @@ struct ResultsIndex {
     let descriptors: [SortDescriptor]
     let sectioned: Bool
     var entries = ChunkedArray<Entry>()
-    var keysByID: [ObjectID: [Value]] = [:]
+    /// Sort keys by ID, to find an entry by binary search. Without sort descriptors
+    /// the order is by ID alone, so the table is not needed (less memory).
+    private var keysByID: [ObjectID: [Value]] = [:]
+    private var storesKeys: Bool { !descriptors.isEmpty }
     var sections: [SectionRange] = []
 
     init(descriptors: [SortDescriptor], sectioned: Bool) {
@@ -45,9 +48,27 @@ struct ResultsIndex {
     }
 
     func position(of id: ObjectID) -> Int? {
-        guard let keys = keysByID[id] else { return nil }
+        guard let keys = storesKeys ? keysByID[id] : [] else { return nil }
         let p = lowerBound(keys, id)
         return p < entries.count && entries[p].id == id ? p : nil
+    }
+
+    /// The sort keys an entry was filed under, or nil when the ID is not in the index.
+    func keys(of id: ObjectID) -> [Value]? {
+        if storesKeys { return keysByID[id] }
+        return position(of: id) == nil ? nil : []
+    }
+
+    mutating func setKeys(_ keys: [Value], for id: ObjectID) {
+        if storesKeys { keysByID[id] = keys }
+    }
+
+    mutating func removeKeys(for id: ObjectID) {
+        if storesKeys { keysByID[id] = nil }
+    }
+
+    mutating func reserveKeys(_ n: Int) {
+        if storesKeys { keysByID.reserveCapacity(n) }
     }
 
     static func sectionName(_ v: Value) -> String {
