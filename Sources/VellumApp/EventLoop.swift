@@ -22,7 +22,11 @@ final class EventLoop {
 
     func run() async {
         var lastSize = screen.size
+        // The first screen comes from the first page of rows; index the rest after it shows.
+        draw(lastSize)
+        session.needsRedraw = false
         while !session.quitRequested {
+            if (try? session.rows?.completeIndexing()) == true { session.needsRedraw = true }
             if let key = screen.readKey(timeoutMilliseconds: 50) {
                 if key == .resize { session.needsRedraw = true }
                 await session.handle(key)

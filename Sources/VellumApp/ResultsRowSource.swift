@@ -33,8 +33,7 @@ public final class ResultsRowSource: RowSource {
         try reload()
     }
 
-    /// The default order when the user chose none: the first plain attribute, so
-    /// the controller (which needs a sort) has a stable, meaningful order.
+    /// A meaningful default order: `name`, `title`, or the first plain attribute.
     public static func defaultSort(for entity: Entity?) -> VellumStore.SortDescriptor? {
         guard let entity else { return nil }
         let plain = entity.attributes.filter { !$0.isTransient && ![.binary, .transformable, .undefined].contains($0.type) }
@@ -98,9 +97,19 @@ public final class ResultsRowSource: RowSource {
         return ResultsIndexPath(item: index - (starts.isEmpty ? 0 : starts[lo]), section: lo)
     }
 
+    /// Rows read before the first screen; the rest are indexed right after it is drawn.
+    static let firstPageSize = 256
+
+    /// Lists up to this size get a readable default order (`name`/`title`); larger
+    /// ones stay in storage order, which needs no sort and no sort keys in memory.
+    static let defaultSortLimit = 50_000
+
     public func reload() throws {
         var sorts = sortDescriptors
-        if sorts.isEmpty, let d = Self.defaultSort(for: context.model.entity(named: entityName)) { sorts = [d] }
+        if sorts.isEmpty, let d = Self.defaultSort(for: context.model.entity(named: entityName)),
+           try context.count(FetchRequest(entityName: entityName, predicate: combinedPredicate())) <= Self.defaultSortLimit {
+            sorts = [d]
+        }
         if let key = sectionKeyPath {
             // The section key must lead the sort; the user's order applies within sections.
             let path = key.split(separator: ".").map(String.init)
@@ -110,10 +119,17 @@ public final class ResultsRowSource: RowSource {
         var request = FetchRequest(entityName: entityName, predicate: combinedPredicate(), sortDescriptors: sorts)
         request.fetchBatchSize = batchSize
         let fresh = ResultsController(fetchRequest: request, context: context, sectionKeyPath: sectionKeyPath)
-        try fresh.performFetch()
+        try fresh.performFetch(firstPage: sectionKeyPath == nil ? Self.firstPageSize : nil)
         controller = fresh
         cachedStarts = nil
         lastInserted = []
+    }
+
+    public func completeIndexing() throws -> Bool {
+        guard !controller.isComplete else { return false }
+        try controller.completeFetch()
+        cachedStarts = nil
+        return true
     }
 
     func combinedPredicate() -> VellumStore.Predicate? {

@@ -20,4 +20,11 @@ public protocol RowSource: AnyObject {
     func refresh(after change: ObjectsDidChange) throws -> Bool
     /// Re-runs the query from scratch (new filter or sort).
     func reload() throws
+    /// After a first screen drawn from a first page: index the remaining rows.
+    /// Returns true if it did something (the screen should be redrawn).
+    func completeIndexing() throws -> Bool
+}
+
+extension RowSource {
+    public func completeIndexing() throws -> Bool { false }
 }
