@@ -119,7 +119,9 @@ public final class ResultsRowSource: RowSource {
         var request = FetchRequest(entityName: entityName, predicate: combinedPredicate(), sortDescriptors: sorts)
         request.fetchBatchSize = batchSize
         let fresh = ResultsController(fetchRequest: request, context: context, sectionKeyPath: sectionKeyPath)
-        try fresh.performFetch(firstPage: sectionKeyPath == nil ? Self.firstPageSize : nil)
+        // Storage order (no sort) can show its first page at once; a sort the user asked
+        // for is fetched whole, once.
+        try fresh.performFetch(firstPage: sectionKeyPath == nil && sorts.isEmpty ? Self.firstPageSize : nil)
         controller = fresh
         cachedStarts = nil
         lastInserted = []

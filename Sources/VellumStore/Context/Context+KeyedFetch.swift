@@ -5,6 +5,14 @@ extension ManagedObjectContext {
     /// order, selecting only `_pk`, `_entity` and the sort-key columns. Unsaved
     /// changes are NOT applied (the results controller re-evaluates them in memory).
     func fetchKeyedIDs(_ request: FetchRequest, limit: Int? = nil) throws -> [(id: ObjectID, keys: [Value])] {
+        var rows: [(id: ObjectID, keys: [Value])] = []
+        try forEachKeyedID(request, limit: limit) { rows.append(($0, $1)) }
+        return rows
+    }
+
+    /// Streams (ID, sort keys) of the rows a request matches, in order, without
+    /// collecting them first (a million-row index is built without a second copy).
+    func forEachKeyedID(_ request: FetchRequest, limit: Int? = nil, _ body: (ObjectID, [Value]) -> Void) throws {
         let entity = try self.entity(request.entityName)
         let (compiledQuery, terms) = try QueryCompiler.compileWithSortTerms(
             entity: entity, layout: store.layout, predicate: request.predicate,
@@ -18,20 +26,20 @@ extension ManagedObjectContext {
         for t in terms { columns += ", " + t.sql }
         let statement = try connection.cachedStatement(query.selectSQL(columns: columns, limit: limit))
         try statement.bind(query.bindings)
-        var rows: [(id: ObjectID, keys: [Value])] = []
         var resolver = RowEntityResolver(root: try self.entity(entity.rootName), store: store)
         while try statement.step() {
             let pk = statement.int64(0)
             guard let (_, scope) = resolver.resolve(statement) else { continue }
             let id = ObjectID(scope: scope, key: .permanent(pk))
             var keys: [Value] = []
-            keys.reserveCapacity(terms.count)
-            for (i, t) in terms.enumerated() {
-                keys.append(t.type.map { statement.value(at: i + 2, as: $0) } ?? statement.value(at: i + 2))
+            if !terms.isEmpty {
+                keys.reserveCapacity(terms.count)
+                for (i, t) in terms.enumerated() {
+                    keys.append(t.type.map { statement.value(at: i + 2, as: $0) } ?? statement.value(at: i + 2))
+                }
             }
-            rows.append((id, keys))
+            body(id, keys)
         }
-        return rows
     }
 
     /// Unsaved objects of a root entity's table (inserted, changed or deleted here).

@@ -103,21 +103,21 @@ public final class ResultsController {
     /// True once every matching row is indexed (see `performFetch(firstPage:)`).
     public var isComplete: Bool { partialCount == nil }
 
-    /// Indexes the rows a first-page fetch left out, and reports one reload.
+    /// Indexes the rows a first-page fetch left out. The first page is a prefix of
+    /// the full list (same query, same order) and the count was already reported,
+    /// so nothing visible moves and no change set is sent. (A change arriving while
+    /// only the first page is indexed triggers a full reload instead.)
     public func completeFetch() throws {
         guard fetched, partialCount != nil else { return }
-        reload()
+        try refetch()
     }
 
     func refetch(limit: Int? = nil) throws {
         partialCount = nil
         var fresh = ResultsIndex(descriptors: fetchRequest.sortDescriptors, sectioned: sectionKeyPath != nil)
-        let rows = try context.fetchKeyedIDs(fetchRequest, limit: limit)
-        fresh.entries.reserveCapacity(rows.count)
-        fresh.reserveKeys(rows.count)
-        for r in rows {
-            fresh.entries.append(ResultsIndex.Entry(id: r.id, keys: r.keys))
-            fresh.setKeys(r.keys, for: r.id)
+        try context.forEachKeyedID(fetchRequest, limit: limit) { id, keys in
+            fresh.entries.append(ResultsIndex.Entry(id: id, keys: keys))
+            fresh.setKeys(keys, for: id)
         }
         fresh.rebuildSections()
         index = fresh
