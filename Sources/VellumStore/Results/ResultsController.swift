@@ -117,8 +117,10 @@ public final class ResultsController {
         var fresh = ResultsIndex(descriptors: fetchRequest.sortDescriptors, sectioned: sectionKeyPath != nil)
         try context.forEachKeyedID(fetchRequest, limit: limit) { id, keys in
             fresh.entries.append(ResultsIndex.Entry(id: id, keys: keys))
-            fresh.setKeys(keys, for: id)
         }
+        // The key table is filled once its size is known: one allocation, no regrowth.
+        fresh.reserveKeys(fresh.entries.count)
+        for e in fresh.entries { fresh.setKeys(e.keys, for: e.id) }
         fresh.rebuildSections()
         index = fresh
         temporaryIDs = []
