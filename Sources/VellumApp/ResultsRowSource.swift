@@ -107,7 +107,7 @@ public final class ResultsRowSource: RowSource {
     public func reload() throws {
         var sorts = sortDescriptors
         if sorts.isEmpty, let d = Self.defaultSort(for: context.model.entity(named: entityName)),
-           try context.count(FetchRequest(entityName: entityName, predicate: combinedPredicate())) <= Self.defaultSortLimit {
+           try context.count(FetchRequest(entityName: entityName, predicate: combinedPredicate(), fetchLimit: Self.defaultSortLimit + 1)) <= Self.defaultSortLimit {
             sorts = [d]
         }
         if let key = sectionKeyPath {

@@ -72,11 +72,12 @@ extension ManagedObjectContext {
         }
         let compiled = try QueryCompiler.compile(entity: entity, layout: store.layout, predicate: request.predicate, sortDescriptors: [], variables: request.variables)
         let (query, bindings) = restricted(compiled, to: entity, includesSubentities: request.includesSubentities)
-        let sql = query.countSQL()
-        var n = Int(try connection.scalarInt(sql, bindings) ?? 0)
-        n = max(0, n - request.fetchOffset)
-        if let limit = request.fetchLimit { n = min(n, limit) }
-        return n
+        guard request.fetchLimit != nil || request.fetchOffset > 0 else {
+            return Int(try connection.scalarInt(query.countSQL(), bindings) ?? 0)
+        }
+        // With a limit, SQLite stops counting there ("are there more than N?" stays cheap).
+        let inner = query.selectSQL(columns: "1", limit: request.fetchLimit, offset: request.fetchOffset > 0 ? request.fetchOffset : nil)
+        return Int(try connection.scalarInt("SELECT count(*) FROM (\(inner))", bindings) ?? 0)
     }
 
     /// Fetch by entity name with an optional predicate and sort: the seeds' convenience.
