@@ -88,12 +88,19 @@ enum Renderer {
             s.columnNames.map { key in (try? o?.value(forKey: key)).flatMap { $0 }.map(tableText) ?? "⚠" }
         }
         var widths = ColumnSizing.widths(headers: s.columnNames, cells: cells)
-        let first = ColumnSizing.firstVisible(widths: widths, cursor: s.cursorColumn, available: r.width)
-        ColumnSizing.distributeSpare(&widths, from: first, headers: s.columnNames, cells: cells, available: r.width)
+        var first = ColumnSizing.firstVisible(widths: widths, cursor: s.cursorColumn, available: r.width)
+        var visible = Array(first..<widths.count)
+        if first > 0 {
+            // Scrolled right: the key (first) column stays in view on the left.
+            first = max(1, ColumnSizing.firstVisible(widths: widths, cursor: s.cursorColumn, available: r.width - widths[0] - 1))
+            visible = [0] + Array(first..<widths.count)
+        } else {
+            ColumnSizing.distributeSpare(&widths, from: first, headers: s.columnNames, cells: cells, available: r.width)
+        }
         // Header with sort marker.
         screen.fill(row: r.row, col: r.col, width: r.width, style: t[.header])
         var x = r.col
-        for c in first..<widths.count where x < r.col + r.width {
+        for c in visible where x < r.col + r.width {
             var title = s.columnNames[c]
             if let sort = s.sort ?? rows.effectiveSort, sort.keyPath == [title] { title += sort.ascending ? " ▲" : " ▼" }
             let style = c == s.cursorColumn ? t[.header].adding(.underline) : t[.header]
@@ -119,7 +126,7 @@ enum Renderer {
             if selected { rowStyle = s.focus == .table ? t[.selection] : t[.text].adding(.bold) }
             screen.fill(row: y, col: r.col, width: r.width, style: rowStyle)
             x = r.col
-            for c in first..<widths.count where x < r.col + r.width {
+            for c in visible where x < r.col + r.width {
                 let style = selected && c == s.cursorColumn && s.focus == .table ? t[.cursor] : rowStyle
                 let align: TextAlignment = (s.columnTypes.indices.contains(c) && s.columnTypes[c].isNumeric) ? .right : .left
                 screen.put(row: y, col: x, text: DisplayWidth.fit(cells[n][c], toWidth: widths[c], alignment: align), style: style, maxWidth: r.col + r.width - x)
@@ -128,7 +135,7 @@ enum Renderer {
             if selected && s.mode == .edit {
                 // Inline editor over the cell, extended to the table edge.
                 var cx = r.col
-                for c in first..<s.cursorColumn { cx += widths[c] + 1 }
+                for c in visible where c < s.cursorColumn { cx += widths[c] + 1 }
                 let w = max(8, r.col + r.width - cx)
                 editorLine(s.editor, row: y, col: cx, width: w, style: t[.cursor], screen)
             }
