@@ -38,9 +38,9 @@ public final class ManagedObjectContext {
     }
 
     /// A context reading through an existing connection (the write queue reuses one).
-    init(store: PersistentStore, connection: Connection?) {
+    init(store: PersistentStore, connection: Connection) {
         self.store = store
-        self.connection = connection ?? (try? store.makeReaderConnection()) ?? store.fallbackConnection
+        self.connection = connection
     }
 
     /// Breaks object cycles and detaches objects; used when a short-lived context ends.

@@ -14,6 +14,8 @@ public final class PersistentContainer: @unchecked Sendable {
     @MainActor private var viewContextStorage: ManagedObjectContext?
     @MainActor private var mergeErrorHandler: ((Error) -> Void)?
     private var monitor: RemoteChangeMonitor?
+    /// The view context's reader connection, opened by `init` so that failures are thrown there.
+    private let viewConnection: ConnectionHandOff
     private var remoteObservers: [UUID: @Sendable (RemoteChange) -> Void] = [:]
     private var lastRemote: (author: String?, date: Date)?
 
@@ -22,6 +24,7 @@ public final class PersistentContainer: @unchecked Sendable {
     public init(model: ManagedObjectModel?, storeURL: URL?, options: StoreOptions = StoreOptions()) throws {
         store = try PersistentStore(url: storeURL, model: model, options: options)
         writeQueue = WriteQueue(store: store)
+        viewConnection = ConnectionHandOff(try store.makeReaderConnection())
         saveSubscription = store.subscribeToSaves { [weak self] event, source in
             self?.didSave(event, from: source)
         }
@@ -94,11 +97,8 @@ public final class PersistentContainer: @unchecked Sendable {
     /// The context for the UI, confined to the main actor. Created on first use.
     @MainActor public var viewContext: ManagedObjectContext {
         if let c = viewContextStorage { return c }
-        // A reader connection of its own; creation failure here means the store file vanished.
-        let c: ManagedObjectContext
-        do { c = try ManagedObjectContext(store: store) } catch {
-            c = ManagedObjectContext(store: store, connection: nil)
-        }
+        // Its reader connection was opened (and checked) when the container was created.
+        let c = ManagedObjectContext(store: store, connection: viewConnection.take())
         c.name = "view"
         c.transactionAuthor = "view"
         c.mergePolicy = lock.withLock { viewContextPolicy }
@@ -183,4 +183,12 @@ public final class PersistentContainer: @unchecked Sendable {
     public func observeSaves(_ body: @escaping @Sendable (DidSave) -> Void) -> UUID {
         store.subscribeToSaves { event, _ in body(event) }
     }
+}
+
+/// Passes a connection made on one thread to the context that will own it on
+/// another (the view context, created on the main actor). Taken once.
+final class ConnectionHandOff: @unchecked Sendable {
+    private let connection: Connection
+    init(_ connection: Connection) { self.connection = connection }
+    func take() -> Connection { connection }
 }

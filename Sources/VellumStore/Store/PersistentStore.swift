@@ -221,9 +221,6 @@ public final class PersistentStore: @unchecked Sendable {
         }
     }
 
-    /// The writer's connection, lent when a reader cannot be opened (reads still work).
-    var fallbackConnection: Connection { writer }
-
     /// A new connection for reading (each context owns one).
     public func makeReaderConnection() throws(StoreError) -> Connection {
         try Connection(path: path, options: .init(readOnly: false, busyTimeoutMilliseconds: options.busyTimeoutMilliseconds,
