@@ -17,7 +17,11 @@ public final class BrowserSession {
     public private(set) var quitRequested = false
     public let undoStack = UndoStack()
     /// Set when something visible changed; the loop redraws and clears it.
-    public var needsRedraw = true
+    public var needsRedraw = true {
+        didSet { if needsRedraw && !oldValue { onNeedsRedraw?() } }
+    }
+    /// Wakes the event loop when the state wants a redraw (e.g. after a merged save).
+    var onNeedsRedraw: (() -> Void)?
     /// Theme change requests for the loop (which owns the terminal).
     public var pendingThemeName: String?
     public var suspendRequested = false

@@ -2,9 +2,12 @@ import Foundation
 import VellumStore
 import VellumTerminal
 
-/// The one loop that owns the state: read a key (50 ms timeout), yield so
-/// main-queue work (merges of background saves into the view context) runs,
-/// then redraw if anything changed.
+/// The one loop that owns the state. It runs on the main queue and sleeps until
+/// something happens: stdin becomes readable (a dispatch read source), the state
+/// asks for a redraw (merged saves from the write queue or other processes reach
+/// the view context as main-queue work), or a 100 ms timer fires (resize, flash
+/// expiry). Then it drains the keys, updates, and redraws if anything changed.
+/// Nothing blocks the main queue: store work goes to the write queue.
 @MainActor
 final class EventLoop {
     let session: BrowserSession
@@ -22,17 +25,32 @@ final class EventLoop {
 
     func run() async {
         var lastSize = screen.size
-        // The first screen comes from the first page of rows; index the rest after it shows.
+        // The first screen comes from the first page of rows; the rest is indexed after it shows.
         draw(lastSize)
         session.needsRedraw = false
-        while !session.quitRequested {
+        let (wakeups, wake) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        let input = DispatchSource.makeReadSource(fileDescriptor: STDIN_FILENO, queue: .main)
+        input.setEventHandler { wake.yield() }
+        let timer = DispatchSource.makeTimerSource(queue: .main)
+        timer.schedule(deadline: .now() + .milliseconds(100), repeating: .milliseconds(100), leeway: .milliseconds(10))
+        timer.setEventHandler { wake.yield() }
+        session.onNeedsRedraw = { wake.yield() }
+        input.resume()
+        timer.resume()
+        defer {
+            input.cancel()
+            timer.cancel()
+            session.onNeedsRedraw = nil
+        }
+        wake.yield()
+        for await _ in wakeups {
             if (try? session.rows?.completeIndexing()) == true { session.needsRedraw = true }
-            if let key = screen.readKey(timeoutMilliseconds: 50) {
+            // Every key that is already there, without waiting for more.
+            while !session.quitRequested, let key = screen.readKey(timeoutMilliseconds: 0) {
                 if key == .resize { session.needsRedraw = true }
                 await session.handle(key)
             }
-            // Merged saves arrive via DispatchQueue.main; yielding lets them run.
-            await Task.yield()
+            if session.quitRequested { break }
             _ = session.tick()
             if let name = session.pendingThemeName {
                 session.pendingThemeName = nil
