@@ -273,3 +273,27 @@ import CSQLite
         #expect(ids.count == 50)
     }
 }
+
+@Suite struct CrossContextTests {
+    /// Objects never cross contexts: where the compiler cannot stop it (both
+    /// contexts on one thread), the context refuses with a clear error.
+    @Test func objectsOfAnotherContextAreRefused() throws {
+        let dir = TempDir()
+        let store = try Fixtures.openShop(dir)
+        let a = try ManagedObjectContext(store: store)
+        let b = try ManagedObjectContext(store: store)
+        let acme = try a.insert("Provider", values: ["name": .string("Acme")])
+        try a.save()
+        let tea = try b.insert("Product", values: ["name": .string("Tea")])
+        #expect { try tea.setToOne("provider", acme) } throws: { e in
+            if case StoreError.wrongContext(let detail) = e { return detail.contains("Product.provider") }
+            return false
+        }
+        #expect { try b.delete(acme) } throws: { e in
+            if case StoreError.wrongContext = e { return true } else { return false }
+        }
+        // The ID crosses: the object is fetched in the other context.
+        try tea.setToOne("provider", b.object(with: acme.objectID))
+        try b.save()
+    }
+}
