@@ -187,17 +187,8 @@ public struct KeyDecoder: Sendable {
         // no modifier for navigation keys.
         let first = Int(params.split(separator: ";").first ?? "") ?? 0
         switch final {
-        case UInt8(ascii: "A"): return .up
-        case UInt8(ascii: "B"): return .down
-        case UInt8(ascii: "C"): return .right
-        case UInt8(ascii: "D"): return .left
-        case UInt8(ascii: "H"): return .home
-        case UInt8(ascii: "F"): return .end
         case UInt8(ascii: "Z"): return .backTab
-        case UInt8(ascii: "P"): return .function(1)
-        case UInt8(ascii: "Q"): return .function(2)
-        case UInt8(ascii: "R"): return .function(3)
-        case UInt8(ascii: "S"): return .function(4)
+        case UInt8(ascii: "M"): return .unknown  // not keypad Enter here (that is SS3 only)
         case UInt8(ascii: "~"):
             switch first {
             case 1, 7: return .home
@@ -212,7 +203,8 @@ public struct KeyDecoder: Sendable {
             default: return .unknown
             }
         default:
-            return .unknown
+            // Arrows, Home/End and F1–F4 share their final bytes with SS3.
+            return ss3(final)
         }
     }
 
