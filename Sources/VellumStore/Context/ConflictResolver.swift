@@ -14,18 +14,10 @@ struct ConflictResolver {
         for (rootName, group) in byRoot {
             let root = context.store.model.entity(named: rootName)!
             let selection = context.selection(for: root)
-            for chunkStart in stride(from: 0, to: group.count, by: 500) {
-                let chunk = Array(group[chunkStart..<min(group.count, chunkStart + 500)])
-                let byKey = Dictionary(chunk.map { ($0.objectID.primaryKey!, $0) }, uniquingKeysWith: { a, _ in a })
-                let sql = "SELECT \(selection.selectList) FROM \(quoteIdentifier(rootName)) AS t0 WHERE t0.\"_pk\" IN (\(Array(repeating: "?", count: chunk.count).joined(separator: ",")))"
-                let s = try db.prepare(sql)
-                try s.bind(chunk.map { .integer($0.objectID.primaryKey!) })
-                while try s.step() {
-                    guard let o = byKey[s.int64(0)], let plan = selection.plans[o.entity.name] else { continue }
-                    var values = [Value](repeating: .null, count: o.entity.attributes.count)
-                    for (i, column, type) in plan.attributes { values[i] = s.value(at: column, as: type) }
-                    result[ObjectIdentifier(o)] = (s.int64(2), values)
-                }
+            let byKey = Dictionary(group.map { ($0.objectID.primaryKey!, $0) }, uniquingKeysWith: { a, _ in a })
+            try RowLoader.readRows(keys: Array(byKey.keys), root: root, selection: selection, connection: db) { pk, s in
+                guard let o = byKey[pk], let plan = selection.plans[o.entity.name] else { return }
+                result[ObjectIdentifier(o)] = (s.int64(2), RowLoader.values(from: s, plan: plan))
             }
         }
         return result
@@ -147,11 +139,10 @@ struct ConflictResolver {
     private func storedRowsByID(_ id: ObjectID, entity: Entity, db: Connection) throws -> [Value] {
         let root = context.store.model.entity(named: entity.rootName)!
         let selection = context.selection(for: root)
-        let s = try db.prepare("SELECT \(selection.selectList) FROM \(quoteIdentifier(root.name)) AS t0 WHERE t0.\"_pk\" = ?")
-        try s.bind([.integer(id.primaryKey!)])
+        guard let plan = selection.plans[entity.name] else { return [Value](repeating: .null, count: entity.attributes.count) }
         var values = [Value](repeating: .null, count: entity.attributes.count)
-        if try s.step(), let plan = selection.plans[entity.name] {
-            for (i, column, type) in plan.attributes { values[i] = s.value(at: column, as: type) }
+        try RowLoader.readRows(keys: [id.primaryKey!], root: root, selection: selection, connection: db) { _, s in
+            values = RowLoader.values(from: s, plan: plan)
         }
         return values
     }

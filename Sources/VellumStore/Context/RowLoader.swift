@@ -56,18 +56,29 @@ struct RowLoader {
         let root = context.store.model.entity(named: first.entity.rootName)!
         let selection = context.selection(for: root)
         let byKey = Dictionary(objects.compactMap { o in o.objectID.primaryKey.map { ($0, o) } }, uniquingKeysWith: { a, _ in a })
-        let keys = Array(byKey.keys)
+        try Self.readRows(keys: Array(byKey.keys), root: root, selection: selection, connection: context.connection) { pk, statement in
+            if let o = byKey[pk] { fill(o, from: statement, selection: selection) }
+        }
+    }
+
+    /// Reads the rows of one root table with the given primary keys, 500 per query,
+    /// calling `body` with each row's key and the statement positioned on it.
+    static func readRows(keys: [Int64], root: Entity, selection: Selection, connection: Connection,
+                         _ body: (Int64, Statement) throws -> Void) throws {
         for chunkStart in stride(from: 0, to: keys.count, by: 500) {
             let chunk = keys[chunkStart..<min(keys.count, chunkStart + 500)]
             let sql = "SELECT \(selection.selectList) FROM \(quoteIdentifier(root.name)) AS t0 WHERE t0.\"_pk\" IN (\(Array(repeating: "?", count: chunk.count).joined(separator: ",")))"
-            let statement = try chunk.count == 500 ? context.connection.cachedStatement(sql) : context.connection.prepare(sql)
+            let statement = try chunk.count == 500 ? connection.cachedStatement(sql) : connection.prepare(sql)
             try statement.bind(chunk.map { .integer($0) })
-            while try statement.step() {
-                let pk = statement.int64(0)
-                guard let o = byKey[pk] else { continue }
-                fill(o, from: statement, selection: selection)
-            }
+            while try statement.step() { try body(statement.int64(0), statement) }
         }
+    }
+
+    /// The current row's attribute values for an entity (`.null` for transient ones).
+    static func values(from s: Statement, plan: Plan) -> [Value] {
+        var values = [Value](repeating: .null, count: plan.entity.attributes.count)
+        for (i, column, type) in plan.attributes { values[i] = s.value(at: column, as: type) }
+        return values
     }
 
     /// Fills an object's values (and to-one keys) from the current row.
@@ -77,9 +88,7 @@ struct RowLoader {
     }
 
     func fill(_ o: ManagedObject, from s: Statement, plan: Plan) {
-        var values = [Value](repeating: .null, count: o.entity.attributes.count)
-        for (i, column, type) in plan.attributes { values[i] = s.value(at: column, as: type) }
-        o.values = values
+        o.values = Self.values(from: s, plan: plan)
         o.version = s.int64(2)
         o.isFault = false
         if !plan.foreignKeys.isEmpty {
