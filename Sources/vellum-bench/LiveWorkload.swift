@@ -150,16 +150,7 @@ enum LiveWorkload {
             try run(begin)
             RecordWorkload.bindText(s, 1, "Record")
             sqlite3_bind_int64(s, 2, 1)
-            sqlite3_bind_int64(s, 3, r.key)
-            RecordWorkload.bindText(s, 4, r.name)
-            RecordWorkload.bindText(s, 5, r.category)
-            if let note = r.note { RecordWorkload.bindText(s, 6, note) } else { sqlite3_bind_null(s, 6) }
-            sqlite3_bind_int64(s, 7, r.count)
-            sqlite3_bind_int64(s, 8, r.flag ? 1 : 0)
-            sqlite3_bind_int64(s, 9, r.rank)
-            sqlite3_bind_double(s, 10, r.price)
-            sqlite3_bind_double(s, 11, r.weight)
-            sqlite3_bind_double(s, 12, r.score)
+            RecordWorkload.bindAttributes(s, r, from: 3)
             try run(s)
             try run(commit)
         }

@@ -148,6 +148,20 @@ enum RecordWorkload {
         }
     }
 
+    /// Binds a row's ten attribute columns, in schema order, starting at parameter `first`.
+    static func bindAttributes(_ s: OpaquePointer, _ r: Row, from first: Int32) {
+        sqlite3_bind_int64(s, first, r.key)
+        bindText(s, first + 1, r.name)
+        bindText(s, first + 2, r.category)
+        if let note = r.note { bindText(s, first + 3, note) } else { sqlite3_bind_null(s, first + 3) }
+        sqlite3_bind_int64(s, first + 4, r.count)
+        sqlite3_bind_int64(s, first + 5, r.flag ? 1 : 0)
+        sqlite3_bind_int64(s, first + 6, r.rank)
+        sqlite3_bind_double(s, first + 7, r.price)
+        sqlite3_bind_double(s, first + 8, r.weight)
+        sqlite3_bind_double(s, first + 9, r.score)
+    }
+
     static func bindText(_ s: OpaquePointer, _ index: Int32, _ text: String) {
         var text = text
         text.withUTF8 { buf in
@@ -173,16 +187,7 @@ enum RecordWorkload {
                     sqlite3_bind_int64(s, 1, Int64(i + 1))
                     bindText(s, 2, "Record")
                     sqlite3_bind_int64(s, 3, 1)
-                    sqlite3_bind_int64(s, 4, r.key)
-                    bindText(s, 5, r.name)
-                    bindText(s, 6, r.category)
-                    if let note = r.note { bindText(s, 7, note) } else { sqlite3_bind_null(s, 7) }
-                    sqlite3_bind_int64(s, 8, r.count)
-                    sqlite3_bind_int64(s, 9, r.flag ? 1 : 0)
-                    sqlite3_bind_int64(s, 10, r.rank)
-                    sqlite3_bind_double(s, 11, r.price)
-                    sqlite3_bind_double(s, 12, r.weight)
-                    sqlite3_bind_double(s, 13, r.score)
+                    bindAttributes(s, r, from: 4)
                     guard sqlite3_step(s) == SQLITE_DONE else { throw BenchError("insert: \(String(cString: sqlite3_errmsg(raw.db)))") }
                     sqlite3_reset(s)
                 }
