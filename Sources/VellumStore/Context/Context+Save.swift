@@ -57,8 +57,8 @@ extension ManagedObjectContext {
             insertedIDs.insert(o.objectID)
         }
         store.temporaryIDs.record(renamed)
-        for o in writer.updated {
-            keys[o.objectID] = o.changedKeys
+        for (o, changed) in zip(writer.updated, writer.updatedKeys) {
+            keys[o.objectID] = changed
             updatedIDs.insert(o.objectID)
             o.committed = nil
             if !o.relations.isEmpty { o.commitRelations() }

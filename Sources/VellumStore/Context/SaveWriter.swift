@@ -11,6 +11,9 @@ struct SaveWriter {
     var newVersions: [(ManagedObject, Int64)] = []
     /// Objects whose changes a `rollback` policy dropped.
     var rolledBack: [ManagedObject] = []
+    /// Changed keys of each updated object (aligned with `updated`), computed once
+    /// after conflict resolution for both history and the did-save event.
+    var updatedKeys: [Set<String>] = []
     /// INSERT statement and columns per entity, built once per save.
     private var insertPlans: [ObjectIdentifier: (sql: String, columns: Columns)] = [:]
 
@@ -48,9 +51,10 @@ struct SaveWriter {
             try insertRow(o, using: current!.statement, columns: current!.columns)
         }
         try writeJoinRowsAndPositions(db)
+        updatedKeys = updated.map(\.changedKeys)
         if !(inserted.isEmpty && updated.isEmpty && deleted.isEmpty), let transaction = try context.store.historyTransaction() {
             try HistoryWriter(db: db, transaction: transaction, layout: layout)
-                .record(inserted: inserted, updated: updated.map { ($0, $0.changedKeys) }, deleted: deleted)
+                .record(inserted: inserted, updated: Array(zip(updated, updatedKeys)), deleted: deleted)
         }
     }
 
