@@ -258,7 +258,9 @@ import VellumStore
         case "controller-fetch-raw":
             _ = try LiveWorkload.rawControllerFetch(at: arguments[1])
         default:
-            try runMemoryChild(workload, directory: URL(fileURLWithPath: arguments[1]))
+            // An optional repeat count makes a child a steady workload for a profiler.
+            let repeats = arguments.count > 2 ? max(1, Int(arguments[2]) ?? 1) : 1
+            for _ in 0..<repeats { try runMemoryChild(workload, directory: URL(fileURLWithPath: arguments[1])) }
         }
         guard let kb = Memory.peakResidentKB() else { throw BenchError("cannot read VmHWM from /proc/self/status") }
         print(kb)

@@ -20,7 +20,6 @@ extension ManagedObjectContext {
         let statement = try connection.cachedStatement(sql)
         try statement.bind(bindings)
         var results: [ManagedObject] = []
-        var created: [ManagedObject] = []
         let loader = RowLoader(context: self)
         var resolver = RowEntityResolver(root: root, store: store)
         let checkRegistry = !registry.isEmpty
@@ -41,12 +40,9 @@ extension ManagedObjectContext {
                 let o = ManagedObject(entity: rowEntity, objectID: id, context: self, isFault: idsOnly)
                 if !idsOnly { loader.fill(o, from: statement, plan: plan) }
                 results.append(o)
-                created.append(o)
+                registry[id] = o
             }
         }
-        // Register new objects in one go: one table growth instead of many.
-        registry.reserveCapacity(registry.count + created.count)
-        for o in created { registry[o.objectID] = o }
         if !pending.isEmpty {
             results = try applyPendingChanges(results, pending: pending, entity: entity, request: request)
         }

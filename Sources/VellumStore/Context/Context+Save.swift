@@ -41,10 +41,12 @@ extension ManagedObjectContext {
         var renamed: [(UInt64, ObjectID)] = []
         renamed.reserveCapacity(writer.inserted.count)
         var scope: (entity: ObjectIdentifier, scope: ObjectIDScope)?
-        registry.reserveCapacity(registry.count + writer.inserted.count)
         for o in writer.inserted {
             if o.objectID.isTemporary, let pk = o.pendingKey {
-                if scope?.entity != ObjectIdentifier(o.entity) { scope = (ObjectIdentifier(o.entity), store.idScope(for: o.entity)) }
+                if scope?.entity != ObjectIdentifier(o.entity) {
+                    scope = (ObjectIdentifier(o.entity), store.idScope(for: o.entity))
+                    registry.reserveCapacity(writer.inserted.count, for: scope!.scope)
+                }
                 let permanent = ObjectID(scope: scope!.scope, key: .permanent(pk))
                 renamed.append((o.temporaryCounter, permanent))
                 o.objectID = permanent

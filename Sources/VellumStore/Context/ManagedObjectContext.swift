@@ -18,7 +18,7 @@ public final class ManagedObjectContext {
     public var undoStack: UndoStack?
 
     /// Objects by ID: the uniquing table.
-    var registry: [ObjectID: ManagedObject] = [:]
+    let registry = ObjectRegistry()
     /// Inserted, changed or deleted objects not yet saved, by identity.
     var changedObjects: [ObjectIdentifier: ManagedObject] = [:]
     /// Objects inserted since the last save, in insertion order (some may since be deleted);
@@ -53,7 +53,7 @@ public final class ManagedObjectContext {
 
     deinit {
         // Break reference cycles between related objects.
-        for object in registry.values where !object.relations.isEmpty { object.relations = [] }
+        registry.forEach { if !$0.relations.isEmpty { $0.relations = [] } }
     }
 
     public var model: ManagedObjectModel { store.model }

@@ -92,18 +92,26 @@ final class ObjectIDScope: Sendable {
     let entityName: String
     let rootName: String
     let storeIdentifier: String
+    /// The scope of the root entity in the same store (nil when this is it).
+    /// Scopes live for the process, so its identity names (store, root table).
+    private let root: ObjectIDScope?
 
-    private init(entityName: String, rootName: String, storeIdentifier: String) {
+    private init(entityName: String, rootName: String, storeIdentifier: String, root: ObjectIDScope?) {
         self.entityName = entityName
         self.rootName = rootName
         self.storeIdentifier = storeIdentifier
+        self.root = root
     }
+
+    /// Equal for every scope of one root table in one store: IDs that can be equal share it.
+    var rootIdentity: ObjectIdentifier { ObjectIdentifier(root ?? self) }
 
     private static let table = ScopeTable()
 
     static func intern(entityName: String, rootName: String, storeIdentifier: String) -> ObjectIDScope {
-        table.scope(entityName: entityName, rootName: rootName, storeIdentifier: storeIdentifier) {
-            ObjectIDScope(entityName: entityName, rootName: rootName, storeIdentifier: storeIdentifier)
+        let root = entityName == rootName ? nil : intern(entityName: rootName, rootName: rootName, storeIdentifier: storeIdentifier)
+        return table.scope(entityName: entityName, rootName: rootName, storeIdentifier: storeIdentifier) {
+            ObjectIDScope(entityName: entityName, rootName: rootName, storeIdentifier: storeIdentifier, root: root)
         }
     }
 
