@@ -127,7 +127,7 @@ struct ConflictResolver {
         let rows = try storedRowsByID(existing, entity: o.entity, db: db)
         let oldID = o.objectID
         if !oldID.isTemporary { context.registry[oldID] = nil }
-        if let previous = context.registry[existing], previous !== o { previous.context = nil }
+        if let previous = context.registry[existing], previous !== o { previous.detachFromContext() }
         o.objectID = ObjectID(entityName: o.entity.name, rootName: o.entity.rootName, key: existing.key, storeIdentifier: existing.storeIdentifier)
         context.registry[o.objectID] = o
         o.isInserted = false

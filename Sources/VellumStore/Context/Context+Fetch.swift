@@ -21,8 +21,10 @@ extension ManagedObjectContext {
         try statement.bind(bindings)
         var results: [ManagedObject] = []
         let loader = RowLoader(context: self)
+        var rows = RowBlockWriter()
         var resolver = RowEntityResolver(root: root, store: store)
-        let checkRegistry = !registry.isEmpty
+        // Every row is in the root's table, so one registry table serves the whole fetch.
+        let registered = registry.primaryKeyTable(for: store.idScope(for: root))
         var lastPlan: (entity: ObjectIdentifier, plan: RowLoader.Plan)?
         while try statement.step() {
             let pk = statement.int64(0)
@@ -32,15 +34,16 @@ extension ManagedObjectContext {
                 lastPlan = (ObjectIdentifier(rowEntity), p)
             }
             let plan = lastPlan!.plan
-            let id = ObjectID(scope: scope, key: .permanent(pk))
-            if checkRegistry, let existing = registry[id] {
-                if existing.isFault && !idsOnly { loader.fill(existing, from: statement, plan: plan) }
+            // Always looked up, even in an empty context: filling a row can register
+            // faults for its to-one destinations, which later rows may be.
+            if let existing = registered.object(for: pk) {
+                if existing.isFault && !idsOnly { loader.fill(existing, from: statement, plan: plan, rows: &rows) }
                 results.append(existing)
             } else {
-                let o = ManagedObject(entity: rowEntity, objectID: id, context: self, isFault: idsOnly)
-                if !idsOnly { loader.fill(o, from: statement, plan: plan) }
+                let o = ManagedObject(entity: rowEntity, objectID: ObjectID(scope: scope, key: .permanent(pk)), context: self, isFault: idsOnly)
+                registered.insert(o, for: pk)  // before filling: a row may refer to itself
+                if !idsOnly { loader.fill(o, from: statement, plan: plan, rows: &rows) }
                 results.append(o)
-                registry[id] = o
             }
         }
         if !pending.isEmpty {

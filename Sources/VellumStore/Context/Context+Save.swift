@@ -50,7 +50,7 @@ extension ManagedObjectContext {
                 let permanent = ObjectID(scope: scope!.scope, key: .permanent(pk))
                 renamed.append((o.temporaryCounter, permanent))
                 o.objectID = permanent
-                if let existing = registry.updateValue(o, forKey: permanent), existing !== o { existing.context = nil }
+                if let existing = registry.updateValue(o, forKey: permanent), existing !== o { existing.detachFromContext() }
             }
             o.isInserted = false
             o.version = 1

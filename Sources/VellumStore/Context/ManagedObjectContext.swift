@@ -1,5 +1,10 @@
 import Foundation
 
+/// A context as its objects see it: a weak reference they share.
+final class ContextHandle {
+    weak var context: ManagedObjectContext?
+}
+
 /// A scratch pad of managed objects over one store: insert, fetch, change,
 /// delete, then `save()` all of it in one transaction — or `rollback()`.
 ///
@@ -32,20 +37,23 @@ public final class ManagedObjectContext {
     /// Observers of saves, called after commit.
     var saveObservers: [UUID: (DidSave) -> Void] = [:]
 
-    public init(store: PersistentStore) throws {
-        self.store = store
-        self.connection = try store.makeReaderConnection()
+    /// What its objects hold to find it (see `ManagedObject.context`).
+    let handle = ContextHandle()
+
+    public convenience init(store: PersistentStore) throws {
+        self.init(store: store, connection: try store.makeReaderConnection())
     }
 
     /// A context reading through an existing connection (the write queue reuses one).
     init(store: PersistentStore, connection: Connection) {
         self.store = store
         self.connection = connection
+        handle.context = self
     }
 
     /// Breaks object cycles and detaches objects; used when a short-lived context ends.
     func discard() {
-        for o in registry.values { o.relations = []; o.context = nil }
+        for o in registry.values { o.relations = []; o.detachFromContext() }
         registry.removeAll()
         changedObjects.removeAll()
         insertedInOrder.removeAll()
@@ -242,7 +250,7 @@ public final class ManagedObjectContext {
     /// Forgets every object: pending changes are discarded and registered objects
     /// become unusable. Observers get one `invalidatedAll` event.
     public func reset() {
-        for o in registry.values { o.relations = []; o.context = nil }
+        for o in registry.values { o.relations = []; o.detachFromContext() }
         registry.removeAll()
         changedObjects.removeAll()
         insertedInOrder.removeAll()

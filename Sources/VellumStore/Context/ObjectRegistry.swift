@@ -53,6 +53,11 @@ final class ObjectRegistry {
         return table(for: id.scope, creating: true)!.insert(object, for: pk)
     }
 
+    /// The table of saved objects of `scope`'s root, for loops over one table.
+    func primaryKeyTable(for scope: ObjectIDScope) -> PrimaryKeyTable {
+        table(for: scope, creating: true)!
+    }
+
     /// Makes room for `additional` more objects of `scope`'s root without growing.
     func reserveCapacity(_ additional: Int, for scope: ObjectIDScope) {
         table(for: scope, creating: true)!.reserveCapacity(additional)

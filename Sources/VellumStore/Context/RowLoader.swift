@@ -12,6 +12,17 @@ struct RowLoader {
         let attributes: [(Int, Int, AttributeType)]
         /// (relationship index, select column), to-one foreign keys only.
         let foreignKeys: [(Int, Int)]
+        /// Per attribute index: its select column (-1 for transient attributes) and type.
+        let sources: [(column: Int, type: AttributeType)]
+
+        init(entity: Entity, attributes: [(Int, Int, AttributeType)], foreignKeys: [(Int, Int)]) {
+            self.entity = entity
+            self.attributes = attributes
+            self.foreignKeys = foreignKeys
+            var sources = entity.attributes.map { (column: -1, type: $0.type) }
+            for (i, column, type) in attributes { sources[i] = (column, type) }
+            self.sources = sources
+        }
     }
 
     /// The select list for a root's whole hierarchy (so rows of any sub-entity load),
@@ -76,9 +87,17 @@ struct RowLoader {
 
     /// The current row's attribute values for an entity (`.null` for transient ones).
     static func values(from s: Statement, plan: Plan) -> [Value] {
-        var values = [Value](repeating: .null, count: plan.entity.attributes.count)
-        for (i, column, type) in plan.attributes { values[i] = s.value(at: column, as: type) }
-        return values
+        [Value](unsafeUninitializedCapacity: plan.sources.count) { buffer, count in
+            initializeValues(buffer.baseAddress!, from: s, plan: plan)
+            count = plan.sources.count
+        }
+    }
+
+    /// Initializes `plan.sources.count` values at `row` from the current row.
+    static func initializeValues(_ row: UnsafeMutablePointer<Value>, from s: Statement, plan: Plan) {
+        for (i, source) in plan.sources.enumerated() {
+            (row + i).initialize(to: source.column < 0 ? .null : s.value(at: source.column, as: source.type))
+        }
     }
 
     /// Fills an object's values (and to-one keys) from the current row.
@@ -87,8 +106,22 @@ struct RowLoader {
         fill(o, from: s, plan: plan)
     }
 
+    /// Like `fill(_:from:plan:)`, but the values go into the fetch's shared row
+    /// blocks instead of an array per object.
+    func fill(_ o: ManagedObject, from s: Statement, plan: Plan, rows: inout RowBlockWriter) {
+        let row = rows.nextRow(width: plan.sources.count)
+        Self.initializeValues(row, from: s, plan: plan)
+        o.useSharedRow(row, in: rows.block)
+        fillRest(o, from: s, plan: plan)
+    }
+
     func fill(_ o: ManagedObject, from s: Statement, plan: Plan) {
         o.values = Self.values(from: s, plan: plan)
+        fillRest(o, from: s, plan: plan)
+    }
+
+    /// Version, fault state and to-one keys from the current row.
+    private func fillRest(_ o: ManagedObject, from s: Statement, plan: Plan) {
         o.version = s.int64(2)
         o.isFault = false
         if !plan.foreignKeys.isEmpty {

@@ -118,21 +118,28 @@ public final class Statement {
     }
 
     /// The column's value decoded as the given attribute type.
+    ///
+    /// Reads the column's `sqlite3_value` once and decodes it with the
+    /// `sqlite3_value_*` readers: each `sqlite3_column_*` call re-validates the
+    /// statement, and a row of ten columns would make thirty of them. Reading an
+    /// unprotected value this way is safe because a connection is used by one
+    /// thread at a time (opened with `SQLITE_OPEN_NOMUTEX`).
     public func value(at i: Int, as type: AttributeType) -> Value {
-        let col = Int32(i)
-        let storage = sqlite3_column_type(handle, col)
+        guard let v = sqlite3_column_value(handle, Int32(i)) else { return .null }
+        let storage = sqlite3_value_type(v)
         if storage == SQLITE_NULL { return .null }
         switch type {
         case .string, .transformable:
-            return .string(string(i))
+            guard let p = sqlite3_value_text(v) else { return .string("") }
+            return .string(String(decoding: UnsafeBufferPointer(start: p, count: Int(sqlite3_value_bytes(v))), as: UTF8.self))
         case .integer16, .integer32, .integer64:
-            return storage == SQLITE_INTEGER ? .integer(int64(i)) : Value.lenient(value(at: i), as: type)
+            return storage == SQLITE_INTEGER ? .integer(sqlite3_value_int64(v)) : Value.lenient(value(at: i), as: type)
         case .boolean:
-            return storage == SQLITE_INTEGER ? .bool(int64(i) != 0) : Value.lenient(value(at: i), as: type)
+            return storage == SQLITE_INTEGER ? .bool(sqlite3_value_int64(v) != 0) : Value.lenient(value(at: i), as: type)
         case .double, .float:
-            return storage == SQLITE_TEXT || storage == SQLITE_BLOB ? Value.lenient(value(at: i), as: type) : .double(double(i))
+            return storage == SQLITE_TEXT || storage == SQLITE_BLOB ? Value.lenient(value(at: i), as: type) : .double(sqlite3_value_double(v))
         case .date:
-            return storage == SQLITE_TEXT ? Value.lenient(value(at: i), as: type) : .date(Date(timeIntervalSince1970: double(i)))
+            return storage == SQLITE_TEXT ? Value.lenient(value(at: i), as: type) : .date(Date(timeIntervalSince1970: sqlite3_value_double(v)))
         case .decimal:
             if storage == SQLITE_TEXT, let d = Decimal(string: string(i)) { return .decimal(d) }
             return Value.lenient(value(at: i), as: type)
