@@ -157,6 +157,16 @@ import VellumStore
                 }
                 return Measurement(value: best, baseline: bestRaw)
             },
+            // The same rows through the seeds' convenience, a [String: Value] per object.
+            Benchmark(name: "insert-100k-dictionary", unit: "ms") { [self] in
+                let rows = self.rows
+                var best = Double.infinity, bestRaw = Double.infinity
+                for _ in 0..<Self.runs {
+                    best = min(best, try RecordWorkload.vellumInsert(at: freshPath("vellum-insert-dictionary"), rows: rows, style: .dictionary))
+                    bestRaw = min(bestRaw, try RecordWorkload.rawInsert(at: freshPath("raw-insert").path, rows: rows))
+                }
+                return Measurement(value: best, baseline: bestRaw)
+            },
             Benchmark(name: "fetch-100k", unit: "ms") { [self] in
                 let url = try populatedStore()
                 _ = try RecordWorkload.rawFetch(at: url.path)  // warm the page cache

@@ -66,7 +66,7 @@ extension ManagedObjectContext {
     /// The number of objects a fetch would return.
     public func count(_ request: FetchRequest) throws -> Int {
         let entity = try self.entity(request.entityName)
-        if request.includesPendingChanges && changedObjects.values.contains(where: { $0.entity.rootName == entity.rootName }) {
+        if request.includesPendingChanges && pendingObjects.contains(where: { $0.entity.rootName == entity.rootName }) {
             return try fetchObjectIDs(request).count
         }
         let compiled = try QueryCompiler.compile(entity: entity, layout: store.layout, predicate: request.predicate, sortDescriptors: [], variables: request.variables)
@@ -96,7 +96,7 @@ extension ManagedObjectContext {
 
     /// Unsaved objects that may change this fetch's result (same table).
     private func pendingObjects(of entity: Entity, request: FetchRequest) -> [ManagedObject] {
-        changedObjects.values.filter { $0.entity.rootName == entity.rootName }
+        pendingObjects.filter { $0.entity.rootName == entity.rootName }
     }
 
     /// Merges the context's unsaved state into SQL results: drops deleted objects,

@@ -44,7 +44,7 @@ extension ManagedObjectContext {
 
     /// Unsaved objects of a root entity's table (inserted, changed or deleted here).
     func pendingObjectIDs(rootName: String) -> [ObjectID] {
-        changedObjects.values.filter { $0.entity.rootName == rootName }.map(\.objectID)
+        pendingObjects.filter { $0.entity.rootName == rootName }.map(\.objectID)
     }
 
     /// Loads the values of faults among `objects` in one query per table.

@@ -30,7 +30,7 @@ extension ManagedObjectContext {
         }
         // Unsaved changes made from the other side while this side was not loaded.
         var current = stored
-        for other in changedObjects.values where other !== object {
+        for other in pendingObjects where other !== object {
             guard other.entity.isKind(of: relationship.destination),
                   let inverseIndex = other.entity.relationshipIndexByName[relationship.inverse],
                   other.relations.count > inverseIndex, let inverse = other.relations[inverseIndex] else { continue }
@@ -41,7 +41,7 @@ extension ManagedObjectContext {
         }
         let r = Relation(stored: stored, current: current)
         object.relations[index] = r
-        if r.isChanged { changedObjects[ObjectIdentifier(object)] = object }
+        if r.isChanged && !object.isInserted { changedObjects[ObjectIdentifier(object)] = object }
         return r
     }
 
@@ -111,8 +111,8 @@ extension ManagedObjectContext {
     }
 
     func markChanged(_ object: ManagedObject, key: String) {
-        let oid = ObjectIdentifier(object)
-        changedObjects[oid] = object
+        if !object.isInserted { changedObjects[ObjectIdentifier(object)] = object }  // inserts are tracked already
+        guard !changeObservers.isEmpty else { return }
         if object.isInserted && !object.isDeleted { notifyChange(inserted: [object]) }
         else if !object.isDeleted { notifyChange(updated: [object], keys: [object.objectID: [key]]) }
     }

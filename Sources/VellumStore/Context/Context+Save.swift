@@ -72,7 +72,7 @@ extension ManagedObjectContext {
             deletedIDs.insert(o.objectID)
         }
         // Objects whose stored relationships changed as a side effect (inverse sides).
-        if changedObjects.count > writer.inserted.count + writer.updated.count + writer.deleted.count {
+        if changedObjects.count > writer.updated.count + writer.deleted.count {
             for o in changedObjects.values where !o.isDeleted && !o.relations.isEmpty {
                 o.commitRelations()
                 o.committed = nil

@@ -150,20 +150,19 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
     }
 
     public func setValue(_ value: Value, at index: Int) throws {
-        let attribute = entity.attributes[index]
         let coerced: Value
-        do { coerced = try value.coerced(to: attribute.type) } catch {
-            throw StoreError.validation(ValidationFailure(entity: entity.name, key: attribute.name, reason: error.description, objectURI: objectID.uriString))
+        do { coerced = try value.coerced(to: entity.attributes[index].type) } catch {
+            throw StoreError.validation(ValidationFailure(entity: entity.name, key: entity.attributes[index].name, reason: error.description, objectURI: objectID.uriString))
         }
         if isDeleted { throw StoreError.invalidOperation("\(objectID.uriString) is deleted; it cannot be changed") }
         let context = try owningContext()
         if isFault { try context.fulfillFault(self) }
         let old = storedValue(at: index)
         if old == coerced { return }
-        context.undoStack?.record(.set(objectID, key: attribute.name, old: old, new: coerced))
+        context.undoStack?.record(.set(objectID, key: entity.attributes[index].name, old: old, new: coerced))
         if committed == nil && !isInserted { committed = values }
         values[index] = coerced
-        context.didChange(self, key: attribute.name)
+        context.didChange(self, attributeIndex: index)
     }
 
     /// Sets several attributes from a dictionary; an unknown key or a bad value throws before anything changes.

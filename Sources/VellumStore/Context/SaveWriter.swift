@@ -95,7 +95,7 @@ struct SaveWriter {
     private func bindRow(_ o: ManagedObject, _ s: Statement, columns: Columns, from index: Int32) throws -> Int32 {
         var n = index
         for (i, _) in columns.attributes {
-            try s.bind(o.values[i], at: n)
+            try s.bind(o.storedValue(at: i), at: n)
             n += 1
         }
         for (i, _) in columns.foreignKeys {

@@ -20,11 +20,20 @@ struct HistoryWriter {
         """
 
     func record(inserted: [ManagedObject], updated: [(ManagedObject, Set<String>)], deleted: [ManagedObject]) throws {
-        var groups: [GroupKey: [Int64]] = [:]
-        var order: [GroupKey] = []
+        var groups: [GroupKey: Int] = [:]  // index into `order`
+        var order: [(key: GroupKey, pks: [Int64])] = []
+        var last: (key: GroupKey, index: Int)?
         func add(_ key: GroupKey, _ pk: Int64) {
-            if groups[key] == nil { order.append(key) }
-            groups[key, default: []].append(pk)
+            // Saves come in runs of one entity and kind: only a new key is hashed.
+            if let last, last.key == key { order[last.index].pks.append(pk); return }
+            let index: Int
+            if let i = groups[key] { index = i } else {
+                index = order.count
+                groups[key] = index
+                order.append((key, []))
+            }
+            order[index].pks.append(pk)
+            last = (key, index)
         }
         for o in inserted { if let pk = o.pendingKey ?? o.objectID.primaryKey { add(GroupKey(entity: o.entity.name, kind: 0, columns: nil), pk) } }
         for (o, keys) in updated {
@@ -39,8 +48,7 @@ struct HistoryWriter {
                 add(GroupKey(entity: o.entity.name, kind: 2, columns: nil), pk)
             }
         }
-        for key in order {
-            let pks = groups[key]!
+        for (key, pks) in order {
             if pks.count == 1 {
                 try write(entity: key.entity, kind: key.kind, columns: key.columns, tombstone: nil, pk: pks[0], pks: nil)
             } else {

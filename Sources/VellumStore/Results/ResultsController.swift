@@ -86,7 +86,7 @@ public final class ResultsController {
         rootName = entity.rootName
         allowedEntities = Set(fetchRequest.includesSubentities ? entity.hierarchyNames : [entity.name])
         dependencyChains = Self.chains(for: fetchRequest, entity: entity, model: context.model)
-        if let firstPage, context.changedObjects.isEmpty {
+        if let firstPage, context.pendingObjects.isEmpty {
             try refetch(limit: firstPage)
             partialCount = index.entries.count < firstPage ? nil : try context.count(fetchRequest)
         } else {
@@ -125,7 +125,7 @@ public final class ResultsController {
         index = fresh
         temporaryIDs = []
         // Unsaved changes: re-evaluate in memory, silently.
-        let pending = context.changedObjects.values.map(\.objectID)
+        let pending = context.pendingObjects.map(\.objectID)
         if !pending.isEmpty {
             _ = process(changed: Set(pending), gone: [], renames: [:], computeChanges: false)
         }
