@@ -56,26 +56,62 @@ enum RecordWorkload {
 
     // MARK: - Vellum
 
+    /// How the insert benchmark gives an object its values.
+    enum InsertStyle {
+        /// `insert(entity)` then `setValue(_:at:)` with attribute indexes looked up once.
+        case indexed
+        /// `insert(name, values: [String: Value])`: a dictionary per object.
+        case dictionary
+    }
+
     /// Creates a store (untimed), then times one context inserting every row and one save.
-    static func vellumInsert(at url: URL, rows: [Row], options: StoreOptions = StoreOptions()) throws -> Double {
+    static func vellumInsert(at url: URL, rows: [Row], options: StoreOptions = StoreOptions(), style: InsertStyle = .indexed) throws -> Double {
         let store = try PersistentStore(url: url, model: try model(), options: options)
         var failure: (any Error)?
         let ms = Timing.milliseconds {
             do {
                 let ctx = try ManagedObjectContext(store: store)
-                for r in rows {
-                    try ctx.insert("Record", values: [
-                        "key": .integer(r.key), "name": .string(r.name), "category": .string(r.category),
-                        "note": r.note.map(Value.string) ?? .null, "count": .integer(r.count), "flag": .bool(r.flag),
-                        "rank": .integer(r.rank), "price": .double(r.price), "weight": .double(r.weight),
-                        "score": .double(r.score),
-                    ])
+                switch style {
+                case .indexed: try insertIndexed(rows, into: ctx)
+                case .dictionary: try insertDictionaries(rows, into: ctx)
                 }
                 _ = try ctx.save()
             } catch { failure = error }
         }
         if let failure { throw failure }
         return ms
+    }
+
+    private static func insertIndexed(_ rows: [Row], into ctx: ManagedObjectContext) throws {
+        guard let entity = ctx.model.entity(named: "Record") else { throw BenchError("no Record entity") }
+        let i = try attributeNames.map { name in
+            guard let index = entity.attributeIndexByName[name] else { throw BenchError("no attribute \(name)") }
+            return index
+        }
+        for r in rows {
+            let o = try ctx.insert(entity)
+            try o.setValue(.integer(r.key), at: i[0])
+            try o.setValue(.string(r.name), at: i[1])
+            try o.setValue(.string(r.category), at: i[2])
+            if let note = r.note { try o.setValue(.string(note), at: i[3]) }
+            try o.setValue(.integer(r.count), at: i[4])
+            try o.setValue(.bool(r.flag), at: i[5])
+            try o.setValue(.integer(r.rank), at: i[6])
+            try o.setValue(.double(r.price), at: i[7])
+            try o.setValue(.double(r.weight), at: i[8])
+            try o.setValue(.double(r.score), at: i[9])
+        }
+    }
+
+    private static func insertDictionaries(_ rows: [Row], into ctx: ManagedObjectContext) throws {
+        for r in rows {
+            try ctx.insert("Record", values: [
+                "key": .integer(r.key), "name": .string(r.name), "category": .string(r.category),
+                "note": r.note.map(Value.string) ?? .null, "count": .integer(r.count), "flag": .bool(r.flag),
+                "rank": .integer(r.rank), "price": .double(r.price), "weight": .double(r.weight),
+                "score": .double(r.score),
+            ])
+        }
     }
 
     /// Opens the store (untimed), then times a fresh context fetching all records and
