@@ -25,15 +25,20 @@ extension ManagedObjectContext {
         var resolver = RowEntityResolver(root: root, store: store)
         // Every row is in the root's table, so one registry table serves the whole fetch.
         let registered = registry.primaryKeyTable(for: store.idScope(for: root))
-        var lastPlan: (entity: ObjectIdentifier, plan: RowLoader.Plan)?
+        // The row's entity, its ID scope and plan: looked up again only when the
+        // entity column changes (never for an entity without sub-entities).
+        var current: (entity: Entity, scope: ObjectIDScope, plan: RowLoader.Plan)?
+        let hierarchy = !root.subentityNames.isEmpty
         while try statement.step() {
             let pk = statement.int64(0)
-            guard let (rowEntity, scope) = resolver.resolve(statement) else { continue }
-            if lastPlan?.entity != ObjectIdentifier(rowEntity) {
-                guard let p = selection.plans[rowEntity.name] else { continue }
-                lastPlan = (ObjectIdentifier(rowEntity), p)
+            if current == nil || hierarchy {
+                guard let (rowEntity, scope) = resolver.resolve(statement) else { continue }
+                if current?.entity !== rowEntity {
+                    guard let plan = selection.plans[rowEntity.name] else { continue }
+                    current = (rowEntity, scope, plan)
+                }
             }
-            let plan = lastPlan!.plan
+            let (rowEntity, scope, plan) = current!
             // Always looked up, even in an empty context: filling a row can register
             // faults for its to-one destinations, which later rows may be.
             if let existing = registered.object(for: pk) {

@@ -38,10 +38,10 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
         }
     }
     /// The values when the object holds its own copy.
-    @exclusivity(unchecked) private var ownValues: [Value] = []
+    @usableFromInline @exclusivity(unchecked) var ownValues: [Value] = []
     /// For objects a fetch created: their row in the fetch's shared `RowBlock`
     /// (kept alive by `rowBlock`), read in place until the first change.
-    @exclusivity(unchecked) private var sharedRow: UnsafeMutablePointer<Value>?
+    @usableFromInline @exclusivity(unchecked) var sharedRow: UnsafeMutablePointer<Value>?
     @exclusivity(unchecked) private var rowBlock: RowBlock?
 
     /// Points the object at a row of a shared block (see `RowBlock`).
@@ -52,7 +52,7 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
     }
 
     /// One stored value without copying the row; `index` must be a valid attribute index.
-    @inline(__always)
+    @inlinable
     func storedValue(at index: Int) -> Value {
         if let row = sharedRow {
             precondition(index >= 0 && index < entity.attributes.count, "attribute index \(index) out of range")
@@ -137,6 +137,7 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
     }
 
     /// The value at an attribute index (see `entity.attributeIndexByName`): the fast path for bulk reads.
+    @inlinable
     public func value(at index: Int) throws -> Value {
         if isFault { try fireFault() }
         return storedValue(at: index)

@@ -6,7 +6,8 @@ struct RowLoader {
     unowned let context: ManagedObjectContext
 
     /// Which select-list column feeds each attribute and foreign key of one entity.
-    struct Plan {
+    /// A class: fetch loops hold one per row without copying its arrays.
+    final class Plan {
         let entity: Entity
         /// (attribute index, select column, type), stored attributes only.
         let attributes: [(Int, Int, AttributeType)]
