@@ -166,7 +166,7 @@ import Testing
             return Comparison(.aggregate(fn, collection: ["tags"], attribute: attr), ops.randomElement(using: &rng)!,
                               .constant(kind == .string ? .string(strings.randomElement(using: &rng)!) : .integer(Int64.random(in: -1...6, using: &rng))))
         case 8:
-            return Comparison(.key("owner"), Bool.random(using: &rng) ? .equal : .notEqual, .constant(.null))
+            return objectComparison(&rng)
         case 9:
             let pairs: [(String, String)] = [("name", "note"), ("qty", "owner.rank"), ("price", "qty"), ("cost", "price"), ("name", "owner.name")]
             let (a, b) = pairs.randomElement(using: &rng)!
@@ -180,6 +180,33 @@ import Testing
             return Comparison(.evaluatedObject, .in, .list((0..<3).map { _ in .constant(.integer(Int64.random(in: 1...40, using: &rng))) }))
         default:
             return Comparison(.key("flag"), ops.randomElement(using: &rng)!, .constant(constant(.bool, &rng)))
+        }
+    }
+
+    /// A relationship compared with nil, primary keys (some of no object) or object-ID URIs.
+    static func objectComparison(_ rng: inout SeededGenerator) -> Comparison {
+        func reference(_ entity: String, _ range: ClosedRange<Int64>) -> Expression {
+            let pk = Int64.random(in: range, using: &rng)
+            switch Int.random(in: 0..<6, using: &rng) {
+            case 0: return .constant(.null)
+            case 1: return .constant(.uri(URL(string: "vellum://store/\(entity)/p\(pk)")!))
+            default: return .constant(.integer(pk))
+            }
+        }
+        let op: ComparisonOperator = Bool.random(using: &rng) ? .equal : .notEqual
+        switch Int.random(in: 0..<6, using: &rng) {
+        case 0: return Comparison(.key("owner"), op, .constant(.null))
+        case 1: return Comparison(.key("owner"), op, reference("Owner", 0...7))
+        case 2: return Comparison(.key("owner"), .in, .list((0..<Int.random(in: 0...3, using: &rng)).map { _ in reference("Owner", 0...7) }))
+        case 3:
+            let q: Quantifier = [.any, .all, .none].randomElement(using: &rng)!
+            return Comparison(.key("tags"), op, reference("Tag", 0...9), quantifier: q)
+        case 4:
+            let q: Quantifier = [.any, .all, .none].randomElement(using: &rng)!
+            return Comparison(.key("tags"), .in, .list((0..<Int.random(in: 0...3, using: &rng)).map { _ in reference("Tag", 0...9) }), quantifier: q)
+        default:
+            let q: Quantifier = [.any, .all, .none].randomElement(using: &rng)!
+            return Comparison(.key("owner.items"), op, reference("Item", 0...41), quantifier: q)
         }
     }
 
@@ -213,6 +240,7 @@ import Testing
             let p = Self.predicate(&rng)
             let sorts = Self.sorts(&rng)
             #expect(try Predicate(format: p.format) == p, "seed \(seed) case \(n): round trip of \(p.format)")
+            #expect(throws: Never.self, "seed \(seed) case \(n): \(p.format) is valid") { try p.validate(entity: entity, model: QueryFixtures.model) }
             let q = try QueryCompiler.compile(entity: entity, layout: fixture.layout, predicate: p, sortDescriptors: sorts)
             let sqlRows = try fixture.conn.rows(q.selectSQL(), q.bindings).map { $0[0] }
             let memory = try SortDescriptor.sort(try fixture.items.filter { try p.evaluate($0) }, by: sorts).map { Value.integer($0.pk) }

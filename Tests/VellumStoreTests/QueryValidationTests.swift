@@ -19,7 +19,9 @@ import Testing
                   "owner.name BEGINSWITH[c] 'a'", "owner == nil", "owner != nil", "ANY tags.name == 'x'",
                   "ALL tags.weight > 2", "NONE tags.name LIKE 'a*'", "tags.@count > 2", "tags.@sum.weight < 4",
                   "tags.@max.name == 'z'", "owner.items.@count > 1", "name IN {'a', nil}", "qty BETWEEN {1, 2.5}",
-                  "SELF IN {1, 2}", "qty < owner.rank", "name == note", "name == $v", "name MATCHES '[a-z]+'"] {
+                  "SELF IN {1, 2}", "qty < owner.rank", "name == note", "name == $v", "name MATCHES '[a-z]+'",
+                  "owner == 3", "owner != CAST('vellum://s/Owner/p3', 'NSURL')", "owner IN {1, 2}", "ANY tags == 4",
+                  "NONE tags IN {1, 2}", "ANY owner.items == 7", "owner == $o"] {
             #expect(throws: Never.self, "\(s)") { try check(s) }
         }
     }
@@ -38,7 +40,11 @@ import Testing
         rejects("when > 3", "cannot compare a date with a number")
         rejects("name IN {'a', 2}", "cannot compare")
         rejects("owner == 'x'", "cannot compare")
-        rejects("owner < nil", "to-one relationship")
+        rejects("owner < nil", "a relationship can only be compared with ==, != or IN")
+        rejects("owner > 3", "a relationship can only be compared with ==, != or IN")
+        rejects("owner BETWEEN {1, 3}", "cannot compare")
+        rejects("ANY tags == 'x'", "cannot compare")
+        rejects("tags == 3", "crosses the to-many relationship 'tags'")
         rejects("tags.@sum.name > 1", "numeric attribute")
         rejects("name.@count > 1", "to-many")
         rejects("qty IN 3", "needs a list")

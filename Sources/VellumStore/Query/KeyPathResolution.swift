@@ -3,7 +3,7 @@ import Foundation
 /// The comparable kind of an operand, for type checking.
 enum OperandKind: Equatable, CustomStringConvertible {
     case string, number, date, binary, uuid, uri
-    /// A to-one relationship's destination (only comparable with nil).
+    /// A relationship's destination (compares with nil, primary keys, object-ID URIs and SELF).
     case object(String)
     /// `SELF` (compares with integer primary keys and object-ID URIs).
     case selfID
@@ -50,11 +50,14 @@ enum OperandKind: Equatable, CustomStringConvertible {
         }
     }
 
+    var isObject: Bool { if case .object = self { return true } else { return false } }
+
     /// Whether values of the two kinds can be compared.
     func isCompatible(with other: OperandKind) -> Bool {
         switch (self, other) {
         case (.null, _), (_, .null), (.unknown, _), (_, .unknown): return true
         case (.selfID, .number), (.number, .selfID), (.selfID, .uri), (.uri, .selfID), (.selfID, .selfID): return true
+        case (.object, .number), (.number, .object), (.object, .uri), (.uri, .object), (.object, .selfID), (.selfID, .object): return true
         case (.object, _), (_, .object): return false
         default: return self == other
         }

@@ -23,42 +23,56 @@ private enum Operand {
     case list([Value])
 }
 
+/// A key path's value, and whether it names an object (SELF or a relationship:
+/// the value is then the destination's primary key, and object-ID URIs on the
+/// other side compare as their key).
+private typealias PathValue = (value: Value, isReference: Bool)
+
 extension Comparison {
     func evaluate<S: KeyValueSource>(_ object: S, variables: [String: Value]) throws -> Bool {
-        let right = try Self.operand(rhs, object, variables)
+        let (right, rightIsReference) = try Self.operand(rhs, object, variables)
         switch quantifier {
         case .direct:
-            let left = try Self.operand(lhs, object, variables)
-            return try test(left, right)
+            let (left, leftIsReference) = try Self.operand(lhs, object, variables)
+            return try test(left, right, references: leftIsReference || rightIsReference)
         case .any, .all, .none:
             guard case .keyPath(let path) = lhs else { throw QueryError("\(quantifier.rawValue) needs a key path, in '\(format)'") }
-            let values = try Self.collect(path[...], object)
+            let (values, isReference) = try Self.collect(path[...], object)
+            let references = isReference || rightIsReference
             switch quantifier {
-            case .any: for v in values where try test(.value(v), right) { return true }; return false
-            case .none: for v in values where try test(.value(v), right) { return false }; return true
-            default: for v in values { if try !test(.value(v), right) { return false } }; return true
+            case .any: for v in values where try test(.value(v), right, references: references) { return true }; return false
+            case .none: for v in values where try test(.value(v), right, references: references) { return false }; return true
+            default: for v in values { if try !test(.value(v), right, references: references) { return false } }; return true
             }
         }
     }
 
-    /// Values of a key path that crosses a to-many relationship (flattened). A nil
+    /// Values of a key path that crosses a to-many relationship (flattened), and
+    /// whether they are object references (the path ends at a relationship). A nil
     /// to-one before the to-many gives no values; after it, a nil value.
-    private static func collect<S: KeyValueSource>(_ path: ArraySlice<String>, _ object: S, crossed: Bool = false) throws -> [Value] {
-        guard let key = path.first else { return [] }
+    private static func collect<S: KeyValueSource>(_ path: ArraySlice<String>, _ object: S, crossed: Bool = false) throws -> ([Value], isReference: Bool) {
+        guard let key = path.first else { return ([], false) }
         let entity = object.sourceEntity
         if path.count == 1 {
             if let r = entity.relationship(named: key) {
-                if r.isToMany { return try object.toManyValue(forKey: key).map { Self.selfValue($0) } }
-                return [try object.toOneValue(forKey: key).map { Self.selfValue($0) } ?? .null]
+                if r.isToMany { return (try object.toManyValue(forKey: key).map { Self.selfValue($0) }, true) }
+                return ([try object.toOneValue(forKey: key).map { Self.selfValue($0) } ?? .null], true)
             }
             guard entity.attribute(named: key) != nil else { throw QueryError("\(entity.name) has no property '\(key)'") }
-            return [try object.attributeValue(forKey: key)]
+            return ([try object.attributeValue(forKey: key)], false)
         }
         guard let r = entity.relationship(named: key) else { throw QueryError("\(entity.name) has no relationship '\(key)'") }
         if r.isToMany {
-            return try object.toManyValue(forKey: key).flatMap { try collect(path.dropFirst(), $0, crossed: true) }
+            var values: [Value] = []
+            var isReference = false
+            for destination in try object.toManyValue(forKey: key) {
+                let (v, reference) = try collect(path.dropFirst(), destination, crossed: true)
+                values += v
+                isReference = isReference || reference
+            }
+            return (values, isReference)
         }
-        guard let next = try object.toOneValue(forKey: key) else { return crossed ? [.null] : [] }
+        guard let next = try object.toOneValue(forKey: key) else { return (crossed ? [.null] : [], false) }
         return try collect(path.dropFirst(), next, crossed: crossed)
     }
 
@@ -68,6 +82,13 @@ extension Comparison {
 
     /// A single value along to-one relationships (nil when one is nil).
     static func value<S: KeyValueSource>(_ path: ArraySlice<String>, _ object: S) throws -> Value {
+        try pathValue(path, object).value
+    }
+
+    /// A single value along to-one relationships, and whether it is an object
+    /// reference. `isReference` is known only when the path reaches its last key
+    /// (a nil to-one before it gives nil, which compares the same either way).
+    private static func pathValue<S: KeyValueSource>(_ path: ArraySlice<String>, _ object: S) throws -> PathValue {
         var current = object
         var rest = path
         while rest.count > 1 {
@@ -75,16 +96,16 @@ extension Comparison {
             guard current.sourceEntity.relationship(named: key) != nil else {
                 throw QueryError("\(current.sourceEntity.name) has no relationship '\(key)'")
             }
-            guard let next = try current.toOneValue(forKey: key) else { return .null }
+            guard let next = try current.toOneValue(forKey: key) else { return (.null, false) }
             current = next
         }
-        guard let key = rest.first else { return .null }
+        guard let key = rest.first else { return (.null, false) }
         if let r = current.sourceEntity.relationship(named: key) {
             if r.isToMany { throw QueryError("'\(path.joined(separator: "."))' is a to-many relationship: use ANY, ALL, NONE or @count") }
-            return try current.toOneValue(forKey: key).map { selfValue($0) } ?? .null
+            return (try current.toOneValue(forKey: key).map { selfValue($0) } ?? .null, true)
         }
         guard current.sourceEntity.attribute(named: key) != nil else { throw QueryError("\(current.sourceEntity.name) has no property '\(key)'") }
-        return try current.attributeValue(forKey: key)
+        return (try current.attributeValue(forKey: key), false)
     }
 
     /// The objects of a to-many key path (through to-ones first).
@@ -98,24 +119,27 @@ extension Comparison {
         return try current.toManyValue(forKey: last)
     }
 
-    private static func operand<S: KeyValueSource>(_ e: Expression, _ object: S, _ variables: [String: Value]) throws -> Operand {
+    /// An operand's value(s), and whether it names objects (SELF or a relationship).
+    private static func operand<S: KeyValueSource>(_ e: Expression, _ object: S, _ variables: [String: Value]) throws -> (Operand, isReference: Bool) {
         switch e {
-        case .constant(let v): return .value(v)
+        case .constant(let v): return (.value(v), false)
         case .variable(let name):
             guard let v = variables[name] else { throw QueryError("no value for variable $\(name)") }
-            return .value(v)
-        case .evaluatedObject: return .value(selfValue(object))
-        case .keyPath(let path): return .value(try value(path[...], object))
+            return (.value(v), false)
+        case .evaluatedObject: return (.value(selfValue(object)), true)
+        case .keyPath(let path):
+            let (v, isReference) = try pathValue(path[...], object)
+            return (.value(v), isReference)
         case .list(let items):
-            return .list(try items.map { item throws -> Value in
-                guard case .value(let v) = try operand(item, object, variables) else { throw QueryError("nested lists are not supported") }
+            return (.list(try items.map { item throws -> Value in
+                guard case .value(let v) = try operand(item, object, variables).0 else { throw QueryError("nested lists are not supported") }
                 return v
-            })
+            }), false)
         case .aggregate(let fn, let collection, let attribute):
             let objs = try objects(collection, object)
-            if fn == .count { return .value(.integer(Int64(objs.count))) }
+            if fn == .count { return (.value(.integer(Int64(objs.count))), false) }
             let values = try objs.map { try value(attribute[...], $0) }.filter { !$0.isNull }
-            return .value(aggregate(fn, values))
+            return (.value(aggregate(fn, values)), false)
         }
     }
 
@@ -148,18 +172,19 @@ extension Comparison {
         switch n { case .int(let i): return Double(i); case .real(let d): return d }
     }
 
-    /// SELF compares with integer primary keys; an object-ID URI stands for its key.
+    /// SELF and relationships compare with integer primary keys; an object-ID URI stands for its key.
     static func selfComparable(_ v: Value) -> Value {
         if case .uri(let u) = v, case .permanent(let pk)? = ObjectID.parse(u.absoluteString)?.key { return .integer(pk) }
         return v
     }
 
-    private func test(_ left: Operand, _ right: Operand) throws -> Bool {
+    /// `references`: one side names objects, so object-ID URIs compare as primary keys.
+    private func test(_ left: Operand, _ right: Operand, references: Bool) throws -> Bool {
         guard case .value(var l) = left else { throw QueryError("a list can only be the right side of IN or BETWEEN") }
         let fold = !options.isEmpty
-        if lhs == .evaluatedObject { l = Self.selfComparable(l) }
+        if references { l = Self.selfComparable(l) }
         func prep(_ v: Value) -> Value {
-            var v = rhs == .evaluatedObject || lhs == .evaluatedObject ? Self.selfComparable(v) : v
+            var v = references ? Self.selfComparable(v) : v
             if fold, case .string(let s) = v {
                 v = .string(TextFolding.fold(s, caseInsensitive: options.contains(.caseInsensitive), diacriticInsensitive: options.contains(.diacriticInsensitive)))
             }

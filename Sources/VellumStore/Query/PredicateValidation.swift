@@ -56,11 +56,8 @@ extension Comparison {
             return
         }
         try checkKinds(lhsKind, rhsKind)
-        if case .object = lhsKind, rhsKind != .null || !(op == .equal || op == .notEqual) {
-            throw QueryError("a to-one relationship can only be compared with == nil or != nil, in '\(self.format)'")
-        }
-        if case .object = rhsKind, lhsKind != .null || !(op == .equal || op == .notEqual) {
-            throw QueryError("a to-one relationship can only be compared with == nil or != nil, in '\(self.format)'")
+        if (lhsKind.isObject || rhsKind.isObject) && !(op == .equal || op == .notEqual) {
+            throw QueryError("a relationship can only be compared with ==, != or IN (with nil, primary keys or object-ID URIs), in '\(self.format)'")
         }
         if (lhsKind == .selfID || rhsKind == .selfID) && !(op == .equal || op == .notEqual) {
             throw QueryError("SELF can only be compared with ==, != or IN, in '\(self.format)'")
@@ -96,9 +93,6 @@ extension Comparison {
                     throw QueryError(r.toManyCount == 0
                         ? "\(quantifier.rawValue) needs a key path through a to-many relationship, but '\(path.joined(separator: "."))' has none"
                         : "'\(path.joined(separator: "."))' crosses more than one to-many relationship")
-                }
-                guard r.attribute != nil else {
-                    throw QueryError("\(quantifier.rawValue) needs a key path ending at an attribute, but '\(path.joined(separator: "."))' ends at a relationship")
                 }
             }
             return r.kind

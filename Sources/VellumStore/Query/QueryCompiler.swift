@@ -218,7 +218,10 @@ final class SQLCompilation {
 
     func comparison(_ original: Comparison, scope: SQLScope) throws(QueryError) -> String {
         var c = original
-        if c.lhs == .evaluatedObject || c.rhs == .evaluatedObject {
+        // SELF and relationships compare as primary keys: object-ID URIs become keys.
+        var references = try isReference(c.lhs, scope: scope)
+        if !references { references = try isReference(c.rhs, scope: scope) }
+        if references {
             func map(_ e: Expression) -> Expression {
                 switch e {
                 case .constant(let v): return .constant(KeyPathComparison.selfComparable(v))
@@ -249,6 +252,15 @@ final class SQLCompilation {
         case .any: return head + cond + ")"
         case .none: return "(NOT " + head + cond + "))"
         default: return "(NOT " + head + "NOT " + cond + "))"
+        }
+    }
+
+    /// True for SELF and for key paths that end at a relationship.
+    private func isReference(_ e: Expression, scope: SQLScope) throws(QueryError) -> Bool {
+        switch e {
+        case .evaluatedObject: return true
+        case .keyPath(let p): return try ResolvedKeyPath.resolve(p, from: scope.entity, model: model).attribute == nil
+        default: return false
         }
     }
 
