@@ -232,13 +232,27 @@ public final class BrowserSession {
             state.setStatus("\(r.name) of \(Renderer.displayName(object))")
         case .relationship(let r):
             guard let index = state.entityNames.firstIndex(of: r.destination) else { return }
-            let keys = ((try? object.toMany(r.name)) ?? []).compactMap(\.objectID.primaryKey).map(String.init)
-            let base = keys.isEmpty ? "FALSEPREDICATE" : "SELF IN {\(keys.joined(separator: ", "))}"
+            let base = Self.membership(of: object, in: r)
             pushPlace()
             state.filterText = ""; state.sort = nil; state.focus = .table
             state.cursorRow = 0; state.scrollOffset = 0
             show(index, base: base, title: "\(r.name) of \(Renderer.displayName(object))")
         }
+    }
+
+    /// The filter listing `object`'s destinations of the to-many `relationship`:
+    /// its inverse pointing at `object` (`provider == 12`, `ANY tags == 12`), so
+    /// objects related later join the list. An unsaved object (no key yet) gets
+    /// the members it has now.
+    static func membership(of object: ManagedObject, in relationship: RelationshipDescription) -> String {
+        guard let pk = object.objectID.primaryKey else {
+            let keys = ((try? object.toMany(relationship.name)) ?? []).compactMap(\.objectID.primaryKey)
+            return keys.isEmpty ? "FALSEPREDICATE" : "SELF IN {\(keys.map(String.init).joined(separator: ", "))}"
+        }
+        let inverse = object.context?.model.entity(named: relationship.destination)?.relationship(named: relationship.inverse)
+        let comparison = Comparison(.key(relationship.inverse), .equal, .constant(.integer(pk)),
+                                    quantifier: inverse?.isToMany == true ? .any : .direct)
+        return VellumStore.Predicate.comparison(comparison).format
     }
 
     // MARK: Editing

@@ -109,6 +109,19 @@ import VellumTerminal
         #expect(s.state.currentEntityName == "Product")
         #expect(s.state.rowCount == expected)
         #expect(s.state.navigationTitle?.hasPrefix("products of") == true)
+        // The list is live: a product given to this provider by another writer joins
+        // it, one taken away leaves it.
+        let providerID = provider.objectID
+        try await s.container.enqueue { ctx in
+            let p = try ctx.insert("Product", values: ["name": .string("Joined later")])
+            try p.setToOne("provider", ctx.object(with: providerID))
+        }
+        #expect(await waitUntil { s.state.rowCount == expected + 1 })
+        try await s.container.enqueue { ctx in
+            let p = try #require(try ctx.fetch("Product", where: VellumStore.Predicate(format: "name == 'Joined later'")).first)
+            try p.setToOne("provider", nil)
+        }
+        #expect(await waitUntil { s.state.rowCount == expected })
         await s.handle(.escape)
         #expect(s.state.currentEntityName == "Provider")
         #expect(s.state.rowCount == 10)
