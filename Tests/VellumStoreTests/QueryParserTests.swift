@@ -84,6 +84,11 @@ import Testing
         #expect(try p("items.@count > 2") == cmp(.aggregate(.count, collection: ["items"], attribute: []), .greater, .constant(.integer(2))))
         #expect(try p("items.@sum.price < 9.5") == cmp(.aggregate(.sum, collection: ["items"], attribute: ["price"]), .less, .constant(.double(9.5))))
         #expect(try p("SELF IN {1, 2}") == cmp(.evaluatedObject, .in, .list([.constant(.integer(1)), .constant(.integer(2))])))
+        // A value IN a key path is ANY … ==, and prints that way.
+        #expect(try p("'x' IN[c] tags.name") == cmp(.key("tags.name"), .equal, .constant(.string("x")), [.caseInsensitive], .any))
+        #expect(try p("4 IN tags") == cmp(.key("tags"), .equal, .constant(.integer(4)), [], .any))
+        #expect(try VellumStore.Predicate(format: "'x' IN tags.name").format == "ANY tags.name == \"x\"")
+        #expect(throws: ParseError.self) { try VellumStore.Predicate(format: "{1, 2} IN tags") }
     }
 
     @Test func variables() throws {

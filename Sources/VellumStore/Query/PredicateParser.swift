@@ -169,6 +169,12 @@ struct PredicateParser {
                 throw error("BETWEEN with a list of exactly two values {low, high}", at: tokens[pos - 1])
             }
         }
+        // `'x' IN tags.name` (a value in a key path's values) is NSPredicate's other
+        // spelling of `ANY tags.name == 'x'`; it is kept in that form.
+        if op == .in, quantifier == .direct, case .keyPath = rhs {
+            if case .list = lhs { throw error("a value before IN when a key path follows it", at: opToken) }
+            return Comparison(rhs, .equal, lhs, options: options, quantifier: .any)
+        }
         return Comparison(lhs, op, rhs, options: options, quantifier: quantifier)
     }
 
