@@ -172,6 +172,7 @@ import Testing
             let (a, b) = pairs.randomElement(using: &rng)!
             return Comparison(.key(a), ops.randomElement(using: &rng)!, .key(b), options: a == "name" ? options(&rng) : [])
         case 10:
+            if Bool.random(using: &rng) { return subqueryComparison(&rng) }
             return Comparison(.aggregate(.count, collection: ["owner", "items"], attribute: []), ops.randomElement(using: &rng)!, .constant(.integer(Int64.random(in: 0...8, using: &rng))))
         case 11:
             let q: Quantifier = [.any, .all, .none].randomElement(using: &rng)!
@@ -181,6 +182,37 @@ import Testing
         default:
             return Comparison(.key("flag"), ops.randomElement(using: &rng)!, .constant(constant(.bool, &rng)))
         }
+    }
+
+    /// `SUBQUERY(…).@count` compared with a small number; inside, `$v` paths of the
+    /// related object, the object itself, and paths of the outer item.
+    static func subqueryComparison(_ rng: inout SeededGenerator) -> Comparison {
+        let ops: [ComparisonOperator] = [.equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual]
+        let overTags = Bool.random(using: &rng)
+        let v = overTags ? "t" : "i"
+        func inner(_ depth: Int, _ rng: inout SeededGenerator) -> Predicate {
+            switch Int.random(in: 0..<(depth > 1 ? 4 : 7), using: &rng) {
+            case 0:
+                if overTags { return .comparison(stringComparison(.key("$t.name"), quantifier: .direct, &rng)) }
+                return .comparison(scalarComparison("$i.qty", .integer, &rng))
+            case 1:
+                if overTags { return .comparison(Comparison(.key("$t.weight"), ops.randomElement(using: &rng)!, .constant(constant(.integer, &rng)))) }
+                return .comparison(stringComparison(.key("$i.name"), quantifier: .direct, &rng))
+            case 2:
+                // The related object against the outer one's values.
+                if overTags { return .comparison(Comparison(.key("$t.weight"), ops.randomElement(using: &rng)!, .key("qty"))) }
+                return .comparison(Comparison(.key("$i.qty"), ops.randomElement(using: &rng)!, .key("owner.rank")))
+            case 3:
+                let range: ClosedRange<Int64> = overTags ? 0...9 : 0...41
+                return .comparison(Comparison(.variable(v), .in, .list((0..<Int.random(in: 0...3, using: &rng)).map { _ in .constant(.integer(Int64.random(in: range, using: &rng))) })))
+            case 4: return .and(inner(depth + 1, &rng), inner(depth + 1, &rng))
+            case 5: return .or(inner(depth + 1, &rng), inner(depth + 1, &rng))
+            default: return .not(inner(depth + 1, &rng))
+            }
+        }
+        let count = Expression.subqueryCount(collection: overTags ? ["tags"] : ["owner", "items"], variable: v, predicate: inner(0, &rng))
+        let n = Expression.constant(.integer(Int64.random(in: 0...3, using: &rng)))
+        return Bool.random(using: &rng) ? Comparison(count, ops.randomElement(using: &rng)!, n) : Comparison(n, ops.randomElement(using: &rng)!, count)
     }
 
     /// A relationship compared with nil, primary keys (some of no object) or object-ID URIs.

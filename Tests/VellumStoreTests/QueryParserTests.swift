@@ -91,6 +91,26 @@ import Testing
         #expect(throws: ParseError.self) { try VellumStore.Predicate(format: "{1, 2} IN tags") }
     }
 
+    @Test func subqueries() throws {
+        let text = "SUBQUERY(tags, $t, $t.name BEGINSWITH[c] \"a\" AND $t.weight > qty OR $t IN {1, 2}).@count > 0"
+        let parsed = try p(text)
+        guard case .comparison(let c) = parsed, case .subqueryCount(let collection, let variable, let inner) = c.lhs else {
+            Issue.record("not a subquery comparison: \(parsed)"); return
+        }
+        #expect(collection == ["tags"] && variable == "t")
+        #expect(inner == (try p("$t.name BEGINSWITH[c] 'a' AND $t.weight > qty OR $t IN {1, 2}")))
+        #expect(parsed.format == text)
+        #expect(try p(parsed.format) == parsed)
+        // Outer variables are substituted inside; the subquery's own is not.
+        let substituted = try p("SUBQUERY(tags, $t, $t.weight > $min).@count == $n", ["min": .integer(2), "n": .integer(1)])
+        #expect(substituted.format == "SUBQUERY(tags, $t, $t.weight > 2).@count == 1")
+        for bad in ["SUBQUERY(tags, $t, $t.weight > 2) > 0", "SUBQUERY(tags, t, t.weight > 2).@count > 0",
+                    "SUBQUERY(tags, $t, $t.weight > 2).@sum > 0", "SUBQUERY($t.tags, $t, TRUEPREDICATE).@count > 0",
+                    "SUBQUERY(tags, $t, $t.weight > 2.@count > 0"] {
+            #expect(throws: ParseError.self, "\(bad)") { try VellumStore.Predicate(format: bad) }
+        }
+    }
+
     @Test func variables() throws {
         #expect(try p("price > $min", ["min": .integer(3)]) == cmp(.key("price"), .greater, .constant(.integer(3))))
         let unbound = try p("price > $min")

@@ -21,7 +21,9 @@ import Testing
                   "tags.@max.name == 'z'", "owner.items.@count > 1", "name IN {'a', nil}", "qty BETWEEN {1, 2.5}",
                   "SELF IN {1, 2}", "qty < owner.rank", "name == note", "name == $v", "name MATCHES '[a-z]+'",
                   "owner == 3", "owner != CAST('vellum://s/Owner/p3', 'NSURL')", "owner IN {1, 2}", "ANY tags == 4",
-                  "NONE tags IN {1, 2}", "ANY owner.items == 7", "owner == $o"] {
+                  "NONE tags IN {1, 2}", "ANY owner.items == 7", "owner == $o",
+                  "SUBQUERY(tags, $t, $t.name == 'a' AND $t.weight > qty).@count > 1",
+                  "SUBQUERY(owner.items, $i, ANY $i.tags.weight > 2 AND $i != SELF).@count == 0"] {
             #expect(throws: Never.self, "\(s)") { try check(s) }
         }
     }
@@ -45,6 +47,11 @@ import Testing
         rejects("owner BETWEEN {1, 3}", "cannot compare")
         rejects("ANY tags == 'x'", "cannot compare")
         rejects("tags == 3", "crosses the to-many relationship 'tags'")
+        rejects("$t.name == 'a'", "$t is not the variable of an enclosing SUBQUERY")
+        rejects("SUBQUERY(owner, $o, $o.name == 'a').@count > 0", "SUBQUERY needs a key path ending at a to-many relationship")
+        rejects("SUBQUERY(tags, $t, $t.nmae == 'a').@count > 0", "Tag has no property 'nmae'")
+        rejects("SUBQUERY(tags, $t, $t.weight == 'a').@count > 0", "cannot compare")
+        rejects("SUBQUERY(tags, $t, $t.name == 'a').@count == 'x'", "cannot compare")
         rejects("tags.@sum.name > 1", "numeric attribute")
         rejects("name.@count > 1", "to-many")
         rejects("qty IN 3", "needs a list")

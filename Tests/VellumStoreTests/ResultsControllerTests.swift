@@ -172,6 +172,24 @@ struct ResultsControllerTests {
         #expect(checker.failures.isEmpty, "\(checker.failures)")
     }
 
+    /// A provider's membership depends on its products' values and on which
+    /// products it has: both kinds of change re-evaluate it.
+    @Test func subqueryOverRelatedObjectsIsLive() throws {
+        let x = try view.insert("Provider", values: ["name": .string("X")]), y = try view.insert("Provider", values: ["name": .string("Y")])
+        let cheap = try product("cheap", 5, provider: x), dear = try product("dear", 500, provider: y)
+        try view.save()
+        let request = FetchRequest(entityName: "Provider", predicate: try Predicate(format: "SUBQUERY(products, $p, $p.price > 100).@count > 0"),
+                                   sortDescriptors: [SortDescriptor("name")])
+        let checker = try ResultsChecker(ResultsController(fetchRequest: request, context: view))
+        #expect(checker.controller.fetchedObjectIDs == [y.objectID])
+        try cheap.setValue(.double(150), forKey: "price")       // a product's value changes
+        #expect(checker.controller.fetchedObjectIDs == [x.objectID, y.objectID])
+        try dear.setToOne("provider", x)                          // a product moves
+        #expect(checker.controller.fetchedObjectIDs == [x.objectID])
+        #expect(try checker.controller.fetchedObjectIDs == checker.expected())
+        #expect(checker.failures.isEmpty, "\(checker.failures)")
+    }
+
     @Test func backgroundInsertsNeverLoadedAppearAfterMerge() async throws {
         _ = try product("a", 1)
         try view.save()

@@ -19,6 +19,10 @@ public indirect enum Expression: Sendable, Hashable {
     case aggregate(AggregateFunction, collection: [String], attribute: [String])
     /// `{a, b, c}`: the right side of `IN` and `BETWEEN`.
     case list([Expression])
+    /// `SUBQUERY(collection, $v, predicate).@count`: how many objects of the to-many
+    /// `collection` satisfy `predicate`, in which key paths starting with `$v`
+    /// (`$v.name`) read the related object and other key paths the outer object.
+    case subqueryCount(collection: [String], variable: String, predicate: Predicate)
 
     /// `Expression.keyPath` from a dotted string.
     public static func key(_ dotted: String) -> Expression {

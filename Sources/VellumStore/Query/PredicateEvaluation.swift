@@ -7,13 +7,34 @@ extension Predicate {
     /// (`validate(entity:model:)`): evaluation does not report type errors.
     /// Throws `QueryError` for a variable without a value or an unknown key.
     public func evaluate(_ object: some KeyValueSource, variables: [String: Value] = [:]) throws -> Bool {
+        try evaluate(object, Bindings(variables: variables, elements: [:]))
+    }
+
+    func evaluate<S: KeyValueSource>(_ object: S, _ bindings: Bindings<S>) throws -> Bool {
         switch self {
         case .constant(let b): return b
-        case .comparison(let c): return try c.evaluate(object, variables: variables)
-        case .and(let a, let b): return try a.evaluate(object, variables: variables) && b.evaluate(object, variables: variables)
-        case .or(let a, let b): return try a.evaluate(object, variables: variables) || b.evaluate(object, variables: variables)
-        case .not(let p): return try !p.evaluate(object, variables: variables)
+        case .comparison(let c): return try c.evaluate(object, bindings)
+        case .and(let a, let b): return try a.evaluate(object, bindings) && b.evaluate(object, bindings)
+        case .or(let a, let b): return try a.evaluate(object, bindings) || b.evaluate(object, bindings)
+        case .not(let p): return try !p.evaluate(object, bindings)
         }
+    }
+}
+
+/// What names stand for during evaluation: `$variables` with values, and the
+/// variables of enclosing SUBQUERYs with the related object being tested.
+struct Bindings<S: KeyValueSource> {
+    var variables: [String: Value]
+    var elements: [String: S]
+
+    /// The object a key path starts from and the rest of the path: `$t.name`
+    /// starts from SUBQUERY variable `t`'s object, other paths from `object`.
+    func base(_ path: ArraySlice<String>, _ object: S) throws -> (ArraySlice<String>, S) {
+        guard let first = path.first, first.hasPrefix("$") else { return (path, object) }
+        guard let element = elements[String(first.dropFirst())] else {
+            throw QueryError("\(first) is not the variable of an enclosing SUBQUERY, in '\(path.joined(separator: "."))'")
+        }
+        return (path.dropFirst(), element)
     }
 }
 
@@ -29,15 +50,16 @@ private enum Operand {
 private typealias PathValue = (value: Value, isReference: Bool)
 
 extension Comparison {
-    func evaluate<S: KeyValueSource>(_ object: S, variables: [String: Value]) throws -> Bool {
-        let (right, rightIsReference) = try Self.operand(rhs, object, variables)
+    func evaluate<S: KeyValueSource>(_ object: S, _ bindings: Bindings<S>) throws -> Bool {
+        let (right, rightIsReference) = try Self.operand(rhs, object, bindings)
         switch quantifier {
         case .direct:
-            let (left, leftIsReference) = try Self.operand(lhs, object, variables)
+            let (left, leftIsReference) = try Self.operand(lhs, object, bindings)
             return try test(left, right, references: leftIsReference || rightIsReference)
         case .any, .all, .none:
             guard case .keyPath(let path) = lhs else { throw QueryError("\(quantifier.rawValue) needs a key path, in '\(format)'") }
-            let (values, isReference) = try Self.collect(path[...], object)
+            let (start, from) = try bindings.base(path[...], object)
+            let (values, isReference) = try Self.collect(start, from)
             let references = isReference || rightIsReference
             switch quantifier {
             case .any: for v in values where try test(.value(v), right, references: references) { return true }; return false
@@ -89,6 +111,7 @@ extension Comparison {
     /// reference. `isReference` is known only when the path reaches its last key
     /// (a nil to-one before it gives nil, which compares the same either way).
     private static func pathValue<S: KeyValueSource>(_ path: ArraySlice<String>, _ object: S) throws -> PathValue {
+        if path.isEmpty { return (selfValue(object), true) }  // a SUBQUERY variable's object itself
         var current = object
         var rest = path
         while rest.count > 1 {
@@ -120,26 +143,37 @@ extension Comparison {
     }
 
     /// An operand's value(s), and whether it names objects (SELF or a relationship).
-    private static func operand<S: KeyValueSource>(_ e: Expression, _ object: S, _ variables: [String: Value]) throws -> (Operand, isReference: Bool) {
+    private static func operand<S: KeyValueSource>(_ e: Expression, _ object: S, _ bindings: Bindings<S>) throws -> (Operand, isReference: Bool) {
         switch e {
         case .constant(let v): return (.value(v), false)
         case .variable(let name):
-            guard let v = variables[name] else { throw QueryError("no value for variable $\(name)") }
+            if let element = bindings.elements[name] { return (.value(selfValue(element)), true) }
+            guard let v = bindings.variables[name] else { throw QueryError("no value for variable $\(name)") }
             return (.value(v), false)
         case .evaluatedObject: return (.value(selfValue(object)), true)
         case .keyPath(let path):
-            let (v, isReference) = try pathValue(path[...], object)
+            let (start, from) = try bindings.base(path[...], object)
+            let (v, isReference) = try pathValue(start, from)
             return (.value(v), isReference)
         case .list(let items):
             return (.list(try items.map { item throws -> Value in
-                guard case .value(let v) = try operand(item, object, variables).0 else { throw QueryError("nested lists are not supported") }
+                guard case .value(let v) = try operand(item, object, bindings).0 else { throw QueryError("nested lists are not supported") }
                 return v
             }), false)
         case .aggregate(let fn, let collection, let attribute):
-            let objs = try objects(collection, object)
+            let (start, from) = try bindings.base(collection[...], object)
+            let objs = try objects(Array(start), from)
             if fn == .count { return (.value(.integer(Int64(objs.count))), false) }
             let values = try objs.map { try value(attribute[...], $0) }.filter { !$0.isNull }
             return (.value(aggregate(fn, values)), false)
+        case .subqueryCount(let collection, let variable, let predicate):
+            var inner = bindings
+            var count: Int64 = 0
+            for element in try objects(collection, object) {
+                inner.elements[variable] = element
+                if try predicate.evaluate(object, inner) { count += 1 }
+            }
+            return (.value(.integer(count)), false)
         }
     }
 

@@ -19,7 +19,7 @@ extension Predicate {
 let predicateKeywords: Set<String> = [
     "AND", "OR", "NOT", "IN", "BETWEEN", "BEGINSWITH", "ENDSWITH", "CONTAINS", "LIKE", "MATCHES",
     "ANY", "SOME", "ALL", "NONE", "NIL", "NULL", "TRUE", "FALSE", "YES", "NO", "SELF",
-    "TRUEPREDICATE", "FALSEPREDICATE", "CAST",
+    "TRUEPREDICATE", "FALSEPREDICATE", "CAST", "SUBQUERY",
 ]
 
 /// Recursive-descent parser over `PredicateLexer` tokens.
@@ -185,7 +185,10 @@ struct PredicateParser {
         case .integer(let n): pos += 1; return .constant(.integer(n))
         case .double(let d): pos += 1; return .constant(.double(d))
         case .date(let d): pos += 1; return .constant(.date(d))
-        case .variable(let v): pos += 1; return .variable(v)
+        case .variable(let v):
+            pos += 1
+            // `$v.name`: a key path of a SUBQUERY's variable.
+            return isSymbol(current, ".") ? try parseKeyPath(first: "$" + v) : .variable(v)
         case .symbol("{"):
             pos += 1
             try nest(); defer { depth -= 1 }
@@ -207,6 +210,7 @@ struct PredicateParser {
             case "FALSE", "NO": pos += 1; return .constant(.bool(false))
             case "SELF": pos += 1; return .evaluatedObject
             case "CAST": return try parseCast()
+            case "SUBQUERY": return try parseSubquery()
             default:
                 guard !predicateKeywords.contains(w.uppercased()) else { throw error(expected) }
                 pos += 1
@@ -252,6 +256,30 @@ struct PredicateParser {
             }
         }
         return .keyPath(path)
+    }
+
+    /// `SUBQUERY(tags, $t, $t.weight > 2 AND $t.name BEGINSWITH 'a').@count`.
+    mutating func parseSubquery() throws(ParseError) -> Expression {
+        pos += 1
+        try expectSymbol("(", "'(' after SUBQUERY")
+        try nest(); defer { depth -= 1 }
+        let collectionToken = current
+        guard case .keyPath(let collection) = try parseExpression(expected: "the to-many key path SUBQUERY iterates"),
+              !(collection.first?.hasPrefix("$") ?? false) else {
+            throw error("the to-many key path SUBQUERY iterates", at: collectionToken)
+        }
+        try expectSymbol(",", "',' after SUBQUERY's key path")
+        guard case .variable(let variable) = current.kind else { throw error("a variable ($x) naming each related object") }
+        pos += 1
+        try expectSymbol(",", "',' after SUBQUERY's variable")
+        let predicate = try parseOr()
+        try expectSymbol(")", "')' closing SUBQUERY")
+        let dot = current
+        guard isSymbol(current, ".") else { throw error(".@count after SUBQUERY(…)") }
+        pos += 1
+        guard case .atWord(let a) = current.kind, a.lowercased() == "count" else { throw error(".@count after SUBQUERY(…) (the only use supported)", at: dot) }
+        pos += 1
+        return .subqueryCount(collection: collection, variable: variable, predicate: predicate)
     }
 
     /// `CAST('1.5', 'NSDecimalNumber')`, `CAST(1714567890, 'NSDate')` (Unix seconds),

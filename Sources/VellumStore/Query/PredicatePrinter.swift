@@ -46,6 +46,8 @@ enum PredicatePrinter {
         case .aggregate(let fn, let collection, let attribute):
             return (collection.map(keyName) + ["@" + fn.rawValue] + attribute.map(keyName)).joined(separator: ".")
         case .list(let items): return "{" + items.map(expression).joined(separator: ", ") + "}"
+        case .subqueryCount(let collection, let variable, let p):
+            return "SUBQUERY(" + collection.map(keyName).joined(separator: ".") + ", $" + variable + ", " + predicate(p) + ").@count"
         }
     }
 

@@ -34,6 +34,7 @@ extension Predicate {
             switch e {
             case .variable(let v): names.insert(v)
             case .list(let items): items.forEach(walk)
+            case .subqueryCount(_, let own, let p): names.formUnion(p.variableNames.filter { $0 != own })
             default: break
             }
         }
@@ -50,6 +51,11 @@ extension Expression {
             if let v = variables[name] { return .constant(v) }
             return self
         case .list(let items): return .list(items.map { $0.substituting(variables, lists: lists) })
+        case .subqueryCount(let collection, let own, let p):
+            // The subquery's own variable names its related objects, not a value.
+            var v = variables, l = lists
+            v[own] = nil; l[own] = nil
+            return .subqueryCount(collection: collection, variable: own, predicate: p.substitutingKnown(v, lists: l))
         default: return self
         }
     }
@@ -58,6 +64,8 @@ extension Expression {
         switch self {
         case .variable(let v): return v
         case .list(let items): return items.lazy.compactMap(\.firstVariable).first
+        case .subqueryCount(_, let own, let p):
+            return p.comparisons.lazy.flatMap { [$0.lhs, $0.rhs] }.compactMap(\.firstVariable).first { $0 != own }
         default: return nil
         }
     }

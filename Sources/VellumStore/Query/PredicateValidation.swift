@@ -5,13 +5,18 @@ extension Predicate {
     /// without ANY/ALL/NONE or an aggregate, string operators on non-strings,
     /// comparisons between incompatible kinds. Variables are checked once substituted.
     public func validate(entity: Entity, model: ManagedObjectModel) throws(QueryError) {
+        try validate(entity: entity, model: model, elements: [:])
+    }
+
+    /// `elements`: the entities of enclosing SUBQUERY variables' objects.
+    func validate(entity: Entity, model: ManagedObjectModel, elements: [String: Entity]) throws(QueryError) {
         switch self {
         case .constant: return
-        case .comparison(let c): try c.validate(entity: entity, model: model)
+        case .comparison(let c): try c.validate(entity: entity, model: model, elements: elements)
         case .and(let a, let b), .or(let a, let b):
-            try a.validate(entity: entity, model: model)
-            try b.validate(entity: entity, model: model)
-        case .not(let p): try p.validate(entity: entity, model: model)
+            try a.validate(entity: entity, model: model, elements: elements)
+            try b.validate(entity: entity, model: model, elements: elements)
+        case .not(let p): try p.validate(entity: entity, model: model, elements: elements)
         }
     }
 
@@ -23,8 +28,8 @@ extension Predicate {
 }
 
 extension Comparison {
-    func validate(entity: Entity, model: ManagedObjectModel) throws(QueryError) {
-        let lhsKind = try Self.kind(of: lhs, entity: entity, model: model, quantifier: quantifier, side: "left")
+    func validate(entity: Entity, model: ManagedObjectModel, elements: [String: Entity] = [:]) throws(QueryError) {
+        let lhsKind = try Self.kind(of: lhs, entity: entity, model: model, quantifier: quantifier, side: "left", elements: elements)
         if case .list = lhs { throw QueryError("a list {…} can only be the right side of IN or BETWEEN, in '\(self.format)'") }
         if op == .in || op == .between {
             let items: [Expression]
@@ -39,14 +44,14 @@ extension Comparison {
                 throw QueryError("BETWEEN needs exactly two values {low, high}, in '\(self.format)'")
             }
             for item in items {
-                let k = try Self.kind(of: item, entity: entity, model: model, quantifier: .direct, side: "right")
+                let k = try Self.kind(of: item, entity: entity, model: model, quantifier: .direct, side: "right", elements: elements)
                 try checkKinds(lhsKind, k)
             }
             if op == .between, case .object = lhsKind { throw mismatch(lhsKind, lhsKind) }
             return
         }
         if case .list = rhs { throw QueryError("a list {…} needs IN or BETWEEN, in '\(self.format)'") }
-        let rhsKind = try Self.kind(of: rhs, entity: entity, model: model, quantifier: .direct, side: "right")
+        let rhsKind = try Self.kind(of: rhs, entity: entity, model: model, quantifier: .direct, side: "right", elements: elements)
         if op.isStringOperator {
             for k in [lhsKind, rhsKind] where k != .string && k != .null && k != .unknown {
                 throw QueryError("\(op.rawValue) needs strings, but \(k == lhsKind ? "the left side" : "the right side") is a \(k), in '\(self.format)'")
@@ -74,14 +79,34 @@ extension Comparison {
 
     var format: String { PredicatePrinter.comparison(self) }
 
+    /// The entity a key path starts from and the rest of it: `$t.name` starts
+    /// from SUBQUERY variable `t`'s entity, other paths from `entity`.
+    static func base(_ path: [String], _ entity: Entity, _ elements: [String: Entity]) throws(QueryError) -> ([String], Entity) {
+        guard let first = path.first, first.hasPrefix("$") else { return (path, entity) }
+        guard let element = elements[String(first.dropFirst())] else {
+            throw QueryError("\(first) is not the variable of an enclosing SUBQUERY, in '\(path.joined(separator: "."))'")
+        }
+        return (Array(path.dropFirst()), element)
+    }
+
     static func kind(of e: Expression, entity: Entity, model: ManagedObjectModel,
-                     quantifier: Quantifier, side: String) throws(QueryError) -> OperandKind {
+                     quantifier: Quantifier, side: String, elements: [String: Entity] = [:]) throws(QueryError) -> OperandKind {
         switch e {
         case .constant(let v): return OperandKind(v)
-        case .variable: return .unknown
+        case .variable(let name): return elements[name].map { .object($0.name) } ?? .unknown
         case .evaluatedObject: return .selfID
         case .list: return .unknown
-        case .keyPath(let path):
+        case .subqueryCount(let collection, let variable, let predicate):
+            let r = try ResolvedKeyPath.resolve(collection, from: entity, model: model)
+            guard let last = r.steps.last, last.relationship.isToMany, r.toManyCount == 1, r.attribute == nil else {
+                throw QueryError("SUBQUERY needs a key path ending at a to-many relationship, but '\(collection.joined(separator: "."))' does not")
+            }
+            var inner = elements
+            inner[variable] = r.finalEntity
+            try predicate.validate(entity: entity, model: model, elements: inner)
+            return .number
+        case .keyPath(let fullPath):
+            let (path, entity) = try base(fullPath, entity, elements)
             let r = try ResolvedKeyPath.resolve(path, from: entity, model: model)
             if quantifier == .direct || side == "right" {
                 if let i = r.toManyIndex {
@@ -96,7 +121,8 @@ extension Comparison {
                 }
             }
             return r.kind
-        case .aggregate(let fn, let collection, let attribute):
+        case .aggregate(let fn, let fullCollection, let attribute):
+            let (collection, entity) = try base(fullCollection, entity, elements)
             let r = try ResolvedKeyPath.resolve(collection, from: entity, model: model)
             guard let last = r.steps.last, last.relationship.isToMany, r.toManyCount == 1, r.attribute == nil else {
                 throw QueryError("@\(fn.rawValue) needs a key path ending at a to-many relationship, but '\(collection.joined(separator: "."))' does not")

@@ -57,6 +57,8 @@ final class SQLScope {
     let entity: Entity
     var joins: [String] = []
     var joinAliases: [String: String] = [:]
+    /// The scopes of enclosing SUBQUERY variables' objects, by variable name.
+    var elements: [String: SQLScope] = [:]
     init(alias: String, entity: Entity) {
         self.alias = alias
         self.entity = entity
@@ -175,13 +177,31 @@ final class SQLCompilation {
     func operand(_ e: Expression, scope: SQLScope) throws(QueryError) -> SQLOperand {
         switch e {
         case .constant(let v): return constant(v)
-        case .variable(let name): throw QueryError("no value for variable $\(name)")
+        case .variable(let name):
+            guard let element = scope.elements[name] else { throw QueryError("no value for variable $\(name)") }
+            return SQLOperand(sql: "\(element.alias).\"_pk\"", kind: .object(element.entity.name), nullable: false)
         case .evaluatedObject: return SQLOperand(sql: "t0.\"_pk\"", kind: .selfID, nullable: false)
         case .list: throw QueryError("a list {…} can only be the right side of IN or BETWEEN")
-        case .keyPath(let p):
+        case .keyPath(let fullPath):
+            let (p, scope) = try base(fullPath, scope)
             let r = try ResolvedKeyPath.resolve(p, from: scope.entity, model: model)
             return try path(r, steps: r.steps[...], from: scope.alias, scope: scope)
-        case .aggregate(let fn, let collection, let attribute):
+        case .subqueryCount(let collection, let variable, let inner):
+            let r = try ResolvedKeyPath.resolve(collection, from: scope.entity, model: model)
+            var current = scope.alias
+            for s in r.steps.dropLast() { current = try joinToOne(s, from: current, scope: scope) }
+            let src = try toManySource(r.steps.last!, from: current)
+            let element = SQLScope(alias: src.alias, entity: r.finalEntity)
+            // Inside, `$variable` paths read the related row; other paths the outer one.
+            let saved = scope.elements
+            scope.elements[variable] = element
+            defer { scope.elements = saved }
+            element.elements = scope.elements
+            let condition = try predicate(inner, scope: scope)
+            let joins = element.joins.isEmpty ? "" : " " + element.joins.joined(separator: " ")
+            return SQLOperand(sql: "(SELECT COUNT(*) FROM \(src.from)\(joins) WHERE \(src.link) AND \(condition))", kind: .number, nullable: false)
+        case .aggregate(let fn, let fullCollection, let attribute):
+            let (collection, scope) = try base(fullCollection, scope)
             let r = try ResolvedKeyPath.resolve(collection, from: scope.entity, model: model)
             var current = scope.alias
             for s in r.steps.dropLast() { current = try joinToOne(s, from: current, scope: scope) }
@@ -236,11 +256,12 @@ final class SQLCompilation {
             let l = try operand(c.lhs, scope: scope)
             return try leaf(c, l, scope: scope)
         }
-        guard case .keyPath(let p) = c.lhs else { throw QueryError("\(c.quantifier.rawValue) needs a key path") }
-        let r = try ResolvedKeyPath.resolve(p, from: scope.entity, model: model)
+        guard case .keyPath(let fullPath) = c.lhs else { throw QueryError("\(c.quantifier.rawValue) needs a key path") }
+        let (p, start) = try base(fullPath, scope)
+        let r = try ResolvedKeyPath.resolve(p, from: start.entity, model: model)
         guard let i = r.toManyIndex else { throw QueryError("\(c.quantifier.rawValue) needs a key path through a to-many relationship") }
-        var current = scope.alias
-        for s in r.steps[..<i] { current = try joinToOne(s, from: current, scope: scope) }
+        var current = start.alias
+        for s in r.steps[..<i] { current = try joinToOne(s, from: current, scope: start) }
         let src = try toManySource(r.steps[i], from: current)
         let destination = model.entity(named: r.steps[i].relationship.destination)!
         let sub = SQLScope(alias: src.alias, entity: destination)
@@ -255,13 +276,26 @@ final class SQLCompilation {
         }
     }
 
-    /// True for SELF and for key paths that end at a relationship.
+    /// True for SELF, SUBQUERY variables and key paths that end at a relationship.
     private func isReference(_ e: Expression, scope: SQLScope) throws(QueryError) -> Bool {
         switch e {
         case .evaluatedObject: return true
-        case .keyPath(let p): return try ResolvedKeyPath.resolve(p, from: scope.entity, model: model).attribute == nil
+        case .variable(let name): return scope.elements[name] != nil
+        case .keyPath(let fullPath):
+            let (p, start) = try base(fullPath, scope)
+            return try ResolvedKeyPath.resolve(p, from: start.entity, model: model).attribute == nil
         default: return false
         }
+    }
+
+    /// The scope a key path starts from and the rest of it: `$t.name` starts from
+    /// SUBQUERY variable `t`'s row, other paths from `scope`.
+    private func base(_ path: [String], _ scope: SQLScope) throws(QueryError) -> ([String], SQLScope) {
+        guard let first = path.first, first.hasPrefix("$") else { return (path, scope) }
+        guard let element = scope.elements[String(first.dropFirst())] else {
+            throw QueryError("\(first) is not the variable of an enclosing SUBQUERY, in '\(path.joined(separator: "."))'")
+        }
+        return (Array(path.dropFirst()), element)
     }
 
     /// A comparison of `l` with the right side of `c`, yielding 0 or 1.

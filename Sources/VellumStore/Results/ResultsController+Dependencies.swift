@@ -4,15 +4,25 @@ extension ResultsController {
     /// Relationship chains from `entity` that the predicate or sort keys read through.
     static func chains(for request: FetchRequest, entity: Entity, model: ManagedObjectModel) -> [[RelationshipDescription]] {
         var paths: [[String]] = request.sortDescriptors.map(\.keyPath)
-        func collect(_ e: Expression) {
+        /// `elements`: SUBQUERY variables and the key paths (from `entity`) their objects are reached by.
+        func collect(_ e: Expression, _ elements: [String: [String]]) {
+            func rooted(_ p: [String]) -> [String] {
+                guard let first = p.first, first.hasPrefix("$"), let prefix = elements[String(first.dropFirst())] else { return p }
+                return prefix + p.dropFirst()
+            }
             switch e {
-            case .keyPath(let p): paths.append(p)
-            case .aggregate(_, let collection, let attribute): paths.append(collection + attribute)
-            case .list(let items): items.forEach(collect)
+            case .keyPath(let p): paths.append(rooted(p))
+            case .aggregate(_, let collection, let attribute): paths.append(rooted(collection) + attribute)
+            case .list(let items): items.forEach { collect($0, elements) }
+            case .subqueryCount(let collection, let variable, let inner):
+                paths.append(rooted(collection))
+                var nested = elements
+                nested[variable] = rooted(collection)
+                for c in inner.comparisons { collect(c.lhs, nested); collect(c.rhs, nested) }
             default: break
             }
         }
-        for c in request.predicate?.comparisons ?? [] { collect(c.lhs); collect(c.rhs) }
+        for c in request.predicate?.comparisons ?? [] { collect(c.lhs, [:]); collect(c.rhs, [:]) }
         var result: [[RelationshipDescription]] = []
         for path in paths {
             var chain: [RelationshipDescription] = []
