@@ -53,8 +53,8 @@ public enum KeyBindings {
     /// Keys of the line editor (edit, filter and command modes).
     public static let editor: [(label: String, help: String)] = [
         ("← → Home End ^A ^E", "move the cursor"),
-        ("M-b M-f", "move by word"),
-        ("^U ^K ^W", "delete to start / end / word"),
+        ("^← ^→ M-b M-f", "move by word (Alt-← Alt-→ too)"),
+        ("^U ^K ^W M-Bksp", "delete to start / end / word"),
         ("Tab (command)", "complete command, entity, key or theme"),
         ("Space (boolean)", "toggle true/false"),
         ("Enter", "confirm"),

@@ -1,0 +1,32 @@
+import Foundation
+import Testing
+
+/// Keys that reach the real binary through ncurses (not only through
+/// `KeyDecoder`): word motion in the field editor, and the help overlay at the
+/// classic 80×24 size.
+@Suite("E2E keys and help in tmux", .serialized, .enabled(if: Tmux.path != nil, "tmux is not installed"))
+struct E2EKeyTests {
+    func open(_ store: E2EStore, entity: String, width: Int = 120, height: Int = 40) -> Tmux {
+        let t = Tmux(store.command, width: width, height: height)
+        #expect(t.wait(for: "Entities"), "\(t.screen)")
+        t.keys(":"); t.type("goto \(entity)"); t.keys("Enter")
+        #expect(t.wait(for: "│ \(entity) │ row 1/"), "\(t.screen)")
+        return t
+    }
+
+    @Test func ctrlAndAltArrowsMoveByWordInTheFieldEditor() throws {
+        let store = try E2EStore()
+        let t = open(store, entity: "Task")
+        defer { t.kill() }   // failed expectations may keep `t` alive
+        // The first row's title is "Audit inventory #1"; the editor opens with the cursor at the end.
+        t.keys("e")
+        #expect(t.wait(for: "Enter save"), "\(t.screen)")
+        t.keys("C-Left", "C-Left"); t.type("big ")
+        t.keys("C-Right"); t.type("!")
+        t.keys("M-Left"); t.type("(")
+        t.keys("Enter")
+        #expect(t.wait(for: "saved title"), "\(t.screen)")
+        #expect(store.sql("SELECT count(*) FROM Task WHERE title = 'Audit big (inventory! #1'") == "1",
+                "\(store.sql("SELECT title FROM Task WHERE title LIKE 'Audit%'"))")
+    }
+}
