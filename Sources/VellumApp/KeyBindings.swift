@@ -69,6 +69,7 @@ public enum KeyBindings {
         ("↑ ↓ Enter (picker)", "choose; type to search"),
         ("j k Enter (summary)", "choose a value; Enter filters on it"),
         ("Esc (summary)", "close the summary"),
+        ("j k g G PgDn (help)", "scroll this help (↑ ↓ PgUp too); Esc q ? close it"),
         ("click / wheel (mouse)", "select row, open entity / scroll"),
     ]
 
