@@ -28,10 +28,8 @@ struct E2EBinaryFieldTests {
         func sql(_ statement: String) -> String {
             Tmux.run("/usr/bin/sqlite3", [path, statement]).out.trimmingCharacters(in: .whitespacesAndNewlines)
         }
-        let t = Tmux("'\(VellumBinary.url.path)' '\(path)'")
+        let t = Tmux.browser("'\(VellumBinary.url.path)' '\(path)'", entity: "Doc")
         defer { t.kill() }   // failed expectations may keep `t` alive
-        #expect(t.wait(for: "Entities"), "\(t.screen)")
-        t.keys(":"); t.type("goto Doc"); t.keys("Enter")
         #expect(t.wait(for: "│ Doc │ row 1/1"), "\(t.screen)")
         // Columns: name photo tags. The photo edits as hex.
         t.keys("l", "e")

@@ -6,17 +6,9 @@ import Testing
 /// classic 80×24 size.
 @Suite("E2E keys and help in tmux", .serialized, .enabled(if: Tmux.path != nil, "tmux is not installed"))
 struct E2EKeyTests {
-    func open(_ store: E2EStore, entity: String, width: Int = 120, height: Int = 40) -> Tmux {
-        let t = Tmux(store.command, width: width, height: height)
-        #expect(t.wait(for: "Entities"), "\(t.screen)")
-        t.keys(":"); t.type("goto \(entity)"); t.keys("Enter")
-        #expect(t.wait(for: "│ \(entity) │ row 1/"), "\(t.screen)")
-        return t
-    }
-
     @Test func ctrlAndAltArrowsMoveByWordInTheFieldEditor() throws {
         let store = try E2EStore()
-        let t = open(store, entity: "Task")
+        let t = Tmux.browser(store.command, entity: "Task")
         defer { t.kill() }   // failed expectations may keep `t` alive
         // The first row's title is "Audit inventory #1"; the editor opens with the cursor at the end.
         t.keys("e")
@@ -32,7 +24,7 @@ struct E2EKeyTests {
 
     @Test func helpScrollsAt80x24() throws {
         let store = try E2EStore()
-        let t = open(store, entity: "Product", width: 80, height: 24)
+        let t = Tmux.browser(store.command, entity: "Product", width: 80, height: 24)
         defer { t.kill() }   // failed expectations may keep `t` alive
         t.keys("?")
         #expect(t.wait(for: "↓ more"), "\(t.screen)")
