@@ -37,7 +37,9 @@ public enum FieldText {
         if attribute.type == .binary {
             // Positions refer to the text as typed, so the untrimmed input is read.
             switch BinaryTextFormat.data(from: input) {
-            case .success(let data): return .success(.data(data))
+            case .success(let data):
+                if let reason = lengthViolation(data, attribute) { return .failure(.init("\(attribute.name): \(reason)")) }
+                return .success(.data(data))
             case .failure(let error): return .failure(.init("\(attribute.name): \(error)"))
             }
         }
@@ -45,5 +47,13 @@ public enum FieldText {
             return .failure(.init("\(attribute.name) is not valid JSON at \(error)"))
         }
         return .success(.string(text))
+    }
+
+    /// The model's min/max for binary is a length in bytes; said here so the
+    /// editor refuses it before the save's validation would.
+    private static func lengthViolation(_ data: Data, _ attribute: AttributeDescription) -> String? {
+        if let min = attribute.minValue, Double(data.count) < min { return "must be at least \(Int(min)) bytes, not \(data.count)" }
+        if let max = attribute.maxValue, Double(data.count) > max { return "must be at most \(Int(max)) bytes, not \(data.count)" }
+        return nil
     }
 }

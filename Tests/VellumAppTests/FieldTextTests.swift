@@ -65,6 +65,13 @@ import VellumStore
         #expect(FieldText.parse("0xzz", for: photo) == .failure(.init("photo: 'z' at position 3 is not a hex digit")))
     }
 
+    @Test func binaryLengthBoundsAreBytes() {
+        let key = AttributeDescription(name: "key", type: .binary, minValue: 2, maxValue: 3)
+        #expect(FieldText.parse("0x01", for: key) == .failure(.init("key: must be at least 2 bytes, not 1")))
+        #expect(FieldText.parse("01 02 03 04", for: key) == .failure(.init("key: must be at most 3 bytes, not 4")))
+        #expect(FieldText.parse("0102", for: key) == .success(.data(Data([1, 2]))))
+    }
+
     @Test func transformableEditsAsJSONText() {
         #expect(FieldText.editText(.string("[\"a\"]"), type: .transformable) == "[\"a\"]")
         #expect(FieldText.parse(" {\"a\": [1]} ", for: tags) == .success(.string("{\"a\": [1]}")))
