@@ -72,6 +72,8 @@ public struct AppState: Sendable {
     public var lastWriter: String?
     public var lastWriteDate: Date?
     public var themeName = "default"
+    /// First line of the `?` help shown (mode `.help`), when it is taller than the screen.
+    public var helpScroll = 0
     /// Column summary overlay (mode `.summary`).
     public var summary: SummaryOverlay?
     /// Text search (`f`, then `n`/`N`): the last searched text.

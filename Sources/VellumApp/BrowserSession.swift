@@ -259,16 +259,17 @@ public final class BrowserSession {
 
     private func beginEdit(key: String?) {
         guard let object = currentObject(), let key, let attribute = entity?.attribute(named: key) else { return }
-        if [.binary, .transformable, .undefined].contains(attribute.type) {
+        guard FieldText.isEditable(attribute.type) else {
             state.setStatus("\(attribute.type.rawValue) attributes cannot be edited here", error: true)
             return
         }
         let value = (try? object.value(forKey: attribute.name)) ?? .null
         editTarget = (object.objectID, key, value)
-        state.editor = LineEditor(ValueParser.editText(value))
+        state.editor = LineEditor(FieldText.editText(value, type: attribute.type))
         state.editError = nil
         state.conflict = nil
         state.mode = .edit
+        if let hint = FieldText.hint(for: attribute) { state.setStatus(hint) }
     }
 
     private func editedAttribute() -> AttributeDescription? {
@@ -278,7 +279,7 @@ public final class BrowserSession {
 
     private func commitEdit(_ text: String) {
         guard let target = editTarget, let attribute = editedAttribute() else { state.mode = .browse; return }
-        switch ValueParser.parse(text, for: attribute) {
+        switch FieldText.parse(text, for: attribute) {
         case .failure(let error):
             state.editError = error.reason      // stay in the editor; nothing is written
         case .success(let value):
@@ -332,7 +333,7 @@ public final class BrowserSession {
         }
         guard let attribute = editedAttribute() else { finishEdit(); return }
         let value: Value
-        switch ValueParser.parse(conflict.mine, for: attribute) {
+        switch FieldText.parse(conflict.mine, for: attribute) {
         case .success(let v): value = v
         case .failure(let e): state.mode = .edit; state.editError = e.reason; return
         }

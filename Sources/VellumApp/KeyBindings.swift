@@ -53,8 +53,8 @@ public enum KeyBindings {
     /// Keys of the line editor (edit, filter and command modes).
     public static let editor: [(label: String, help: String)] = [
         ("← → Home End ^A ^E", "move the cursor"),
-        ("M-b M-f", "move by word"),
-        ("^U ^K ^W", "delete to start / end / word"),
+        ("^← ^→ M-b M-f", "move by word (Alt-← Alt-→ too)"),
+        ("^U ^K ^W M-Bksp", "delete to start / end / word"),
         ("Tab (command)", "complete command, entity, key or theme"),
         ("Space (boolean)", "toggle true/false"),
         ("Enter", "confirm"),
@@ -69,6 +69,7 @@ public enum KeyBindings {
         ("↑ ↓ Enter (picker)", "choose; type to search"),
         ("j k Enter (summary)", "choose a value; Enter filters on it"),
         ("Esc (summary)", "close the summary"),
+        ("j k g G PgDn (help)", "scroll this help (↑ ↓ PgUp too); Esc q ? close it"),
         ("click / wheel (mouse)", "select row, open entity / scroll"),
     ]
 

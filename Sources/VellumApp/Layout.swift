@@ -14,6 +14,8 @@ public struct Rect: Sendable, Hashable {
 public struct Layout: Sendable, Hashable {
     public static let minimumSize = TerminalSize(rows: 12, columns: 60)
 
+    /// The whole terminal, for overlays that centre themselves on it.
+    public var size: TerminalSize
     public var sidebar: Rect
     public var table: Rect
     public var detail: Rect
@@ -29,6 +31,7 @@ public struct Layout: Sendable, Hashable {
 
     /// Wide terminals put the detail pane on the right; narrow ones below the table.
     public init(size: TerminalSize) {
+        self.size = size
         let rows = max(0, size.rows), cols = max(0, size.columns)
         let mainHeight = max(0, rows - 2)
         let sideWidth = min(24, max(14, cols / 6))

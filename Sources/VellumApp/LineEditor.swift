@@ -29,8 +29,8 @@ public struct LineEditor: Sendable, Equatable {
         case .char(let c): characters.insert(c, at: cursor); cursor += 1
         case .left: cursor = max(0, cursor - 1)
         case .right: cursor = min(characters.count, cursor + 1)
-        case .alt("b"): cursor = wordStart(before: cursor)
-        case .alt("f"): cursor = wordEnd(after: cursor)
+        case .alt("b"), .wordLeft: cursor = wordStart(before: cursor)
+        case .alt("f"), .wordRight: cursor = wordEnd(after: cursor)
         case .home, .ctrl("a"): cursor = 0
         case .end, .ctrl("e"): cursor = characters.count
         case .backspace:
@@ -39,7 +39,7 @@ public struct LineEditor: Sendable, Equatable {
             if cursor < characters.count { characters.remove(at: cursor) }
         case .ctrl("u"): characters.removeFirst(cursor); cursor = 0
         case .ctrl("k"): characters.removeLast(characters.count - cursor)
-        case .ctrl("w"):
+        case .ctrl("w"), .alt("\u{7F}"):   // Alt+Backspace, as in shells
             var start = cursor
             while start > 0, characters[start - 1].isWhitespace { start -= 1 }
             while start > 0, !characters[start - 1].isWhitespace { start -= 1 }

@@ -8,9 +8,7 @@ public enum Reducer {
         if key == .resize { state.clamp(); return [] }
         switch state.mode {
         case .browse: return browse(&state, key)
-        case .help:
-            state.mode = .browse
-            return []
+        case .help: return help(&state, key)
         case .confirmDelete:
             state.mode = .browse
             if key == .char("y") || key == .char("Y") { return [.deleteRecord] }
@@ -71,7 +69,9 @@ public enum Reducer {
             s.setStatus("delete this \(s.currentEntityName ?? "record")? y/n")
         case .undo: return [.undo]
         case .redo: return [.redo]
-        case .help: s.mode = .help
+        case .help:
+            s.mode = .help
+            s.helpScroll = 0
         case .command:
             s.mode = .command
             s.editor = LineEditor()

@@ -237,7 +237,7 @@ enum Renderer {
             screen.put(row: r.row, col: 0, text: " j/k move  Enter filter on the value  Esc close", style: t[.dim], maxWidth: r.width)
         case .edit:
             let extra = s.currentColumnType == .boolean ? "  Space toggle" : ""
-            screen.put(row: r.row, col: 0, text: " Enter save  Esc cancel  ^A/^E ^U/^K/^W\(extra)  empty = null", style: t[.dim], maxWidth: r.width)
+            screen.put(row: r.row, col: 0, text: " Enter save  Esc cancel  ^A/^E ^←/^→ ^U/^K/^W\(extra)  empty = null", style: t[.dim], maxWidth: r.width)
         case .conflict:
             screen.put(row: r.row, col: 0, text: " m keep mine  t take theirs  Esc back to the editor", style: t[.warning], maxWidth: r.width)
         case .picker:
@@ -250,23 +250,17 @@ enum Renderer {
     }
 
     private static func help(_ f: Frame, _ screen: Screen) {
-        let lines = KeyBindings.helpLines()
-        let size = screen.size
-        // Two columns when one does not fit and the terminal is wide enough.
-        let columns = lines.count > size.rows - 4 && size.columns >= 100 ? 2 : 1
-        let perColumn = (lines.count + columns - 1) / columns
-        let width = columns == 1 ? min(size.columns - 4, 74) : size.columns - 4
-        let height = min(size.rows - 2, perColumn + 3)
-        let top = max(0, (size.rows - height) / 2), left = max(0, (size.columns - width) / 2)
+        let overlay = HelpOverlay(size: screen.size), r = overlay.box
         let style = f.theme[.text].adding(.reverse)
-        screen.fill(row: top, col: left, width: width, height: height, style: style)
-        let columnWidth = (width - 4) / columns
-        for (i, line) in lines.enumerated() {
-            let column = i / perColumn, y = i % perColumn
-            guard y + 1 < height - 2 else { continue }
-            screen.put(row: top + 1 + y, col: left + 2 + column * columnWidth, text: line, style: style, maxWidth: columnWidth - 1)
+        screen.fill(row: r.row, col: r.col, width: r.width, height: r.height, style: style)
+        let columnWidth = (r.width - 4) / overlay.columns
+        for column in 0..<overlay.columns {
+            for (y, line) in overlay.visibleLines(column: column, scroll: f.state.helpScroll).enumerated() {
+                screen.put(row: r.row + 1 + y, col: r.col + 2 + column * columnWidth, text: line, style: style, maxWidth: columnWidth - 1)
+            }
         }
-        screen.put(row: top + height - 1, col: left + 2, text: "any key closes this help", style: style.adding(.bold), maxWidth: width - 4)
+        screen.put(row: r.row + r.height - 1, col: r.col + 2, text: overlay.footer(scroll: f.state.helpScroll),
+                   style: style.adding(.bold), maxWidth: r.width - 4)
     }
 
     private static func box(_ screen: Screen, top: Int, left: Int, width: Int, height: Int, style: Style) {

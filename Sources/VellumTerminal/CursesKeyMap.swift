@@ -33,8 +33,18 @@ public struct CursesKeyMap: Sendable {
 
     /// Key for a function-key code (`get_wch` returned KEY_CODE_YES).
     public func key(forCode code: Int32) -> Key {
-        table[code] ?? .unknown
+        if let key = table[code] { return key }
+        // Modified arrows have no KEY_* constant: ncurses numbers them when it
+        // reads the terminfo's extended capabilities, so they are known by name.
+        guard let name = keyname(code) else { return .unknown }
+        return Self.extendedKeys[String(cString: name)] ?? .unknown
     }
+
+    /// Terminfo names of Ctrl (5), Alt (3) and Ctrl+Alt (7) Left/Right.
+    static let extendedKeys: [String: Key] = [
+        "kLFT3": .wordLeft, "kLFT5": .wordLeft, "kLFT7": .wordLeft,
+        "kRIT3": .wordRight, "kRIT5": .wordRight, "kRIT7": .wordRight,
+    ]
 
     /// Key for a character (`get_wch` returned OK).
     public func key(forCharacter value: UInt32) -> Key {

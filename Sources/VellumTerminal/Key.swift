@@ -9,6 +9,9 @@ public enum Key: Sendable, Hashable {
     /// Alt/Meta+character (ESC prefix).
     case alt(Character)
     case up, down, left, right
+    /// Left/Right with Ctrl or Alt (xterm `ESC [ 1 ; 5 D` / `;3`, rxvt `ESC O d`):
+    /// one key per direction because terminals and shells use both for word motion.
+    case wordLeft, wordRight
     case home, end
     case pageUp, pageDown
     /// F1...F12 as `function(1)`...`function(12)`.

@@ -4,7 +4,7 @@
 /// a byte-level decoder is testable without a terminal and can be used when
 /// reading raw input (or piping scripted input). Handles UTF-8, CSI and SS3
 /// sequences (xterm, vt220, rxvt and linux-console variants), X10 and SGR
-/// mouse reports, and Alt+key as ESC-prefix.
+/// mouse reports, Alt+key as ESC-prefix, and Ctrl/Alt+Left/Right as word motion.
 ///
 /// A lone ESC cannot be told apart from the start of a sequence until input
 /// pauses; the caller calls `flush()` after its escape timeout (~25 ms) when
@@ -114,8 +114,14 @@ public struct KeyDecoder: Sendable {
             guard b.count >= 3 else { return .incomplete }
             return .key(ss3(b[2]), consumed: 3)
         case 0x1B:
-            // ESC ESC: report the first as Escape and let the second start over.
-            return .key(.escape, consumed: 1)
+            // rxvt sends Alt+arrow as ESC + the arrow's sequence.
+            switch decodeEscape(Array(b[1...])) {
+            case .incomplete: return .incomplete
+            case .key(.left?, let consumed): return .key(.wordLeft, consumed: consumed + 1)
+            case .key(.right?, let consumed): return .key(.wordRight, consumed: consumed + 1)
+            // Any other ESC ESC: report the first as Escape and let the second start over.
+            default: return .key(.escape, consumed: 1)
+            }
         default:
             switch decodeUTF8(b, at: 1) {
             case .incomplete:
@@ -146,6 +152,8 @@ public struct KeyDecoder: Sendable {
         case UInt8(ascii: "Q"): return .function(2)
         case UInt8(ascii: "R"): return .function(3)
         case UInt8(ascii: "S"): return .function(4)
+        case UInt8(ascii: "c"): return .wordRight   // rxvt Ctrl+Right
+        case UInt8(ascii: "d"): return .wordLeft    // rxvt Ctrl+Left
         default: return .unknown
         }
     }
@@ -183,10 +191,15 @@ public struct KeyDecoder: Sendable {
             guard fields.count == 3 else { return .unknown }
             return mouse(button: fields[0], x: fields[1] - 1, y: fields[2] - 1, release: final == UInt8(ascii: "m"))
         }
-        // Modifier parameters (e.g. "1;5") are accepted and ignored: Key has
-        // no modifier for navigation keys.
-        let first = Int(params.split(separator: ";").first ?? "") ?? 0
+        // Modifier parameters (e.g. "1;5") are ignored except Ctrl or Alt on
+        // Left/Right, which mean word motion: Key has no other modified keys.
+        let fields = params.split(separator: ";", omittingEmptySubsequences: false)
+        let first = Int(fields.first ?? "") ?? 0
+        let modifier = fields.count > 1 ? Int(fields[1]) ?? 1 : 1
+        let ctrlOrAlt = (modifier - 1) & 0b110 != 0     // xterm: 1 + (Shift 1 | Alt 2 | Ctrl 4)
         switch final {
+        case UInt8(ascii: "C") where ctrlOrAlt: return .wordRight
+        case UInt8(ascii: "D") where ctrlOrAlt: return .wordLeft
         case UInt8(ascii: "Z"): return .backTab
         case UInt8(ascii: "M"): return .unknown  // not keypad Enter here (that is SS3 only)
         case UInt8(ascii: "~"):

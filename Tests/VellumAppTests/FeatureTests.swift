@@ -177,6 +177,44 @@ import VellumTerminal
         e.handle(.home); e.handle(.alt("f"))
         #expect(e.cursor == 5)
     }
+
+    @Test func ctrlArrowsMoveByWordLikeAltBAndF() {
+        var e = LineEditor("price > 10 AND name_x")
+        e.handle(.wordLeft)
+        #expect(e.cursor == 15)
+        e.handle(.wordLeft); e.handle(.wordLeft)
+        #expect(e.cursor == 8)
+        e.handle(.wordRight)
+        #expect(e.cursor == 10)
+        e.handle(.char("0"))
+        #expect(e.text == "price > 100 AND name_x")
+        e.handle(.home); e.handle(.wordLeft)
+        #expect(e.cursor == 0)
+        e.handle(.end); e.handle(.wordRight)
+        #expect(e.cursor == e.characters.count)
+    }
+
+    @Test func altBackspaceDeletesTheWordBeforeTheCursor() {
+        var e = LineEditor("name == foo")
+        e.handle(.alt("\u{7F}"))
+        #expect(e.text == "name == " && e.cursor == 8)
+    }
+
+    @Test func wordMotionsWorkInTheFilterAndCommandLines() {
+        var s = AppState()
+        _ = Reducer.update(&s, key: .char("/"))
+        for c in "price > 10" { _ = Reducer.update(&s, key: .char(c)) }
+        _ = Reducer.update(&s, key: .wordLeft)
+        _ = Reducer.update(&s, key: .char("1"))
+        #expect(s.editor.text == "price > 110")
+        _ = Reducer.update(&s, key: .escape)
+        _ = Reducer.update(&s, key: .char(":"))
+        for c in "sort name" { _ = Reducer.update(&s, key: .char(c)) }
+        _ = Reducer.update(&s, key: .wordLeft); _ = Reducer.update(&s, key: .wordLeft)
+        _ = Reducer.update(&s, key: .wordRight)
+        _ = Reducer.update(&s, key: .char("x"))
+        #expect(s.editor.text == "sortx name")
+    }
 }
 
 @MainActor @Suite(.serialized) struct FeatureSessionTests {

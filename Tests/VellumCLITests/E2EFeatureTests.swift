@@ -6,13 +6,7 @@ import VellumStore
 /// Issue 7 features end to end: summary overlay, find, grouping, completion, mouse.
 @Suite("E2E browser features in tmux", .serialized, .enabled(if: Tmux.path != nil, "tmux is not installed"))
 struct E2EFeatureTests {
-    func open(_ store: E2EStore, entity: String) -> Tmux {
-        let t = Tmux(store.command)
-        #expect(t.wait(for: "Entities"), "\(t.screen)")
-        t.keys(":"); t.type("goto \(entity)"); t.keys("Enter")
-        #expect(t.wait(for: "│ \(entity) │ row 1/"), "\(t.screen)")
-        return t
-    }
+    func open(_ store: E2EStore, entity: String) -> Tmux { Tmux.browser(store.command, entity: entity) }
 
     @Test func summaryOverlayFiltersOnEnter() throws {
         let store = try E2EStore()

@@ -69,6 +69,34 @@ import Testing
         #expect(decoder.feed(bytes.suffix(1)) == [.char("日")])
     }
 
+    @Test func ctrlAndAltArrowsAreWordMotions() {
+        // xterm Ctrl (;5), Alt (;3) and Ctrl+Alt (;7), in both CSI forms.
+        #expect(decode("\u{1B}[1;5D\u{1B}[1;5C") == [.wordLeft, .wordRight])
+        #expect(decode("\u{1B}[1;3D\u{1B}[1;3C\u{1B}[1;7D") == [.wordLeft, .wordRight, .wordLeft])
+        #expect(decode("\u{1B}[5D\u{1B}[;5C") == [.left, .wordRight])   // "5" alone is a count, not a modifier
+        // rxvt: Ctrl is ESC O d / c, Alt is ESC + the plain arrow.
+        #expect(decode("\u{1B}Od\u{1B}Oc") == [.wordLeft, .wordRight])
+        #expect(decode("\u{1B}\u{1B}[D\u{1B}\u{1B}OC") == [.wordLeft, .wordRight])
+        // Shift alone keeps the plain arrow; Ctrl+Up/Down stay Up/Down.
+        #expect(decode("\u{1B}[1;2D\u{1B}[1;5A") == [.left, .up])
+    }
+
+    @Test func wordMotionSplitAcrossReads() {
+        var decoder = KeyDecoder()
+        #expect(decoder.feed(Array("\u{1B}[1".utf8)) == [])
+        #expect(decoder.feed(Array(";5".utf8)) == [])
+        #expect(decoder.hasPendingInput)
+        #expect(decoder.feed(Array("Dx".utf8)) == [.wordLeft, .char("x")])
+        #expect(decoder.feed([0x1B]) == [])
+        #expect(decoder.feed([0x1B]) == [])
+        #expect(decoder.feed(Array("[C".utf8)) == [.wordRight])
+        #expect(decoder.feed(Array("\u{1B}O".utf8)) == [])
+        #expect(decoder.feed(Array("d".utf8)) == [.wordLeft])
+        // Two Escapes and a pause are still two Escapes.
+        #expect(decoder.feed([0x1B, 0x1B]) == [])
+        #expect(decoder.flush() == [.escape, .escape])
+    }
+
     @Test func invalidUTF8() {
         var decoder = KeyDecoder()
         #expect(decoder.feed([0xFF, UInt8(ascii: "a")]) == [.unknown, .char("a")])
