@@ -178,10 +178,40 @@ import Testing
             let q: Quantifier = [.any, .all, .none].randomElement(using: &rng)!
             return Comparison(.key("owner.items.qty"), ops.randomElement(using: &rng)!, .constant(constant(.integer, &rng)), quantifier: q)
         case 12:
+            if Bool.random(using: &rng) { return arithmeticComparison(&rng) }
             return Comparison(.evaluatedObject, .in, .list((0..<3).map { _ in .constant(.integer(Int64.random(in: 1...40, using: &rng))) }))
         default:
             return Comparison(.key("flag"), ops.randomElement(using: &rng)!, .constant(constant(.bool, &rng)))
         }
+    }
+
+    /// Arithmetic on integers (with overflow: Int64.max, Int64.min), doubles,
+    /// decimals, booleans, nil, aggregates and to-one values, divisions by zero
+    /// included, compared with a number or another expression.
+    static func arithmeticComparison(_ rng: inout SeededGenerator) -> Comparison {
+        func leaf(_ rng: inout SeededGenerator) -> Expression {
+            switch Int.random(in: 0..<9, using: &rng) {
+            case 0: return .key("qty")
+            case 1: return .key("price")
+            case 2: return .key("cost")
+            case 3: return .key("owner.rank")
+            case 4: return .key("flag")
+            case 5: return .aggregate(.count, collection: ["tags"], attribute: [])
+            case 6: return .aggregate(.sum, collection: ["tags"], attribute: ["weight"])
+            default: return .constant(constant(Bool.random(using: &rng) ? .integer : .decimal, &rng))
+            }
+        }
+        func expression(_ depth: Int, _ rng: inout SeededGenerator) -> Expression {
+            if depth > 2 || Int.random(in: 0..<3, using: &rng) == 0 { return leaf(&rng) }
+            return .arithmetic(ArithmeticOperator.allCases.randomElement(using: &rng)!, expression(depth + 1, &rng), expression(depth + 1, &rng))
+        }
+        let ops: [ComparisonOperator] = [.equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual]
+        let lhs = Expression.arithmetic(ArithmeticOperator.allCases.randomElement(using: &rng)!, expression(1, &rng), expression(1, &rng))
+        if Bool.random(using: &rng) { return Comparison(lhs, ops.randomElement(using: &rng)!, expression(1, &rng)) }
+        if Int.random(in: 0..<4, using: &rng) == 0 {
+            return Comparison(lhs, .between, .list([.constant(constant(.integer, &rng)), .constant(constant(.double, &rng))]))
+        }
+        return Comparison(lhs, ops.randomElement(using: &rng)!, .constant(constant(.integer, &rng)))
     }
 
     /// `SUBQUERY(…).@count` compared with a small number; inside, `$v` paths of the

@@ -91,6 +91,32 @@ import Testing
         #expect(throws: ParseError.self) { try VellumStore.Predicate(format: "{1, 2} IN tags") }
     }
 
+    @Test func arithmetic() throws {
+        func k(_ s: String) -> Expression { .key(s) }
+        #expect(try p("price * qty > 100") == cmp(.arithmetic(.multiply, k("price"), k("qty")), .greater, .constant(.integer(100))))
+        // * and / bind tighter than + and -; all are left-associative.
+        #expect(try p("a + b * c == 1") == cmp(.arithmetic(.add, k("a"), .arithmetic(.multiply, k("b"), k("c"))), .equal, .constant(.integer(1))))
+        #expect(try p("a - b - c == 1") == cmp(.arithmetic(.subtract, .arithmetic(.subtract, k("a"), k("b")), k("c")), .equal, .constant(.integer(1))))
+        #expect(try p("(a + b) * c == 1") == cmp(.arithmetic(.multiply, .arithmetic(.add, k("a"), k("b")), k("c")), .equal, .constant(.integer(1))))
+        // After an operand a sign is an operator; elsewhere it belongs to the number.
+        #expect(try p("qty -1 > 0") == cmp(.arithmetic(.subtract, k("qty"), .constant(.integer(1))), .greater, .constant(.integer(0))))
+        #expect(try p("qty > -1") == cmp(k("qty"), .greater, .constant(.integer(-1))))
+        #expect(try p("qty - -1 > 0") == cmp(.arithmetic(.subtract, k("qty"), .constant(.integer(-1))), .greater, .constant(.integer(0))))
+        #expect(try p("-qty < 0") == cmp(.arithmetic(.subtract, .constant(.integer(0)), k("qty")), .less, .constant(.integer(0))))
+        #expect(try p("qty IN {-1, 2}") == cmp(k("qty"), .in, .list([.constant(.integer(-1)), .constant(.integer(2))])))
+        // Parentheses still group predicates.
+        #expect(try p("(qty > 1) AND (price / 2 < qty)") == .and(try p("qty > 1"), try p("price / 2 < qty")))
+        #expect(try p("((qty + 1)) * 2 >= (price)") == cmp(.arithmetic(.multiply, .arithmetic(.add, k("qty"), .constant(.integer(1))), .constant(.integer(2))), .greaterOrEqual, k("price")))
+        for text in ["(a + b) * c == a - (b - c)", "a / (b * c) != a / b * c", "qty - -1 > 0", "0 - qty < tags.@count * 2"] {
+            let parsed = try p(text)
+            #expect(parsed.format == text)
+            #expect(try p(parsed.format) == parsed)
+        }
+        for bad in ["price * > 3", "(price + 1 > 3", "price + > 1", "qty * > {1, 2}"] {
+            #expect(throws: ParseError.self, "\(bad)") { try VellumStore.Predicate(format: bad) }
+        }
+    }
+
     @Test func subqueries() throws {
         let text = "SUBQUERY(tags, $t, $t.name BEGINSWITH[c] \"a\" AND $t.weight > qty OR $t IN {1, 2}).@count > 0"
         let parsed = try p(text)

@@ -23,6 +23,7 @@ import Testing
                   "owner == 3", "owner != CAST('vellum://s/Owner/p3', 'NSURL')", "owner IN {1, 2}", "ANY tags == 4",
                   "NONE tags IN {1, 2}", "ANY owner.items == 7", "owner == $o",
                   "SUBQUERY(tags, $t, $t.name == 'a' AND $t.weight > qty).@count > 1",
+                  "price * qty > 100", "(qty + owner.rank) / 2 BETWEEN {1, 3}", "tags.@sum.weight - 1 IN {0, 1}", "-cost < flag + 1",
                   "SUBQUERY(owner.items, $i, ANY $i.tags.weight > 2 AND $i != SELF).@count == 0"] {
             #expect(throws: Never.self, "\(s)") { try check(s) }
         }
@@ -48,6 +49,10 @@ import Testing
         rejects("ANY tags == 'x'", "cannot compare")
         rejects("tags == 3", "crosses the to-many relationship 'tags'")
         rejects("$t.name == 'a'", "$t is not the variable of an enclosing SUBQUERY")
+        rejects("name * 2 > 1", "'*' needs numbers, but name is a string")
+        rejects("qty + 1 BEGINSWITH 'a'", "BEGINSWITH needs strings")
+        rejects("when + 1 > 3", "'+' needs numbers, but when is a date")
+        rejects("qty * {1, 2} > 1", "a list {…} cannot be used with '*'")
         rejects("SUBQUERY(owner, $o, $o.name == 'a').@count > 0", "SUBQUERY needs a key path ending at a to-many relationship")
         rejects("SUBQUERY(tags, $t, $t.nmae == 'a').@count > 0", "Tag has no property 'nmae'")
         rejects("SUBQUERY(tags, $t, $t.weight == 'a').@count > 0", "cannot compare")

@@ -5,6 +5,14 @@ public enum AggregateFunction: String, Sendable, Hashable, CaseIterable {
     case count, sum, avg, min, max
 }
 
+/// `+`, `-`, `*`, `/` between numbers.
+public enum ArithmeticOperator: String, Sendable, Hashable, CaseIterable {
+    case add = "+", subtract = "-", multiply = "*", divide = "/"
+
+    /// Binding strength: `*` and `/` before `+` and `-`.
+    var precedence: Int { self == .add || self == .subtract ? 1 : 2 }
+}
+
 /// One side of a comparison.
 public indirect enum Expression: Sendable, Hashable {
     /// A key path of property names (`price`, `provider.name`, `tags.name`).
@@ -23,6 +31,8 @@ public indirect enum Expression: Sendable, Hashable {
     /// `collection` satisfy `predicate`, in which key paths starting with `$v`
     /// (`$v.name`) read the related object and other key paths the outer object.
     case subqueryCount(collection: [String], variable: String, predicate: Predicate)
+    /// `a + b`, `price * qty`, … on numbers (see docs/predicates.md for nil, overflow and division).
+    case arithmetic(ArithmeticOperator, Expression, Expression)
 
     /// `Expression.keyPath` from a dotted string.
     public static func key(_ dotted: String) -> Expression {

@@ -166,6 +166,11 @@ extension Comparison {
             if fn == .count { return (.value(.integer(Int64(objs.count))), false) }
             let values = try objs.map { try value(attribute[...], $0) }.filter { !$0.isNull }
             return (.value(aggregate(fn, values)), false)
+        case .arithmetic(let op, let a, let b):
+            guard case .value(let x) = try operand(a, object, bindings).0, case .value(let y) = try operand(b, object, bindings).0 else {
+                throw QueryError("a list {…} cannot be used with '\(op.rawValue)'")
+            }
+            return (.value(ValueArithmetic.apply(op, x, y)), false)
         case .subqueryCount(let collection, let variable, let predicate):
             var inner = bindings
             var count: Int64 = 0

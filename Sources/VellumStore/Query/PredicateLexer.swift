@@ -17,6 +17,23 @@ struct PredicateToken: Sendable {
         /// Operators and punctuation: `== != < ( ) { } , . [ ] && || !` ...
         case symbol(String)
         case end
+
+        /// Words that join or introduce operands rather than being one.
+        private static let operatorWords: Set<String> = [
+            "AND", "OR", "NOT", "IN", "BETWEEN", "BEGINSWITH", "ENDSWITH", "CONTAINS", "LIKE", "MATCHES",
+            "ANY", "SOME", "ALL", "NONE", "CAST", "SUBQUERY",
+        ]
+
+        /// True when the token can end an operand, so that a following `-` or `+`
+        /// is arithmetic rather than a number's sign.
+        var endsOperand: Bool {
+            switch self {
+            case .word(let w): return !Self.operatorWords.contains(w.uppercased())
+            case .escapedWord, .atWord, .string, .integer, .double, .date, .variable: return true
+            case .symbol(let s): return s == ")" || s == "}"
+            case .end: return false
+            }
+        }
     }
     var kind: Kind
     var start: Int
@@ -27,6 +44,8 @@ struct PredicateToken: Sendable {
 struct PredicateLexer {
     let scalars: [Unicode.Scalar]
     private var i = 0
+    /// Whether the last token ended an operand (see `Kind.endsOperand`).
+    private var followsOperand = false
 
     init(_ text: String) { scalars = Array(text.unicodeScalars) }
 
@@ -62,6 +81,7 @@ struct PredicateLexer {
             let t = try next()
             tokens.append(t)
             if t.kind == .end { return tokens }
+            followsOperand = t.kind.endsOperand
         }
     }
 
@@ -77,8 +97,12 @@ struct PredicateLexer {
         guard let c = peek() else { return PredicateToken(kind: .end, start: i, end: i) }
         func tok(_ k: PredicateToken.Kind) -> PredicateToken { PredicateToken(kind: k, start: start, end: i) }
         if Self.isIdentStart(c) { return tok(.word(word())) }
-        if Self.isDigit(c) || ((c == "-" || c == "+" || c == ".") && peek(1).map(Self.isDigit) == true)
-            || ((c == "-" || c == "+") && peek(1) == "." && peek(2).map(Self.isDigit) == true) {
+        // A sign starts a number only where an operand may begin: after an operand
+        // (`qty -1`) it is the arithmetic operator.
+        let signMayStartNumber = !followsOperand
+        if Self.isDigit(c) || (c == "." && peek(1).map(Self.isDigit) == true)
+            || (signMayStartNumber && (c == "-" || c == "+") && peek(1).map(Self.isDigit) == true)
+            || (signMayStartNumber && (c == "-" || c == "+") && peek(1) == "." && peek(2).map(Self.isDigit) == true) {
             return tok(try number())
         }
         switch c {
@@ -105,7 +129,7 @@ struct PredicateLexer {
             i += 2
             return tok(.symbol(two))
         }
-        if "=<>!(){},.[]".unicodeScalars.contains(c) {
+        if "=<>!(){},.[]+-*/".unicodeScalars.contains(c) {
             i += 1
             return tok(.symbol(String(c)))
         }

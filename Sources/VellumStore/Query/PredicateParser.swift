@@ -112,11 +112,25 @@ struct PredicateParser {
 
     mutating func parsePrimary() throws(ParseError) -> Predicate {
         if isSymbol(current, "(") {
-            pos += 1
-            try nest(); defer { depth -= 1 }
-            let p = try parseOr()
-            try expectSymbol(")", "')' or AND/OR")
-            return p
+            // `(` opens a predicate — or an arithmetic operand, as in `(a + b) * 2 > c`:
+            // read it as a predicate first, then as a comparison if that fails or if
+            // an operator follows the `)`. The error reported is the one that got further.
+            let start = pos, startDepth = depth
+            let firstError: ParseError
+            do {
+                pos += 1
+                try nest()
+                let p = try parseOr()
+                try expectSymbol(")", "')' or AND/OR")
+                depth -= 1
+                if !continuesOperand(current) { return p }
+                firstError = error("AND, OR or ')' after a parenthesized predicate")
+            } catch { firstError = error }
+            pos = start
+            depth = startDepth
+            do { return .comparison(try parseComparison()) } catch {
+                throw error.position >= firstError.position ? error : firstError
+            }
         }
         if isKeyword(current, "TRUEPREDICATE") { pos += 1; return .constant(true) }
         if isKeyword(current, "FALSEPREDICATE") { pos += 1; return .constant(false) }
@@ -178,7 +192,53 @@ struct PredicateParser {
         return Comparison(lhs, op, rhs, options: options, quantifier: quantifier)
     }
 
+    /// True when `t` continues an operand into a comparison (`(a + b) * 2 > c`).
+    func continuesOperand(_ t: PredicateToken) -> Bool {
+        if isSymbol(t, "==", "=", "!=", "<>", "<", "<=", "=<", ">", ">=", "=>", "+", "-", "*", "/") { return true }
+        return isKeyword(t, "BETWEEN", "IN", "BEGINSWITH", "ENDSWITH", "CONTAINS", "LIKE", "MATCHES")
+    }
+
+    func arithmeticOperator(_ t: PredicateToken) -> ArithmeticOperator? {
+        guard case .symbol(let s) = t.kind else { return nil }
+        return ArithmeticOperator(rawValue: s)
+    }
+
+    /// An operand with arithmetic: precedence climbing, `*` `/` before `+` `-`,
+    /// left-associative.
     mutating func parseExpression(expected: String) throws(ParseError) -> Expression {
+        try parseArithmetic(minimum: 1, expected: expected)
+    }
+
+    mutating func parseArithmetic(minimum: Int, expected: String) throws(ParseError) -> Expression {
+        var lhs = try parseSigned(expected: expected)
+        while let op = arithmeticOperator(current), op.precedence >= minimum {
+            pos += 1
+            let rhs = try parseArithmetic(minimum: op.precedence + 1, expected: "a number, key or '(' after '\(op.rawValue)'")
+            lhs = .arithmetic(op, lhs, rhs)
+        }
+        return lhs
+    }
+
+    /// `-x` (as `0 - x`), `+x`, `( arithmetic )`, or an operand.
+    mutating func parseSigned(expected: String) throws(ParseError) -> Expression {
+        if isSymbol(current, "-", "+") {
+            let negative = isSymbol(current, "-")
+            pos += 1
+            try nest(); defer { depth -= 1 }
+            let operand = try parseSigned(expected: "a number, key or '(' after the sign")
+            return negative ? .arithmetic(.subtract, .constant(.integer(0)), operand) : operand
+        }
+        if isSymbol(current, "(") {
+            pos += 1
+            try nest(); defer { depth -= 1 }
+            let e = try parseArithmetic(minimum: 1, expected: "a number, key or '('")
+            try expectSymbol(")", "')' or an arithmetic operator")
+            return e
+        }
+        return try parseOperand(expected: expected)
+    }
+
+    mutating func parseOperand(expected: String) throws(ParseError) -> Expression {
         let t = current
         switch t.kind {
         case .string(let s): pos += 1; return .constant(.string(s))

@@ -46,9 +46,17 @@ enum PredicatePrinter {
         case .aggregate(let fn, let collection, let attribute):
             return (collection.map(keyName) + ["@" + fn.rawValue] + attribute.map(keyName)).joined(separator: ".")
         case .list(let items): return "{" + items.map(expression).joined(separator: ", ") + "}"
+        case .arithmetic(let op, let a, let b):
+            return operand(a, minimum: op.precedence) + " " + op.rawValue + " " + operand(b, minimum: op.precedence + 1)
         case .subqueryCount(let collection, let variable, let p):
             return "SUBQUERY(" + collection.map(keyName).joined(separator: ".") + ", $" + variable + ", " + predicate(p) + ").@count"
         }
+    }
+
+    /// An arithmetic operand, parenthesized when it binds more loosely than its place needs.
+    private static func operand(_ e: Expression, minimum: Int) -> String {
+        if case .arithmetic(let op, _, _) = e, op.precedence < minimum { return "(" + expression(e) + ")" }
+        return expression(e)
     }
 
     static func constant(_ v: Value) -> String {

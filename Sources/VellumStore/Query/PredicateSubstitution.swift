@@ -35,6 +35,7 @@ extension Predicate {
             case .variable(let v): names.insert(v)
             case .list(let items): items.forEach(walk)
             case .subqueryCount(_, let own, let p): names.formUnion(p.variableNames.filter { $0 != own })
+            case .arithmetic(_, let a, let b): walk(a); walk(b)
             default: break
             }
         }
@@ -51,6 +52,8 @@ extension Expression {
             if let v = variables[name] { return .constant(v) }
             return self
         case .list(let items): return .list(items.map { $0.substituting(variables, lists: lists) })
+        case .arithmetic(let op, let a, let b):
+            return .arithmetic(op, a.substituting(variables, lists: lists), b.substituting(variables, lists: lists))
         case .subqueryCount(let collection, let own, let p):
             // The subquery's own variable names its related objects, not a value.
             var v = variables, l = lists
@@ -64,6 +67,7 @@ extension Expression {
         switch self {
         case .variable(let v): return v
         case .list(let items): return items.lazy.compactMap(\.firstVariable).first
+        case .arithmetic(_, let a, let b): return a.firstVariable ?? b.firstVariable
         case .subqueryCount(_, let own, let p):
             return p.comparisons.lazy.flatMap { [$0.lhs, $0.rhs] }.compactMap(\.firstVariable).first { $0 != own }
         default: return nil

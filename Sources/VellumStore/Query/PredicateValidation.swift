@@ -96,6 +96,15 @@ extension Comparison {
         case .variable(let name): return elements[name].map { .object($0.name) } ?? .unknown
         case .evaluatedObject: return .selfID
         case .list: return .unknown
+        case .arithmetic(let op, let a, let b):
+            for operand in [a, b] {
+                if case .list = operand { throw QueryError("a list {…} cannot be used with '\(op.rawValue)'") }
+                let k = try kind(of: operand, entity: entity, model: model, quantifier: .direct, side: side, elements: elements)
+                guard k == .number || k == .null || k == .unknown else {
+                    throw QueryError("'\(op.rawValue)' needs numbers, but \(PredicatePrinter.expression(operand)) is a \(k)")
+                }
+            }
+            return .number
         case .subqueryCount(let collection, let variable, let predicate):
             let r = try ResolvedKeyPath.resolve(collection, from: entity, model: model)
             guard let last = r.steps.last, last.relationship.isToMany, r.toManyCount == 1, r.attribute == nil else {

@@ -44,10 +44,32 @@ public enum QueryCompiler {
             order.append(term + (d.ascending ? " ASC" : " DESC"))
         }
         order.append("t0.\"_pk\" ASC")
-        let query = CompiledQuery(table: root.name, whereClause: conditions.isEmpty ? "1" : conditions.joined(separator: " AND "),
+        let whereClause = conditions.isEmpty ? "1" : conditions.joined(separator: " AND ")
+        // A comparison known to be false (`price * 2 < nil`) drops the SQL of operands
+        // whose values were already bound; values past the last placeholder used go.
+        let used = Self.highestPlaceholder(in: whereClause)
+        let query = CompiledQuery(table: root.name, whereClause: whereClause,
                                   joins: scope.joins.joined(separator: " "), orderBy: order.joined(separator: ", "),
-                                  bindings: c.bindings)
+                                  bindings: Array(c.bindings.prefix(used)))
         return (query, terms)
+    }
+}
+
+extension QueryCompiler {
+    /// The largest N of the `?N` placeholders in `sql` (0 when there are none).
+    static func highestPlaceholder(in sql: String) -> Int {
+        var highest = 0
+        var bytes = sql.utf8[...]
+        while let q = bytes.firstIndex(of: UInt8(ascii: "?")) {
+            bytes = bytes[bytes.index(after: q)...]
+            var n = 0
+            while let d = bytes.first, d >= UInt8(ascii: "0"), d <= UInt8(ascii: "9") {
+                n = n * 10 + Int(d - UInt8(ascii: "0"))
+                bytes = bytes.dropFirst()
+            }
+            highest = max(highest, n)
+        }
+        return highest
     }
 }
 
@@ -186,6 +208,11 @@ final class SQLCompilation {
             let (p, scope) = try base(fullPath, scope)
             let r = try ResolvedKeyPath.resolve(p, from: scope.entity, model: model)
             return try path(r, steps: r.steps[...], from: scope.alias, scope: scope)
+        case .arithmetic(let op, let a, let b):
+            let l = try operand(a, scope: scope), r = try operand(b, scope: scope)
+            // `/` divides as reals (3 / 2 is 1.5, as in memory); SQLite gives NULL for x / 0.
+            let sql = op == .divide ? "(CAST(\(l.sql) AS REAL) / \(r.sql))" : "(\(l.sql) \(op.rawValue) \(r.sql))"
+            return SQLOperand(sql: sql, kind: .number, nullable: true)
         case .subqueryCount(let collection, let variable, let inner):
             let r = try ResolvedKeyPath.resolve(collection, from: scope.entity, model: model)
             var current = scope.alias

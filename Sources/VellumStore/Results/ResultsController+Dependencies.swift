@@ -14,6 +14,7 @@ extension ResultsController {
             case .keyPath(let p): paths.append(rooted(p))
             case .aggregate(_, let collection, let attribute): paths.append(rooted(collection) + attribute)
             case .list(let items): items.forEach { collect($0, elements) }
+            case .arithmetic(_, let a, let b): collect(a, elements); collect(b, elements)
             case .subqueryCount(let collection, let variable, let inner):
                 paths.append(rooted(collection))
                 var nested = elements
