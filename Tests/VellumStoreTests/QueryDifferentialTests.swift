@@ -232,6 +232,11 @@ import Testing
                 // The related object against the outer one's values.
                 if overTags { return .comparison(Comparison(.key("$t.weight"), ops.randomElement(using: &rng)!, .key("qty"))) }
                 return .comparison(Comparison(.key("$i.qty"), ops.randomElement(using: &rng)!, .key("owner.rank")))
+            case 3 where !overTags && depth == 0 && Bool.random(using: &rng):
+                // Nested: the item's own tags.
+                let nested = Expression.subqueryCount(collection: ["$i", "tags"], variable: "t",
+                                                      predicate: .comparison(Comparison(.key("$t.weight"), ops.randomElement(using: &rng)!, .key("$i.qty"))))
+                return .comparison(Comparison(nested, ops.randomElement(using: &rng)!, .constant(.integer(Int64.random(in: 0...2, using: &rng)))))
             case 3:
                 let range: ClosedRange<Int64> = overTags ? 0...9 : 0...41
                 return .comparison(Comparison(.variable(v), .in, .list((0..<Int.random(in: 0...3, using: &rng)).map { _ in .constant(.integer(Int64.random(in: range, using: &rng))) })))

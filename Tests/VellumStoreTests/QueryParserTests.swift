@@ -131,7 +131,7 @@ import Testing
         let substituted = try p("SUBQUERY(tags, $t, $t.weight > $min).@count == $n", ["min": .integer(2), "n": .integer(1)])
         #expect(substituted.format == "SUBQUERY(tags, $t, $t.weight > 2).@count == 1")
         for bad in ["SUBQUERY(tags, $t, $t.weight > 2) > 0", "SUBQUERY(tags, t, t.weight > 2).@count > 0",
-                    "SUBQUERY(tags, $t, $t.weight > 2).@sum > 0", "SUBQUERY($t.tags, $t, TRUEPREDICATE).@count > 0",
+                    "SUBQUERY(tags, $t, $t.weight > 2).@sum > 0", "SUBQUERY(2, $t, TRUEPREDICATE).@count > 0",
                     "SUBQUERY(tags, $t, $t.weight > 2.@count > 0"] {
             #expect(throws: ParseError.self, "\(bad)") { try VellumStore.Predicate(format: bad) }
         }

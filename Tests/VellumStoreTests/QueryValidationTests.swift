@@ -24,7 +24,8 @@ import Testing
                   "NONE tags IN {1, 2}", "ANY owner.items == 7", "owner == $o",
                   "SUBQUERY(tags, $t, $t.name == 'a' AND $t.weight > qty).@count > 1",
                   "price * qty > 100", "(qty + owner.rank) / 2 BETWEEN {1, 3}", "tags.@sum.weight - 1 IN {0, 1}", "-cost < flag + 1",
-                  "SUBQUERY(owner.items, $i, ANY $i.tags.weight > 2 AND $i != SELF).@count == 0"] {
+                  "SUBQUERY(owner.items, $i, ANY $i.tags.weight > 2 AND $i != SELF).@count == 0",
+                  "SUBQUERY(owner.items, $i, SUBQUERY($i.tags, $t, $t.weight > $i.qty).@count > 0).@count > 1"] {
             #expect(throws: Never.self, "\(s)") { try check(s) }
         }
     }

@@ -174,7 +174,8 @@ extension Comparison {
         case .subqueryCount(let collection, let variable, let predicate):
             var inner = bindings
             var count: Int64 = 0
-            for element in try objects(collection, object) {
+            let (start, from) = try bindings.base(collection[...], object)
+            for element in try objects(Array(start), from) {
                 inner.elements[variable] = element
                 if try predicate.evaluate(object, inner) { count += 1 }
             }

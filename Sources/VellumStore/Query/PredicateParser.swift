@@ -324,8 +324,7 @@ struct PredicateParser {
         try expectSymbol("(", "'(' after SUBQUERY")
         try nest(); defer { depth -= 1 }
         let collectionToken = current
-        guard case .keyPath(let collection) = try parseExpression(expected: "the to-many key path SUBQUERY iterates"),
-              !(collection.first?.hasPrefix("$") ?? false) else {
+        guard case .keyPath(let collection) = try parseExpression(expected: "the to-many key path SUBQUERY iterates") else {
             throw error("the to-many key path SUBQUERY iterates", at: collectionToken)
         }
         try expectSymbol(",", "',' after SUBQUERY's key path")

@@ -105,8 +105,9 @@ extension Comparison {
                 }
             }
             return .number
-        case .subqueryCount(let collection, let variable, let predicate):
-            let r = try ResolvedKeyPath.resolve(collection, from: entity, model: model)
+        case .subqueryCount(let fullCollection, let variable, let predicate):
+            let (collection, start) = try base(fullCollection, entity, elements)
+            let r = try ResolvedKeyPath.resolve(collection, from: start, model: model)
             guard let last = r.steps.last, last.relationship.isToMany, r.toManyCount == 1, r.attribute == nil else {
                 throw QueryError("SUBQUERY needs a key path ending at a to-many relationship, but '\(collection.joined(separator: "."))' does not")
             }

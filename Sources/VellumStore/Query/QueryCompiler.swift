@@ -213,10 +213,11 @@ final class SQLCompilation {
             // `/` divides as reals (3 / 2 is 1.5, as in memory); SQLite gives NULL for x / 0.
             let sql = op == .divide ? "(CAST(\(l.sql) AS REAL) / \(r.sql))" : "(\(l.sql) \(op.rawValue) \(r.sql))"
             return SQLOperand(sql: sql, kind: .number, nullable: true)
-        case .subqueryCount(let collection, let variable, let inner):
-            let r = try ResolvedKeyPath.resolve(collection, from: scope.entity, model: model)
-            var current = scope.alias
-            for s in r.steps.dropLast() { current = try joinToOne(s, from: current, scope: scope) }
+        case .subqueryCount(let fullCollection, let variable, let inner):
+            let (collection, start) = try base(fullCollection, scope)
+            let r = try ResolvedKeyPath.resolve(collection, from: start.entity, model: model)
+            var current = start.alias
+            for s in r.steps.dropLast() { current = try joinToOne(s, from: current, scope: start) }
             let src = try toManySource(r.steps.last!, from: current)
             let element = SQLScope(alias: src.alias, entity: r.finalEntity)
             // Inside, `$variable` paths read the related row; other paths the outer one.
