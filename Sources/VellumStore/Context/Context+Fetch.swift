@@ -41,7 +41,7 @@ extension ManagedObjectContext {
             let (rowEntity, scope, plan) = current!
             // Always looked up, even in an empty context: filling a row can register
             // faults for its to-one destinations, which later rows may be.
-            if let existing = registered.object(for: pk) {
+            if let existing = registered.value(for: pk) {
                 if existing.isFault && !idsOnly { loader.fill(existing, from: statement, plan: plan, rows: &rows) }
                 results.append(existing)
             } else {

@@ -4,15 +4,15 @@ extension ManagedObjectContext {
     /// Stored rows matching `request` as (ID, sort-key values), in the request's
     /// order, selecting only `_pk`, `_entity` and the sort-key columns. Unsaved
     /// changes are NOT applied (the results controller re-evaluates them in memory).
-    func fetchKeyedIDs(_ request: FetchRequest, limit: Int? = nil) throws -> [(id: ObjectID, keys: [Value])] {
-        var rows: [(id: ObjectID, keys: [Value])] = []
+    func fetchKeyedIDs(_ request: FetchRequest, limit: Int? = nil) throws -> [(id: ObjectID, keys: SortKeys)] {
+        var rows: [(id: ObjectID, keys: SortKeys)] = []
         try forEachKeyedID(request, limit: limit) { rows.append(($0, $1)) }
         return rows
     }
 
     /// Streams (ID, sort keys) of the rows a request matches, in order, without
     /// collecting them first (a million-row index is built without a second copy).
-    func forEachKeyedID(_ request: FetchRequest, limit: Int? = nil, _ body: (ObjectID, [Value]) -> Void) throws {
+    func forEachKeyedID(_ request: FetchRequest, limit: Int? = nil, _ body: (ObjectID, SortKeys) -> Void) throws {
         let entity = try self.entity(request.entityName)
         let (compiledQuery, terms) = try QueryCompiler.compileWithSortTerms(
             entity: entity, layout: store.layout, predicate: request.predicate,
@@ -31,14 +31,14 @@ extension ManagedObjectContext {
             let pk = statement.int64(0)
             guard let (_, scope) = resolver.resolve(statement) else { continue }
             let id = ObjectID(scope: scope, key: .permanent(pk))
-            var keys: [Value] = []
-            if !terms.isEmpty {
-                keys.reserveCapacity(terms.count)
-                for (i, t) in terms.enumerated() {
-                    keys.append(t.type.map { statement.value(at: i + 2, as: $0) } ?? statement.value(at: i + 2))
-                }
+            func key(_ i: Int) -> Value {
+                terms[i].type.map { statement.value(at: i + 2, as: $0) } ?? statement.value(at: i + 2)
             }
-            body(id, keys)
+            switch terms.count {
+            case 0: body(id, SortKeys())
+            case 1: body(id, SortKeys(key(0)))  // the common case: no array per row
+            default: body(id, SortKeys(terms.indices.map(key)))
+            }
         }
     }
 

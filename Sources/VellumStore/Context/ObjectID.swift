@@ -10,7 +10,9 @@ public struct ObjectID: Sendable, Hashable, CustomStringConvertible, Comparable 
 
     /// Entity, root and store names, shared by every ID of one entity in one store
     /// (one reference instead of three strings keeps IDs small and cheap to copy).
-    let scope: ObjectIDScope
+    /// Unowned: scopes are interned for the life of the process (never removed
+    /// from `ObjectIDScope`'s table), so copying an ID need not count references.
+    unowned(unsafe) let scope: ObjectIDScope
     public let key: Key
 
     /// The entity the object is known to be (for hierarchies, possibly an ancestor of the row's entity).

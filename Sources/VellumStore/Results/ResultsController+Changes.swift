@@ -8,14 +8,14 @@ extension ResultsController {
         var oldPos: Int?
         var oldPath: ResultsIndexPath?
         var oldName: String?
-        var keys: [Value]?
+        var keys: SortKeys?
         var newPos: Int?
         var newPath: ResultsIndexPath?
         var newName: String?
     }
 
     /// The sort keys of `id` if it now belongs to the results, else nil.
-    func evaluate(_ id: ObjectID, gone: Set<ObjectID>) -> [Value]? {
+    func evaluate(_ id: ObjectID, gone: Set<ObjectID>) -> SortKeys? {
         if gone.contains(id) || id.rootName != rootName { return nil }
         guard let o = context.registeredObject(for: id) ?? (try? context.object(with: id)) else { return nil }
         if o.isDeleted || !allowedEntities.contains(o.entity.name) { return nil }
@@ -29,7 +29,7 @@ extension ResultsController {
             guard let v = try? KeyPathComparison.value(d.keyPath[...], o) else { return nil }
             keys.append(v)
         }
-        return keys
+        return SortKeys(keys)
     }
 
     /// Applies changes to the index; returns the change set when `computeChanges`.

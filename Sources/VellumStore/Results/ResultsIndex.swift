@@ -6,7 +6,7 @@ import Foundation
 struct ResultsIndex {
     struct Entry {
         var id: ObjectID
-        var keys: [Value]
+        var keys: SortKeys
     }
     struct SectionRange {
         var name: String
@@ -17,9 +17,13 @@ struct ResultsIndex {
     let descriptors: [SortDescriptor]
     let sectioned: Bool
     var entries = ChunkedArray<Entry>()
-    /// Sort keys by ID, to find an entry by binary search. Without sort descriptors
-    /// the order is by ID alone, so the table is not needed (less memory).
-    private var keysByID: [ObjectID: [Value]] = [:]
+    /// Sort keys by ID, to find an entry by binary search: saved objects by primary
+    /// key (a controller's objects share one root table), unsaved inserts by ID.
+    /// A paged table rather than a dictionary: a million entries take a third of
+    /// the memory and fill without hashing. Without sort descriptors the order is
+    /// by ID alone, so no keys are kept.
+    private var keysByPrimaryKey = PagedKeyTable<SortKeys>()
+    private var keysByTemporaryID: [ObjectID: SortKeys] = [:]
     private var storesKeys: Bool { !descriptors.isEmpty }
     var sections: [SectionRange] = []
 
@@ -28,7 +32,7 @@ struct ResultsIndex {
         self.sectioned = sectioned
     }
 
-    func compare(_ a: [Value], _ aID: ObjectID, _ b: [Value], _ bID: ObjectID) -> Int {
+    func compare(_ a: SortKeys, _ aID: ObjectID, _ b: SortKeys, _ bID: ObjectID) -> Int {
         for (i, d) in descriptors.enumerated() {
             var c = ValueOrdering.compare(a[i], b[i], comparison: d.comparison)
             if !d.ascending { c = -c }
@@ -38,7 +42,7 @@ struct ResultsIndex {
     }
 
     /// The first position whose entry is not ordered before (keys, id).
-    func lowerBound(_ keys: [Value], _ id: ObjectID) -> Int {
+    func lowerBound(_ keys: SortKeys, _ id: ObjectID) -> Int {
         var lo = 0, hi = entries.count
         while lo < hi {
             let mid = (lo + hi) / 2
@@ -47,28 +51,41 @@ struct ResultsIndex {
         return lo
     }
 
+    private func storedKeys(_ id: ObjectID) -> SortKeys? {
+        if case .permanent(let pk) = id.key { return keysByPrimaryKey.value(for: pk) }
+        return keysByTemporaryID[id]
+    }
+
+    /// The key table, copied first if another index shares it (value semantics).
+    private mutating func uniqueKeyTable() -> PagedKeyTable<SortKeys> {
+        if !isKnownUniquelyReferenced(&keysByPrimaryKey) { keysByPrimaryKey = keysByPrimaryKey.copy() }
+        return keysByPrimaryKey
+    }
+
     func position(of id: ObjectID) -> Int? {
-        guard let keys = storesKeys ? keysByID[id] : [] else { return nil }
+        guard let keys = storesKeys ? storedKeys(id) : SortKeys() else { return nil }
         let p = lowerBound(keys, id)
         return p < entries.count && entries[p].id == id ? p : nil
     }
 
     /// The sort keys an entry was filed under, or nil when the ID is not in the index.
-    func keys(of id: ObjectID) -> [Value]? {
-        if storesKeys { return keysByID[id] }
-        return position(of: id) == nil ? nil : []
+    func keys(of id: ObjectID) -> SortKeys? {
+        if storesKeys { return storedKeys(id) }
+        return position(of: id) == nil ? nil : SortKeys()
     }
 
-    mutating func setKeys(_ keys: [Value], for id: ObjectID) {
-        if storesKeys { keysByID[id] = keys }
+    mutating func setKeys(_ keys: SortKeys, for id: ObjectID) {
+        guard storesKeys else { return }
+        if case .permanent(let pk) = id.key { uniqueKeyTable().insert(keys, for: pk) } else { keysByTemporaryID[id] = keys }
     }
 
     mutating func removeKeys(for id: ObjectID) {
-        if storesKeys { keysByID[id] = nil }
+        guard storesKeys else { return }
+        if case .permanent(let pk) = id.key { uniqueKeyTable().remove(pk) } else { keysByTemporaryID[id] = nil }
     }
 
     mutating func reserveKeys(_ n: Int) {
-        if storesKeys { keysByID.reserveCapacity(n) }
+        if storesKeys { uniqueKeyTable().reserveCapacity(n) }
     }
 
     static func sectionName(_ v: Value) -> String {
