@@ -16,7 +16,7 @@ struct ResultsIndex {
 
     let descriptors: [SortDescriptor]
     let sectioned: Bool
-    var entries = ChunkedArray<Entry>()
+    var entries: IndexEntries
     /// Sort keys by ID, to find an entry by binary search: saved objects by primary
     /// key (a controller's objects share one root table), unsaved inserts by ID.
     /// A paged table rather than a dictionary: a million entries take a third of
@@ -30,6 +30,7 @@ struct ResultsIndex {
     init(descriptors: [SortDescriptor], sectioned: Bool) {
         self.descriptors = descriptors
         self.sectioned = sectioned
+        entries = IndexEntries(storesKeys: !descriptors.isEmpty)
     }
 
     func compare(_ a: SortKeys, _ aID: ObjectID, _ b: SortKeys, _ bID: ObjectID) -> Int {
