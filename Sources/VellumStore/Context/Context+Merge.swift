@@ -70,7 +70,7 @@ extension ManagedObjectContext {
             }
             if let changes = localChanges[ObjectIdentifier(o)], !changes.isEmpty {
                 o.committed = o.values
-                for (i, v) in changes { o.values[i] = v }
+                for (i, v) in changes { o.setStoredValue(v, at: i) }
             }
         }
         return (objects, gone)

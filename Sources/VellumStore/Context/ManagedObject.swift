@@ -21,30 +21,42 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
     // spans a call that could touch the same field again, so the check never fires.
 
     /// Current attribute values, aligned with `entity.attributes` (empty while a
-    /// fault). Reading the whole array copies a shared row; hot paths use `value(at:)`.
+    /// fault). Reading the whole array copies a row; hot paths use `storedValue(at:)`
+    /// and `setStoredValue(_:at:)`.
     var values: [Value] {
         get {
             guard let row = sharedRow else { return ownValues }
             return Array(UnsafeBufferPointer(start: row, count: entity.attributes.count))
         }
         set {
+            if let row = sharedRow, newValue.count == entity.attributes.count {
+                for i in newValue.indices { row[i] = newValue[i] }
+                return
+            }
             ownValues = newValue
             sharedRow = nil
             rowBlock = nil
         }
-        _modify {
-            if sharedRow != nil { values = values }  // first change: take a private copy
-            yield &ownValues
-        }
     }
-    /// The values when the object holds its own copy.
+    /// The values when they are not in a row block.
     @usableFromInline @exclusivity(unchecked) var ownValues: [Value] = []
-    /// For objects a fetch created: their row in the fetch's shared `RowBlock`
-    /// (kept alive by `rowBlock`), read in place until the first change.
+    /// For objects fetched or inserted in bulk: their row in a `RowBlock` (kept
+    /// alive by `rowBlock`). The row is this object's alone; blocks only share
+    /// the allocation.
     @usableFromInline @exclusivity(unchecked) var sharedRow: UnsafeMutablePointer<Value>?
     @exclusivity(unchecked) private var rowBlock: RowBlock?
 
-    /// Points the object at a row of a shared block (see `RowBlock`).
+    /// Writes one stored value in place; `index` must be a valid attribute index.
+    func setStoredValue(_ value: Value, at index: Int) {
+        if let row = sharedRow {
+            precondition(index >= 0 && index < entity.attributes.count, "attribute index \(index) out of range")
+            row[index] = value
+        } else {
+            ownValues[index] = value
+        }
+    }
+
+    /// Points the object at its row in a block (see `RowBlock`).
     func useSharedRow(_ row: UnsafeMutablePointer<Value>, in block: RowBlock) {
         ownValues = []
         sharedRow = row
@@ -162,7 +174,7 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
         if old == coerced { return }
         context.undoStack?.record(.set(objectID, key: entity.attributes[index].name, old: old, new: coerced))
         if committed == nil && !isInserted { committed = values }
-        values[index] = coerced
+        setStoredValue(coerced, at: index)
         context.didChange(self, attributeIndex: index)
     }
 

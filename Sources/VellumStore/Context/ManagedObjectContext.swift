@@ -35,6 +35,9 @@ public final class ManagedObjectContext {
     /// saves give keys in this order.
     var insertedInOrder: [ManagedObject] = []
 
+    /// Rows of inserted objects (see `RowBlock`).
+    var insertedRows = RowBlockWriter()
+
     /// Pending inserts not deleted since.
     var liveInserts: LazyFilterSequence<[ManagedObject]> {
         insertedInOrder.lazy.filter { $0.isInserted && !$0.isDeleted }
@@ -183,7 +186,9 @@ public final class ManagedObjectContext {
         let (uuid, counter) = TemporaryKey.next()
         let o = ManagedObject(entity: entity, objectID: ObjectID(scope: entity.temporaryIDScope, key: .temporary(uuid)), context: self, isFault: false)
         o.temporaryCounter = counter
-        o.values = initial
+        let row = insertedRows.nextRow(width: initial.count)
+        row.initialize(from: initial, count: initial.count)
+        o.useSharedRow(row, in: insertedRows.block)
         o.isInserted = true
         insertedInOrder.append(o)
         undoStack?.record(.insert(o.objectID, entity: entity.name, values: values))

@@ -1,14 +1,12 @@
-/// Attribute values of many fetched rows in one allocation.
+/// Attribute values of many objects' rows in one allocation.
 ///
-/// A fetch of 100,000 objects would otherwise allocate (and later free) one
-/// `[Value]` per object; rows are instead written back to back into blocks of
-/// `RowBlock.capacity` values, and each object points at its row and keeps its
-/// block alive. An object copies its row into its own array the first time it
-/// is changed (`ManagedObject.values`' setter), so a block is never written after
-/// it is filled. A block is freed when the last object using it goes.
+/// A fetch or bulk insert of 100,000 objects would otherwise allocate (and later
+/// free) one `[Value]` per object; rows are instead laid back to back in blocks,
+/// and each object points at its own row (reading and writing it in place) and
+/// keeps its block alive. A block is freed when the last object using it goes.
 final class RowBlock {
-    /// Values per block (~96 KB): large enough that allocation is rare, small
-    /// enough that a few surviving objects do not pin much memory.
+    /// The largest block, in values (~96 KB): large enough that allocation is
+    /// rare, small enough that a few surviving objects do not pin much memory.
     static let capacity = 4_096
 
     let base: UnsafeMutablePointer<Value>
@@ -35,14 +33,23 @@ final class RowBlock {
     }
 }
 
-/// Hands out rows for one fetch, starting a new block when the current one is full.
+/// Hands out rows, starting a new block when the current one is full. Blocks
+/// start small and double up to `RowBlock.capacity`, so a context that inserts
+/// or fetches a handful of objects does not allocate 96 KB.
 struct RowBlockWriter {
-    private(set) var block = RowBlock()
+    private var current: RowBlock?
+    private var nextSize = 64
 
-    /// Room for a row of `width` values (initialized by the caller) and the block holding it.
+    /// The block of the row `nextRow` last returned.
+    var block: RowBlock { current! }
+
+    /// Room for a row of `width` values (initialized by the caller); `block` holds it.
     mutating func nextRow(width: Int) -> UnsafeMutablePointer<Value> {
-        if let row = block.reserveRow(width: width) { return row }
-        block = RowBlock(size: max(RowBlock.capacity, width))
-        return block.reserveRow(width: width)!  // fits: the block is at least `width` long
+        if let row = current?.reserveRow(width: width) { return row }
+        let size = max(nextSize, width)
+        nextSize = min(RowBlock.capacity, nextSize * 2)
+        let fresh = RowBlock(size: size)
+        current = fresh
+        return fresh.reserveRow(width: width)!  // fits: the block is at least `width` long
     }
 }
