@@ -61,8 +61,10 @@ final class Tmux {
     }
 
     /// Polls the screen until `condition` holds (true) or the timeout passes (false).
+    /// The default is generous: the full suite runs these beside multi-process
+    /// tests that keep both cores busy, and a wait that succeeds returns at once.
     @discardableResult
-    func wait(_ timeout: TimeInterval = 5, until condition: (String) -> Bool) -> Bool {
+    func wait(_ timeout: TimeInterval = 20, until condition: (String) -> Bool) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         repeat {
             if condition(screen) { return true }
@@ -72,7 +74,7 @@ final class Tmux {
     }
 
     @discardableResult
-    func wait(for text: String, _ timeout: TimeInterval = 5) -> Bool { wait(timeout) { $0.contains(text) } }
+    func wait(for text: String, _ timeout: TimeInterval = 20) -> Bool { wait(timeout) { $0.contains(text) } }
 
     func kill() { _ = tmux(["kill-session", "-t", name]) }
 }

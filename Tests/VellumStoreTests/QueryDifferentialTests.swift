@@ -176,7 +176,13 @@ import Testing
             return Comparison(.aggregate(.count, collection: ["owner", "items"], attribute: []), ops.randomElement(using: &rng)!, .constant(.integer(Int64.random(in: 0...8, using: &rng))))
         case 11:
             let q: Quantifier = [.any, .all, .none].randomElement(using: &rng)!
-            return Comparison(.key("owner.items.qty"), ops.randomElement(using: &rng)!, .constant(constant(.integer, &rng)), quantifier: q)
+            switch Int.random(in: 0..<4, using: &rng) {
+            case 0: return Comparison(.key("owner.items.qty"), ops.randomElement(using: &rng)!, .constant(constant(.integer, &rng)), quantifier: q)
+            // Through two and three to-many relationships, with a to-one (maybe nil) between.
+            case 1: return stringComparison(.key("tags.items.name"), quantifier: q, &rng)
+            case 2: return Comparison(.key("owner.items.tags.weight"), ops.randomElement(using: &rng)!, .constant(constant(.integer, &rng)), quantifier: q)
+            default: return Comparison(.key("tags.items.owner.items.qty"), ops.randomElement(using: &rng)!, .constant(constant(.integer, &rng)), quantifier: q)
+            }
         case 12:
             if Bool.random(using: &rng) { return arithmeticComparison(&rng) }
             return Comparison(.evaluatedObject, .in, .list((0..<3).map { _ in .constant(.integer(Int64.random(in: 1...40, using: &rng))) }))
@@ -294,6 +300,23 @@ import Testing
             SortDescriptor(keys.randomElement(using: &rng)!, ascending: Bool.random(using: &rng),
                            comparison: SortDescriptor.Comparison.allCases.randomElement(using: &rng)!)
         }
+    }
+
+    /// Paths through several to-manys where a to-one between them is nil: memory
+    /// gives that object one nil value, and so must SQL.
+    @Test(arguments: ["ANY tags.items.owner.items == nil", "NONE tags.items.owner.items == nil",
+                      "ALL tags.items.owner.items != nil", "ANY tags.items.owner.items.qty == nil",
+                      "ANY tags.items.owner == nil", "NONE owner.items.tags.weight BETWEEN {1, 3}"])
+    func nilToOneBetweenToManys(_ format: String) throws {
+        let fixture = try Self.makeFixture(seed: 20_261_130)
+        #expect(fixture.items.contains { $0.toOne["owner"] == nil }, "the fixture needs items without an owner")
+        let p = try Predicate(format: format)
+        try p.validate(entity: QueryFixtures.item, model: QueryFixtures.model)
+        let q = try QueryCompiler.compile(entity: QueryFixtures.item, layout: fixture.layout, predicate: p)
+        let sql = try fixture.conn.rows(q.selectSQL(), q.bindings).map { $0[0] }
+        let memory = try fixture.items.filter { try p.evaluate($0) }.map { Value.integer($0.pk) }
+        #expect(sql == memory, "\(format)")
+        #expect(!memory.isEmpty && memory.count < fixture.items.count, "\(format) selects all or nothing: not a useful case")
     }
 
     @Test func sqlMatchesMemory() throws {

@@ -25,7 +25,8 @@ import Testing
                   "SUBQUERY(tags, $t, $t.name == 'a' AND $t.weight > qty).@count > 1",
                   "price * qty > 100", "(qty + owner.rank) / 2 BETWEEN {1, 3}", "tags.@sum.weight - 1 IN {0, 1}", "-cost < flag + 1",
                   "SUBQUERY(owner.items, $i, ANY $i.tags.weight > 2 AND $i != SELF).@count == 0",
-                  "SUBQUERY(owner.items, $i, SUBQUERY($i.tags, $t, $t.weight > $i.qty).@count > 0).@count > 1"] {
+                  "SUBQUERY(owner.items, $i, SUBQUERY($i.tags, $t, $t.weight > $i.qty).@count > 0).@count > 1",
+                  "ANY tags.items.name == 'a'", "ALL tags.items.owner.items.qty > 2", "NONE owner.items.tags == 3"] {
             #expect(throws: Never.self, "\(s)") { try check(s) }
         }
     }

@@ -124,10 +124,8 @@ extension Comparison {
                     throw QueryError("'\(path.joined(separator: "."))' crosses the to-many relationship '\(s.relationship.name)' of \(s.source.name): use ANY, ALL, NONE or an aggregate such as \(path.prefix(i + 1).joined(separator: ".")).@count")
                 }
             } else {
-                guard r.toManyCount == 1 else {
-                    throw QueryError(r.toManyCount == 0
-                        ? "\(quantifier.rawValue) needs a key path through a to-many relationship, but '\(path.joined(separator: "."))' has none"
-                        : "'\(path.joined(separator: "."))' crosses more than one to-many relationship")
+                guard r.toManyCount >= 1 else {
+                    throw QueryError("\(quantifier.rawValue) needs a key path through a to-many relationship, but '\(path.joined(separator: "."))' has none")
                 }
             }
             return r.kind

@@ -290,18 +290,43 @@ final class SQLCompilation {
         guard let i = r.toManyIndex else { throw QueryError("\(c.quantifier.rawValue) needs a key path through a to-many relationship") }
         var current = start.alias
         for s in r.steps[..<i] { current = try joinToOne(s, from: current, scope: start) }
-        let src = try toManySource(r.steps[i], from: current)
-        let destination = model.entity(named: r.steps[i].relationship.destination)!
-        let sub = SQLScope(alias: src.alias, entity: destination)
-        let l = try path(r, steps: r.steps[(i + 1)...], from: src.alias, scope: sub)
-        let cond = try leaf(c, l, scope: scope)
-        let joins = sub.joins.isEmpty ? "" : " " + sub.joins.joined(separator: " ")
-        let head = "EXISTS (SELECT 1 FROM \(src.from)\(joins) WHERE \(src.link) AND "
-        switch c.quantifier {
-        case .any: return head + cond + ")"
-        case .none: return "(NOT " + head + cond + "))"
-        default: return "(NOT " + head + "NOT " + cond + "))"
+        // Over the path's values (flattened across its to-manys): ANY = some value
+        // meets the comparison, NONE = none does, ALL = none fails it.
+        let test: (SQLOperand) throws(QueryError) -> String = { l throws(QueryError) in
+            let cond = try self.leaf(c, l, scope: scope)
+            return c.quantifier == .all ? "NOT " + cond : cond
         }
+        let exists = try existsValue(r, toMany: i, from: current, test)
+        return c.quantifier == .any ? exists : "(NOT \(exists))"
+    }
+
+    /// `EXISTS` over the values of `r` reached through its to-many step `i` from
+    /// `alias` (and any later to-manys, nested), for which `test` holds. As in
+    /// memory, a nil to-one between two to-manys gives one nil value.
+    private func existsValue(_ r: ResolvedKeyPath, toMany i: Int, from alias: String,
+                             _ test: (SQLOperand) throws(QueryError) -> String) throws(QueryError) -> String {
+        let src = try toManySource(r.steps[i], from: alias)
+        let sub = SQLScope(alias: src.alias, entity: model.entity(named: r.steps[i].relationship.destination)!)
+        let body: String
+        if let next = r.steps[(i + 1)...].firstIndex(where: { $0.relationship.isToMany }) {
+            var current = src.alias
+            var nilChecks: [String] = []
+            for s in r.steps[(i + 1)..<next] {
+                current = try joinToOne(s, from: current, scope: sub)
+                nilChecks.append("\(current).\"_pk\" IS NULL")
+            }
+            let inner = try existsValue(r, toMany: next, from: current, test)
+            if nilChecks.isEmpty {
+                body = inner
+            } else {
+                let nilValue = try test(SQLOperand(sql: "NULL", kind: .null, nullable: true))
+                body = "(CASE WHEN \(nilChecks.joined(separator: " OR ")) THEN \(nilValue) ELSE \(inner) END)"
+            }
+        } else {
+            body = try test(try path(r, steps: r.steps[(i + 1)...], from: src.alias, scope: sub))
+        }
+        let joins = sub.joins.isEmpty ? "" : " " + sub.joins.joined(separator: " ")
+        return "EXISTS (SELECT 1 FROM \(src.from)\(joins) WHERE \(src.link) AND \(body))"
     }
 
     /// True for SELF, SUBQUERY variables and key paths that end at a relationship.
