@@ -100,12 +100,9 @@ final class E2EStore {
 struct E2EBrowserTests {
     /// Opens the store and goes to `entity`; waits until its rows show.
     func open(_ store: E2EStore, entity: String? = nil) -> Tmux {
+        if let entity { return Tmux.browser(store.command, entity: entity) }
         let t = Tmux(store.command)
         #expect(t.wait(for: "Entities"), "\(t.screen)")
-        if let entity {
-            t.keys(":"); t.type("goto \(entity)"); t.keys("Enter")
-            #expect(t.wait(for: "│ \(entity) │ row 1/"), "\(t.screen)")
-        }
         return t
     }
 
