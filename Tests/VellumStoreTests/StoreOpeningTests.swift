@@ -30,6 +30,44 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: url.path + "-wal"))
     }
 
+    /// Another program's WAL-mode database, at a path with characters that need
+    /// escaping in a URI: refused, and no -wal or -shm file appears beside it.
+    @Test func foreignWALDatabaseGetsNoSideFiles() throws {
+        let dir = TempDir()
+        let url = dir.file("odd name?#%.db")
+        do {
+            let c = try Connection(path: url.path, options: .init(create: true, journalModeWAL: true))
+            try c.execute("CREATE TABLE t (x); INSERT INTO t VALUES (1)")
+        }
+        for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
+        let before = try Data(contentsOf: url)
+        #expect { try PersistentStore(url: url, model: nil) } throws: { e in
+            guard case StoreError.notAStore(let path) = e else { return false }
+            return path == url.path
+        }
+        #expect(try Data(contentsOf: url) == before)
+        for suffix in ["-wal", "-shm"] { #expect(!FileManager.default.fileExists(atPath: url.path + suffix), "\(suffix) created") }
+    }
+
+    /// Real Core Data stores are recognised and named as such, and left as they were.
+    @Test func coreDataStoresAreNamedAndUntouched() throws {
+        let stores = SharedFixtures.directory.appendingPathComponent("stores")
+        let names = try FileManager.default.contentsOfDirectory(atPath: stores.path).filter { $0.hasSuffix(".sqlite") }
+        #expect(!names.isEmpty, "no Core Data fixture stores in \(stores.path)")
+        for name in names {
+            let dir = TempDir()
+            let url = dir.file(name)
+            try FileManager.default.copyItem(at: stores.appendingPathComponent(name), to: url)
+            let before = try Data(contentsOf: url)
+            #expect { try PersistentStore(url: url, model: nil) } throws: { e in
+                guard case StoreError.coreDataStore(let path) = e else { return false }
+                return path == url.path && "\(e)".contains("a Core Data store")
+            }
+            #expect(try Data(contentsOf: url) == before, "\(name) changed")
+            for suffix in ["-wal", "-shm"] { #expect(!FileManager.default.fileExists(atPath: url.path + suffix), "\(name) got a \(suffix) file") }
+        }
+    }
+
     @Test func modelMismatchIsRefused() throws {
         let dir = TempDir()
         _ = try Fixtures.openShop(dir)

@@ -14,6 +14,9 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     case fileNotFound(path: String)
     /// The file is not a Vellum store (no metadata table).
     case notAStore(path: String)
+    /// The file is a Core Data SQLite store (`Z_METADATA`, `Z_PRIMARYKEY`), whose
+    /// layout Vellum does not open yet.
+    case coreDataStore(path: String)
     /// The store was created from a different model.
     case modelMismatch(path: String, storeHash: String, modelHash: String)
     /// A value does not fit the attribute.
@@ -45,6 +48,8 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
         case .readOnly(let path): return "\(path): the store is read-only (no write permission on the file or its folder); open it read-only to browse"
         case .fileNotFound(let path): return "\(path): no such file"
         case .notAStore(let path): return "\(path): a SQLite database, but not a Vellum store (no _vellum_metadata table)"
+        case .coreDataStore(let path):
+            return "\(path): a Core Data store (it has Z_METADATA and Z_PRIMARYKEY tables); Vellum does not open Core Data's SQLite layout yet. The file was not changed."
         case .modelMismatch(let path, let s, let m):
             return "\(path): the store was created with a different model (store hash \(s.prefix(12)), model hash \(m.prefix(12)))"
         case .validation(let v): return v.description

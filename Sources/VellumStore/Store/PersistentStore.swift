@@ -58,6 +58,38 @@ public final class PersistentStore: @unchecked Sendable {
     static let metadataTable = "_vellum_metadata"
     static let formatVersion = "1"
 
+    /// Throws `notAStore` or `coreDataStore` when the file is another program's
+    /// database, judged from its main file alone, opened `immutable` so that no
+    /// `-wal`/`-shm` file appears beside it (a normal read of a WAL-mode database
+    /// creates them). When the main file lacks Vellum's metadata but a `-wal` file
+    /// exists, the metadata may still be only in the WAL: the normal probe decides.
+    private static func refuseForeignDatabase(at path: String) throws(StoreError) {
+        let main: Connection
+        do {
+            main = try Connection(path: immutableURI(path), options: .init(readOnly: true, journalModeWAL: false))
+        } catch {
+            if case .notADatabase(_, let detail) = error { throw .notADatabase(path: path, detail: detail) }
+            return  // let the normal probe report it, with the plain path
+        }
+        let isCoreData: Bool
+        do {
+            if try main.tableExists(metadataTable) { return }
+            isCoreData = try main.tableExists("Z_METADATA") && main.tableExists("Z_PRIMARYKEY")
+        } catch {
+            return  // unreadable without locks (being checkpointed?): the normal probe decides
+        }
+        let wal = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? nil
+        if let wal, wal > 0 { return }
+        throw isCoreData ? .coreDataStore(path: path) : .notAStore(path: path)
+    }
+
+    /// `file:` URI for `path` with `immutable=1` (read without locks, WAL or shared memory).
+    static func immutableURI(_ path: String) -> String {
+        let allowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~/")
+        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        return "file:" + (absolute.addingPercentEncoding(withAllowedCharacters: allowed) ?? absolute) + "?immutable=1"
+    }
+
     /// Opens (or creates) a store. With `model` nil, the model stored in the file is used.
     /// The file is never changed unless it is a Vellum store of this model, or absent and `createIfMissing`.
     public init(url: URL?, model: ManagedObjectModel?, options: StoreOptions = StoreOptions()) throws(StoreError) {
@@ -84,6 +116,7 @@ public final class PersistentStore: @unchecked Sendable {
         var storedModel: ManagedObjectModel?
         var storedIdentifier: String?
         if exists {
+            try Self.refuseForeignDatabase(at: path)
             let probe = try Connection(path: path, options: .init(readOnly: true, busyTimeoutMilliseconds: options.busyTimeoutMilliseconds, journalModeWAL: false))
             guard try probe.tableExists(Self.metadataTable) else { throw .notAStore(path: path) }
             let meta = try Self.readMetadata(probe)
