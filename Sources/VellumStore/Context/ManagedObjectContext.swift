@@ -161,14 +161,14 @@ public final class ManagedObjectContext {
     @discardableResult
     public func insert(_ entityName: String, values: [String: Value]) throws -> ManagedObject {
         let entity = try self.entity(entityName)
-        var initial = entity.defaultValues
-        for (key, value) in values {
-            guard let i = entity.attributeIndexByName[key] else { throw StoreError.unknownKey(entity: entityName, key: key) }
-            do { initial[i] = try value.coerced(to: entity.attributes[i].type) } catch {
-                throw StoreError.validation(ValidationFailure(entity: entityName, key: key, reason: error.description))
+        return try insert(entity, undoValues: values) { row in
+            for (key, value) in values {
+                guard let i = entity.attributeIndexByName[key] else { throw StoreError.unknownKey(entity: entityName, key: key) }
+                do { row[i] = try value.coerced(to: entity.attributes[i].type) } catch {
+                    throw StoreError.validation(ValidationFailure(entity: entityName, key: key, reason: "\(error)"))
+                }
             }
         }
-        return try insert(entity, coercedValues: initial, undoValues: values)
     }
 
     /// Inserts an object of `entity` (from this context's model) with default values:
@@ -178,16 +178,21 @@ public final class ManagedObjectContext {
         guard store.model.entity(named: entity.name) === entity else {
             throw StoreError.invalidOperation("entity \(entity.name) is not from this context's model")
         }
-        return try insert(entity, coercedValues: entity.defaultValues, undoValues: [:])
+        return try insert(entity, undoValues: [:]) { _ in }
     }
 
-    private func insert(_ entity: Entity, coercedValues initial: [Value], undoValues values: [String: Value]) throws -> ManagedObject {
+    /// Creates the object on a new row holding the defaults as changed by `fill`;
+    /// when `fill` throws, no object is created (the row is left unused).
+    private func insert(_ entity: Entity, undoValues values: [String: Value],
+                        fill: (UnsafeMutablePointer<Value>) throws -> Void) throws -> ManagedObject {
         if entity.isAbstract { throw StoreError.invalidOperation("entity \(entity.name) is abstract and cannot be instantiated") }
+        let defaults = entity.defaultValues
+        let row = insertedRows.nextRow(width: defaults.count)
+        row.initialize(from: defaults, count: defaults.count)
+        try fill(row)
         let (uuid, counter) = TemporaryKey.next()
         let o = ManagedObject(entity: entity, objectID: ObjectID(scope: entity.temporaryIDScope, key: .temporary(uuid)), context: self, isFault: false)
         o.temporaryCounter = counter
-        let row = insertedRows.nextRow(width: initial.count)
-        row.initialize(from: initial, count: initial.count)
         o.useSharedRow(row, in: insertedRows.block)
         o.isInserted = true
         insertedInOrder.append(o)
