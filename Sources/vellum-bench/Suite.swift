@@ -167,6 +167,15 @@ import VellumStore
                 }
                 return Measurement(value: best, baseline: bestRaw)
             },
+            // A bulk import that relates every object (a to-one whose inverse grows).
+            Benchmark(name: "insert-related-100k", unit: "ms") { [self] in
+                var best = Double.infinity, bestRaw = Double.infinity
+                for _ in 0..<2 {
+                    best = min(best, try RelatedWorkload.vellumInsert(at: freshPath("vellum-related")))
+                    bestRaw = min(bestRaw, try RelatedWorkload.rawInsert(at: freshPath("raw-related").path))
+                }
+                return Measurement(value: best, baseline: bestRaw)
+            },
             Benchmark(name: "fetch-100k", unit: "ms") { [self] in
                 let url = try populatedStore()
                 _ = try RecordWorkload.rawFetch(at: url.path)  // warm the page cache

@@ -29,8 +29,11 @@ extension ManagedObjectContext {
             }
         }
         // Unsaved changes made from the other side while this side was not loaded.
+        // None for a pending insert: linking to it loads this side first (see
+        // `link`), so scanning every pending object (a bulk import's thousands,
+        // once per new object) would find nothing.
         var current = stored
-        for other in pendingObjects where other !== object {
+        for other in object.isInserted ? PendingObjects.none : pendingObjects where other !== object {
             guard other.entity.isKind(of: relationship.destination),
                   let inverseIndex = other.entity.relationshipIndexByName[relationship.inverse],
                   other.relations.count > inverseIndex, let inverse = other.relations[inverseIndex] else { continue }
@@ -86,8 +89,15 @@ extension ManagedObjectContext {
     private func link(_ destination: ManagedObject, inverseOf relationship: RelationshipDescription, to owner: ManagedObject) throws {
         guard let inverseIndex = destination.entity.relationshipIndexByName[relationship.inverse] else { return }
         let inverse = destination.entity.relationships[inverseIndex]
-        var current = try self.relation(of: destination, at: inverseIndex).current
-        if !inverse.isToMany, let previous = current.first, previous !== owner {
+        // Read what is needed, then let go of the array so the append below is in
+        // place. `link` is only called for destinations newly added to `owner`'s
+        // side, and both sides are kept in step, so a to-many inverse cannot hold
+        // `owner` yet: searching it (once per insert of a bulk import) is skipped.
+        let (first, hasOwner) = try { () throws -> (ManagedObject?, Bool) in
+            let current = try self.relation(of: destination, at: inverseIndex).current
+            return (current.first, !inverse.isToMany && current.first === owner)
+        }()
+        if !inverse.isToMany, let previous = first, previous !== owner {
             // The destination leaves its previous owner's relationship.
             try unlink(previous, inverseOf: inverse, from: destination, cascadeInverse: false)
             if let i = previous.entity.relationshipIndexByName[relationship.name] {
@@ -95,10 +105,10 @@ extension ManagedObjectContext {
                 previous.relations[i]!.current.removeAll { $0 === destination }
                 markChanged(previous, key: relationship.name)
             }
-            current = []
+            destination.relations[inverseIndex]!.current = []
         }
-        if !current.contains(where: { $0 === owner }) { current.append(owner) }
-        destination.relations[inverseIndex]!.current = current
+        // Appended in place: no copy of a to-many that grows by one per insert.
+        if !hasOwner { destination.relations[inverseIndex]!.current.append(owner) }
         markChanged(destination, key: inverse.name)
     }
 

@@ -43,9 +43,11 @@ public final class ManagedObjectContext {
         insertedInOrder.lazy.filter { $0.isInserted && !$0.isDeleted }
     }
 
-    /// Every object with unsaved changes: changed and deleted saved objects, then pending inserts.
-    var pendingObjects: [ManagedObject] {
-        Array(changedObjects.values) + liveInserts
+    /// Every object with unsaved changes: changed and deleted saved objects, then
+    /// pending inserts. A lazy sequence: a bulk insert's 100,000 pending objects
+    /// are not copied each time a relationship or count asks about them.
+    var pendingObjects: PendingObjects {
+        PendingObjects(changed: changedObjects.values, inserted: insertedInOrder)
     }
 
     /// Select lists per root entity, built once.
