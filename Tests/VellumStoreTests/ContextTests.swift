@@ -73,6 +73,36 @@ import CSQLite
         #expect(try ctx3.existingObject(with: other.objectID).toMany("products").isEmpty)
     }
 
+    /// `add(_:to:)` appends once, moves an object from its previous owner when the
+    /// inverse is a to-one, keeps both sides of a many-to-many, and saves as set.
+    @Test func addingToAToManyOneByOne() throws {
+        let dir = TempDir()
+        let store = try Fixtures.openShop(dir)
+        let ctx = try ManagedObjectContext(store: store)
+        let acme = try ctx.insert("Provider", values: ["name": .string("Acme")])
+        let other = try ctx.insert("Provider", values: ["name": .string("Other")])
+        let products = try (0..<5).map { try ctx.insert("Product", values: ["name": .string("p\($0)")]) }
+        for p in products { try acme.add(p, to: "products") }
+        try acme.add(products[2], to: "products")                 // already there: no change
+        #expect(try acme.toMany("products") == products)
+        #expect(try products.allSatisfy { try $0.toOne("provider") === acme })
+        try other.add(products[1], to: "products")                // moves it
+        #expect(try acme.toMany("products") == [products[0], products[2], products[3], products[4]])
+        #expect(try other.toMany("products") == [products[1]])
+        #expect(try products[1].toOne("provider") === other)
+        let tag = try ctx.insert("Tag", values: ["name": .string("t")])
+        try tag.add(products[0], to: "products")
+        try tag.add(products[0], to: "products")
+        #expect(try products[0].toMany("tags") == [tag] && tag.toMany("products") == [products[0]])
+        #expect(throws: StoreError.self) { try acme.add(tag, to: "products") }    // wrong entity
+        #expect(throws: StoreError.self) { try products[0].add(acme, to: "provider") } // a to-one
+        try ctx.save()
+        let fresh = try ManagedObjectContext(store: store)
+        #expect(try fresh.existingObject(with: acme.objectID).toMany("products").count == 4)
+        #expect(try fresh.existingObject(with: other.objectID).toMany("products").map(\.objectID) == [products[1].objectID])
+        #expect(try fresh.existingObject(with: tag.objectID).toMany("products").map(\.objectID) == [products[0].objectID])
+    }
+
     @Test func orderedToManyKeepsOrder() throws {
         let dir = TempDir()
         let store = try Fixtures.openShop(dir)

@@ -3,6 +3,29 @@ import Testing
 @testable import VellumStore
 
 @Suite struct UndoTests {
+    @Test func undoAndRedoAnAddToAToMany() throws {
+        let dir = TempDir()
+        let store = try Fixtures.openShop(dir)
+        let ctx = try ManagedObjectContext(store: store)
+        let acme = try ctx.insert("Provider", values: ["name": .string("Acme")])
+        let tea = try ctx.insert("Product", values: ["name": .string("Tea")])
+        let coffee = try ctx.insert("Product", values: ["name": .string("Coffee")])
+        try acme.add(tea, to: "products")
+        try ctx.save()
+        let undo = UndoStack()
+        ctx.undoStack = undo
+        undo.beginGroup("Add Coffee to Acme")
+        try acme.add(coffee, to: "products")
+        undo.endGroup()
+        #expect(try acme.toMany("products") == [tea, coffee])
+        #expect(try undo.undo(in: ctx) == "Add Coffee to Acme")
+        #expect(try acme.toMany("products") == [tea])
+        #expect(try coffee.toOne("provider") == nil)
+        #expect(try undo.redo(in: ctx) == "Add Coffee to Acme")
+        #expect(try acme.toMany("products") == [tea, coffee])
+        #expect(try coffee.toOne("provider") === acme)
+    }
+
     @Test func undoAndRedoAfterSave() throws {
         let dir = TempDir()
         let store = try Fixtures.openShop(dir)

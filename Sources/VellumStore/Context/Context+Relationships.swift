@@ -72,16 +72,48 @@ extension ManagedObjectContext {
             }
             if d.isDeleted { throw StoreError.invalidOperation("\(object.entity.name).\(relationship.name): \(d.objectID.uriString) is deleted") }
         }
-        var unique: [ManagedObject] = []
-        for d in destinations where !unique.contains(where: { $0 === d }) { unique.append(d) }
+        // Sets of identities: replacing a large to-many is O(n), not O(n²).
+        var kept = Set<ObjectIdentifier>(minimumCapacity: destinations.count)
+        let unique = destinations.filter { kept.insert(ObjectIdentifier($0)).inserted }
         let old = try relation(of: object, at: index).current
-        let removed = old.filter { o in !unique.contains { $0 === o } }
-        let added = unique.filter { o in !old.contains { $0 === o } }
+        let had = Set(old.lazy.map(ObjectIdentifier.init))
+        let removed = old.filter { !kept.contains(ObjectIdentifier($0)) }
+        let added = unique.filter { !had.contains(ObjectIdentifier($0)) }
         if removed.isEmpty && added.isEmpty && old.elementsEqual(unique, by: ===) { return }
         undoStack?.record(.relate(object.objectID, key: relationship.name, old: old.map(\.objectID), new: unique.map(\.objectID)))
         for d in removed { try unlink(d, inverseOf: relationship, from: object) }
         for d in added { try link(d, inverseOf: relationship, to: object) }
         object.relations[index]!.current = unique
+        markChanged(object, key: relationship.name)
+    }
+
+    /// Appends `destination` to the to-many relationship `index` of `object`
+    /// unless it is there, updating the inverse; the array grows in place.
+    func addToRelation(of object: ManagedObject, at index: Int, _ destination: ManagedObject) throws {
+        let relationship = object.entity.relationships[index]
+        try checkSameContext([destination], key: relationship.name, of: object)
+        if object.isDeleted { throw StoreError.invalidOperation("\(object.objectID.uriString) is deleted; it cannot be changed") }
+        guard destination.entity.isKind(of: relationship.destination) else {
+            throw StoreError.validation(ValidationFailure(entity: object.entity.name, key: relationship.name,
+                reason: "expects \(relationship.destination), got \(destination.entity.name)", objectURI: object.objectID.uriString))
+        }
+        if destination.isDeleted { throw StoreError.invalidOperation("\(object.entity.name).\(relationship.name): \(destination.objectID.uriString) is deleted") }
+        // Already there? Through a to-one inverse that is one comparison; otherwise a scan.
+        let present: Bool
+        if let inverseIndex = destination.entity.relationshipIndexByName[relationship.inverse],
+           !destination.entity.relationships[inverseIndex].isToMany {
+            _ = try relation(of: object, at: index)
+            present = try relation(of: destination, at: inverseIndex).current.first === object
+        } else {
+            present = try relation(of: object, at: index).current.contains { $0 === destination }
+        }
+        if present { return }
+        if let undoStack {
+            let old = object.relations[index]!.current.map(\.objectID)
+            undoStack.record(.relate(object.objectID, key: relationship.name, old: old, new: old + [destination.objectID]))
+        }
+        try link(destination, inverseOf: relationship, to: object)
+        object.relations[index]!.current.append(destination)
         markChanged(object, key: relationship.name)
     }
 

@@ -268,11 +268,14 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
         try owningContext().setRelation(of: self, at: i, to: destinations)
     }
 
+    /// Adds one destination to a to-many relationship (no change if it is there):
+    /// O(1) when the inverse is a to-one, so adding thousands one by one stays linear.
     public func add(_ destination: ManagedObject, to key: String) throws {
-        var current = try toMany(key)
-        guard !current.contains(destination) else { return }
-        current.append(destination)
-        try setToMany(key, current)
+        let i = try relationshipIndex(key)
+        guard entity.relationships[i].isToMany else {
+            throw StoreError.invalidOperation("\(entity.name).\(key) is a to-one relationship")
+        }
+        try owningContext().addToRelation(of: self, at: i, destination)
     }
 
     public func remove(_ destination: ManagedObject, from key: String) throws {
