@@ -175,6 +175,12 @@ enum RecordWorkload {
             }
         }
 
+        /// Runs a bound INSERT (or other statement without rows) and resets it for the next row.
+        func step(_ s: OpaquePointer) throws {
+            guard sqlite3_step(s) == SQLITE_DONE else { throw BenchError("step: \(String(cString: sqlite3_errmsg(db)))") }
+            sqlite3_reset(s)
+        }
+
         func prepare(_ sql: String) throws -> OpaquePointer {
             var s: OpaquePointer?
             guard sqlite3_prepare_v2(db, sql, -1, &s, nil) == SQLITE_OK, let s else {
@@ -224,8 +230,7 @@ enum RecordWorkload {
                     bindText(s, 2, "Record")
                     sqlite3_bind_int64(s, 3, 1)
                     bindAttributes(s, r, from: 4)
-                    guard sqlite3_step(s) == SQLITE_DONE else { throw BenchError("insert: \(String(cString: sqlite3_errmsg(raw.db)))") }
-                    sqlite3_reset(s)
+                    try raw.step(s)
                 }
                 try raw.exec("COMMIT")
             } catch { failure = error }

@@ -74,8 +74,7 @@ enum RelatedWorkload {
                     RecordWorkload.bindText(s, 4, "item \(i)")
                     sqlite3_bind_double(s, 5, Double(i) / 4)
                     sqlite3_bind_int64(s, 6, Int64(i % providerCount + 1))
-                    guard sqlite3_step(s) == SQLITE_DONE else { throw BenchError("insert: \(String(cString: sqlite3_errmsg(raw.db)))") }
-                    sqlite3_reset(s)
+                    try raw.step(s)
                 }
                 try raw.exec("COMMIT")
             } catch { failure = error }
