@@ -5,35 +5,30 @@ import VellumTerminal
 /// The column summary overlay (`F`): statistics and a frequency table of the
 /// current column over the current list, as computed by `context.summarize`.
 public struct SummaryOverlay: Sendable, Equatable {
-    public var column: String
-    public var type: AttributeType
-    /// Rows summarized (the current filter's matches).
-    public var count: Int
-    public var nulls: Int
-    public var distinct: Int
-    public var min: Value?
-    public var max: Value?
-    public var mean: Double?
-    public var buckets: [ColumnSummary.Bucket]
+    /// What the store computed (rows are the current filter's matches).
+    public let summary: ColumnSummary
+    public let type: AttributeType
     /// Cursor over `buckets`.
     public var cursor = 0
 
-    public init(_ s: ColumnSummary, type: AttributeType) {
-        column = s.attribute
+    public init(_ summary: ColumnSummary, type: AttributeType) {
+        self.summary = summary
         self.type = type
-        count = s.count; nulls = s.nulls; distinct = s.distinct
-        min = s.min; max = s.max; mean = s.mean
-        buckets = s.top
     }
+
+    public var column: String { summary.attribute }
+    public var count: Int { summary.count }
+    public var distinct: Int { summary.distinct }
+    public var buckets: [ColumnSummary.Bucket] { summary.top }
 
     /// Statistics lines shown above the frequency table.
     public var statsLines: [String] {
-        var lines = ["count \(count)   nulls \(nulls)   distinct \(distinct)"]
+        var lines = ["count \(count)   nulls \(summary.nulls)   distinct \(distinct)"]
         var parts: [String] = []
-        if let min { parts.append("min \(Self.text(min))") }
-        if let max { parts.append("max \(Self.text(max))") }
+        if let min = summary.min { parts.append("min \(Self.text(min))") }
+        if let max = summary.max { parts.append("max \(Self.text(max))") }
         if !parts.isEmpty { lines.append(parts.joined(separator: "   ")) }
-        if let mean {
+        if let mean = summary.mean {
             lines.append("mean " + (type == .date ? Value.iso8601(Date(timeIntervalSince1970: mean)) : Self.number(mean)))
         }
         return lines

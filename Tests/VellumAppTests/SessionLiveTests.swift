@@ -16,16 +16,6 @@ import VellumTerminal
         return session
     }
 
-    func waitUntil(_ seconds: Double = 5, _ condition: () -> Bool) async -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if condition() { return true }
-            try? await Task.sleep(nanoseconds: 10_000_000)
-            await Task.yield()
-        }
-        return condition()
-    }
-
     func type(_ s: BrowserSession, _ text: String) async { for c in text { await s.handle(.char(c)) } }
 
     @Test func viewContextIsStrict() async throws {

@@ -18,17 +18,6 @@ import VellumTerminal
         try PersistentContainer(model: nil, storeURL: url, options: StoreOptions(createIfMissing: false))
     }
 
-    /// Yields the main actor (as the event loop does) until `condition` holds.
-    func waitUntil(_ seconds: Double = 5, _ condition: () -> Bool) async -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if condition() { return true }
-            try? await Task.sleep(nanoseconds: 10_000_000)
-            await Task.yield()
-        }
-        return condition()
-    }
-
     @Test func demoStoreAndBrowsing() async throws {
         let url = try Self.makeStore()
         let session = BrowserSession(container: try Self.open(url))

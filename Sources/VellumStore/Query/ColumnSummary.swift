@@ -2,7 +2,7 @@ import Foundation
 
 /// Statistics and a frequency table for one attribute over a fetch's rows,
 /// computed in SQL (fast on a million rows). Reflects saved data only.
-public struct ColumnSummary: Sendable {
+public struct ColumnSummary: Sendable, Equatable {
     public struct Bucket: Sendable, Hashable {
         public var value: Value
         public var count: Int
