@@ -40,7 +40,7 @@ public final class ManagedObjectContext {
 
     /// Pending inserts not deleted since.
     var liveInserts: LazyFilterSequence<[ManagedObject]> {
-        insertedInOrder.lazy.filter { $0.isInserted && !$0.isDeleted }
+        insertedInOrder.lazy.filter(PendingObjects.isLiveInsert)
     }
 
     /// Every object with unsaved changes: changed and deleted saved objects, then
@@ -96,7 +96,7 @@ public final class ManagedObjectContext {
 
     /// All objects currently registered (materialized or faults), including unsaved inserts.
     public var registeredObjects: [ManagedObject] {
-        Array(registry.values) + insertedInOrder.filter { $0.isInserted && !$0.isDeleted }
+        Array(registry.values) + liveInserts
     }
 
     /// The registered object for an ID, if any; never does I/O.

@@ -9,16 +9,14 @@ struct RowLoader {
     /// A class: fetch loops hold one per row without copying its arrays.
     final class Plan {
         let entity: Entity
-        /// (attribute index, select column, type), stored attributes only.
-        let attributes: [(Int, Int, AttributeType)]
         /// (relationship index, select column), to-one foreign keys only.
         let foreignKeys: [(Int, Int)]
         /// Per attribute index: its select column (-1 for transient attributes) and type.
         let sources: [(column: Int, type: AttributeType)]
 
+        /// `attributes`: (attribute index, select column, type) of the stored attributes.
         init(entity: Entity, attributes: [(Int, Int, AttributeType)], foreignKeys: [(Int, Int)]) {
             self.entity = entity
-            self.attributes = attributes
             self.foreignKeys = foreignKeys
             var sources = entity.attributes.map { (column: -1, type: $0.type) }
             for (i, column, type) in attributes { sources[i] = (column, type) }

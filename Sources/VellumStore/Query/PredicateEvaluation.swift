@@ -188,7 +188,7 @@ extension Comparison {
         switch fn {
         case .count: return .integer(Int64(values.count))
         case .sum:
-            return .double(values.reduce(0.0) { $0 + (ValueOrdering.number($1).map(double) ?? 0) })
+            return .double(values.reduce(0.0) { $0 + (ValueOrdering.number($1)?.double ?? 0) })
         case .avg:
             guard !values.isEmpty else { return .null }
             let nums = values.compactMap(ValueOrdering.number)
@@ -202,14 +202,10 @@ extension Comparison {
                 }
                 if !overflow { return .double(Double(sum) / Double(nums.count)) }
             }
-            return .double(nums.reduce(0.0) { $0 + double($1) } / Double(nums.count))
+            return .double(nums.reduce(0.0) { $0 + $1.double } / Double(nums.count))
         case .min: return values.min { ValueOrdering.compare($0, $1) < 0 } ?? .null
         case .max: return values.max { ValueOrdering.compare($0, $1) < 0 } ?? .null
         }
-    }
-
-    private static func double(_ n: ValueOrdering.Number) -> Double {
-        switch n { case .int(let i): return Double(i); case .real(let d): return d }
     }
 
     /// SELF and relationships compare with integer primary keys; an object-ID URI stands for its key.

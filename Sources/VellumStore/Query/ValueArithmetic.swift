@@ -21,7 +21,7 @@ enum ValueArithmetic {
             }
             if !overflow { return .integer(result) }
         }
-        let p = double(x), q = double(y)
+        let p = x.double, q = y.double
         let r: Double
         switch op {
         case .add: r = p + q
@@ -32,13 +32,6 @@ enum ValueArithmetic {
             r = p / q
         }
         return r.isNaN ? .null : .double(r)
-    }
-
-    private static func double(_ n: ValueOrdering.Number) -> Double {
-        switch n {
-        case .int(let i): return Double(i)
-        case .real(let d): return d
-        }
     }
 
     /// Dates are not numbers here (validation refuses them; unvalidated, they give nil).

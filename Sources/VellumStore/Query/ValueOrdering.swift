@@ -5,7 +5,15 @@ import Foundation
 /// booleans) numerically with exact integer/real comparison, dates as Unix
 /// seconds, strings by UTF-8 bytes, binary and UUIDs by bytes.
 enum ValueOrdering {
-    enum Number { case int(Int64), real(Double) }
+    enum Number {
+        case int(Int64), real(Double)
+        var double: Double {
+            switch self {
+            case .int(let i): return Double(i)
+            case .real(let d): return d
+            }
+        }
+    }
 
     /// A decimal as SQLite's `CAST(text AS REAL)` reads it.
     static func decimalDouble(_ d: Decimal) -> Double {
