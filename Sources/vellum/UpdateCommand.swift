@@ -17,6 +17,10 @@ struct UpdateCommand: AsyncCommand {
         A bad value, an unknown key, or a validation or uniqueness violation prints
         which key and why, exits 1, and writes nothing.
 
+        When another writer changes the matching objects between the read and the
+        save (a version conflict), the objects are read again and the values set
+        again, up to \(ConflictRetry.defaultAttempts) times; then the conflict is reported, exit 1.
+
         Options:
           --where PREDICATE   which objects to change (required)
           --help              show this help
@@ -39,10 +43,13 @@ struct UpdateCommand: AsyncCommand {
         let entityName = entity.name
         let changed: Int
         do {
-            changed = try await container.enqueue { context in
-                let objects = try context.fetch(FetchRequest(entityName: entityName, predicate: predicate))
-                for o in objects { try StoreSupport.apply(assignments, to: o, in: context) }
-                return objects.filter(\.hasChanges).count
+            // Declarative: after a version conflict the objects are read again and the same values set.
+            changed = try await ConflictRetry.run {
+                try await container.enqueue { context in
+                    let objects = try context.fetch(FetchRequest(entityName: entityName, predicate: predicate))
+                    for o in objects { try StoreSupport.apply(assignments, to: o, in: context) }
+                    return objects.filter(\.hasChanges).count
+                }
             }
         } catch { throw StoreSupport.writeFailure(error) }
         console.out("updated \(changed) object\(changed == 1 ? "" : "s")\n")

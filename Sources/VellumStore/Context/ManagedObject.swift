@@ -300,3 +300,5 @@ final class FaultBatch {
         self.size = size
     }
 }
+
+extension ManagedObject { public var isMissing: Bool { false } }

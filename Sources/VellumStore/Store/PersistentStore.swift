@@ -150,6 +150,7 @@ public final class PersistentStore: @unchecked Sendable {
         for e in resolvedModel.entitiesByName.values {
             idScopes[e.name] = ObjectIDScope.intern(entityName: e.name, rootName: e.rootName, storeIdentifier: identifier)
         }
+        if exists { try upgradeHistoryTriggersIfNeeded() }
     }
 
     private static func readMetadata(_ c: Connection) throws(StoreError) -> [String: String] {
