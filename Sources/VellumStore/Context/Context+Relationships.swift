@@ -186,7 +186,7 @@ extension ManagedObjectContext {
             case .cascade:
                 let destinations = try relation(of: object, at: i).current
                 for d in destinations { try unlink(d, inverseOf: relationship, from: object) }
-                for d in destinations where !d.isDeleted { try delete(d) }
+                for d in destinations where !d.isDeleted && !d.isMissing { try delete(d) }
             }
         }
         if object.isInserted {

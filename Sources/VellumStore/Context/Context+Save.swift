@@ -10,14 +10,16 @@ extension ManagedObjectContext {
         let all = Array(changedObjects.values)
         let inserted = insertedInOrder.filter { $0.isInserted && !$0.isDeleted && $0.context === self }
         let deleted = all.filter { $0.isDeleted && !$0.isInserted }
-        let updated = all.filter { !$0.isInserted && !$0.isDeleted && $0.hasChangedValues }
+        var updated = all.filter { !$0.isInserted && !$0.isDeleted && $0.hasChangedValues }
         guard !(inserted.isEmpty && deleted.isEmpty && updated.isEmpty) else {
             changedObjects.removeAll()
             insertedInOrder.removeAll()
             return DidSave(inserted: [], updated: [], deleted: [], changedKeys: [:], author: transactionAuthor, sequence: store.currentSaveSequence)
         }
-        // Objects changed only through an inverse relationship may still be faults.
-        for o in updated + deleted where o.isFault { try fulfillFault(o) }
+        // Objects changed only through an inverse relationship may still be faults;
+        // one whose row is missing (a dangling reference's target) has nothing to write.
+        for o in deleted where o.isFault { try fulfillFault(o) }
+        updated.removeAll { $0.isFault && $0.isMissing }
         let validator = Validator(context: self)
         let failures = try validator.failures(for: inserted + updated)
         if failures.count == 1 { throw StoreError.validation(failures[0]) }

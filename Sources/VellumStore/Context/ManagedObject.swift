@@ -300,5 +300,3 @@ final class FaultBatch {
         self.size = size
     }
 }
-
-extension ManagedObject { public var isMissing: Bool { false } }

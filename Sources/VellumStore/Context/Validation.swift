@@ -37,7 +37,8 @@ struct Validator {
     func denials(for deleted: [ManagedObject]) throws -> StoreError? {
         for o in deleted {
             for (i, r) in o.entity.relationships.enumerated() where r.deleteRule == .deny {
-                let remaining = try context.relation(of: o, at: i).current.filter { !$0.isDeleted }
+                // A dangling to-one (its target's row is missing) holds nothing back.
+                let remaining = try context.relation(of: o, at: i).current.filter { !$0.isDeleted && (r.isToMany || !$0.isMissing) }
                 if !remaining.isEmpty { return .deleteDenied(entity: o.entity.name, relationship: r.name, count: remaining.count) }
             }
         }
