@@ -185,8 +185,10 @@ enum Renderer {
         }
     }
 
-    /// A related object's display attribute (name/title), or its ID URI.
+    /// A related object's display attribute (name/title), or its ID URI; a target
+    /// whose row is missing (a dangling reference written elsewhere) says so.
     static func displayName(_ o: ManagedObject) -> String {
+        if o.isMissing { return "⚠ missing \(o.entity.name) \(o.objectID.primaryKey.map { "p\($0)" } ?? "")" }
         for key in ["name", "title", "displayName", "label"] where o.entity.attribute(named: key) != nil {
             if let v = try? o.value(forKey: key), !v.isNull { return v.description }
         }
