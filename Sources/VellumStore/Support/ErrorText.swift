@@ -5,16 +5,22 @@ import Foundation
 /// (`CocoaError`, `POSIXError`, bridged `NSError`s) are translated so that
 /// `Error Domain=NSCocoaErrorDomain Code=…` never reaches a screen.
 public enum ErrorText {
-    public static func describe(_ error: any Error) -> String {
+    public static func describe(_ error: any Error) -> String { describe(error, naming: true) }
+
+    /// Like `describe`, without the file path a Foundation error carries, for a
+    /// message that names the file already (`model.json: cannot read file: permission denied`).
+    public static func reason(_ error: any Error) -> String { describe(error, naming: false) }
+
+    private static func describe(_ error: any Error, naming: Bool) -> String {
         if let e = error as? DecodingError { return decoding(e) }
         // Any NSError casts to CocoaError and POSIXError, so the domain decides.
-        if type(of: error) is NSError.Type || error is CocoaError || error is POSIXError { return foundation(error as NSError) }
+        if type(of: error) is NSError.Type || error is CocoaError || error is POSIXError { return foundation(error as NSError, naming: naming) }
         // Vellum's errors (and any other Swift error) describe themselves.
         return String(describing: error)
     }
 
-    private static func cocoa(_ e: CocoaError) -> String {
-        let path = e.filePath ?? e.url?.path
+    private static func cocoa(_ e: CocoaError, naming: Bool) -> String {
+        let path = naming ? e.filePath ?? e.url?.path : nil
         let subject = path.map { "\($0): " } ?? ""
         switch e.code {
         case .fileNoSuchFile, .fileReadNoSuchFile: return subject + "no such file or directory"
@@ -25,6 +31,8 @@ public enum ErrorText {
         case .fileReadCorruptFile: return subject + "the file is damaged or not in the expected format"
         case .fileReadInapplicableStringEncoding, .fileWriteInapplicableStringEncoding: return subject + "not valid UTF-8 text"
         case .fileReadTooLarge: return subject + "the file is too large to read"
+        case .fileReadUnknown: return subject + "the file could not be read"
+        case .fileWriteUnknown: return subject + "the file could not be written"
         default:
             if let underlying = (e as NSError).userInfo[NSUnderlyingErrorKey] as? NSError,
                underlying.domain == NSPOSIXErrorDomain {
@@ -53,9 +61,9 @@ public enum ErrorText {
     }
 
     /// A bridged error: by its domain; of an unknown domain its reason if it has one, else where it came from.
-    private static func foundation(_ ns: NSError) -> String {
-        if ns.domain == NSCocoaErrorDomain { return cocoa(CocoaError(CocoaError.Code(rawValue: ns.code), userInfo: ns.userInfo)) }
-        if ns.domain == NSPOSIXErrorDomain { return posix(Int32(ns.code), path: ns.userInfo[NSFilePathErrorKey] as? String) }
+    private static func foundation(_ ns: NSError, naming: Bool) -> String {
+        if ns.domain == NSCocoaErrorDomain { return cocoa(CocoaError(CocoaError.Code(rawValue: ns.code), userInfo: ns.userInfo), naming: naming) }
+        if ns.domain == NSPOSIXErrorDomain { return posix(Int32(ns.code), path: naming ? ns.userInfo[NSFilePathErrorKey] as? String : nil) }
         if let reason = ns.localizedFailureReason { return reason }
         if let text = ns.userInfo[NSLocalizedDescriptionKey] as? String { return text }
         return "unexpected error (\(ns.domain) \(ns.code))"
