@@ -12,13 +12,7 @@ struct WriteValueTests {
 
     init() throws { try CLIFixtures.makeShop(at: dir.path("shop.vellum")) }
 
-    func snapshot() throws -> String {
-        try runSQLite(path, """
-            SELECT * FROM "Product" ORDER BY "_pk";
-            SELECT * FROM "Provider" ORDER BY "_pk";
-            SELECT count(*) FROM _vellum_changes;
-            """).out
-    }
+    func snapshot() throws -> String { try CLIFixtures.shopSnapshot(path) }
 
     @Test func cliRefusesDatesItWouldAlter() throws {
         let before = try snapshot()
@@ -46,15 +40,14 @@ struct WriteValueTests {
         for _ in 0..<6 {
             let stored = Double.random(in: -2_000_000_000...4_000_000_000, using: &rng)
             _ = try runSQLite(path, "UPDATE Product SET added = \(String(format: "%.17g", stored)) WHERE name = 'apple';")
-            let exact = "SELECT printf('%.17g', added) FROM Product WHERE name = 'apple'"
-            let before = try sqliteScalar(path, exact)
+            let before = try #require(try storedSeconds(path, "Product", "added", where: "name == 'apple'"))
             let q = try VellumBinary.run(["query", path, "Product", "--where", "name == 'apple'", "--format", "csv"])
             let lines = q.stdout.components(separatedBy: "\r\n")
             let column = try #require(lines[0].split(separator: ",").firstIndex(of: "added"))
             let shown = String(lines[1].split(separator: ",", omittingEmptySubsequences: false)[column])
             let u = try VellumBinary.run(["update", path, "Product", "--where", "name == 'apple'", "added=\(shown)"])
             #expect(u.status == 0, "seed \(seed): \(shown): \(u.stderr)")
-            #expect(try sqliteScalar(path, exact) == before, "seed \(seed): \(before) shown as \(shown)")
+            #expect(try storedSeconds(path, "Product", "added", where: "name == 'apple'") == before, "seed \(seed): \(before) shown as \(shown)")
         }
     }
 
