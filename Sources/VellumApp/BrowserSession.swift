@@ -267,6 +267,7 @@ public final class BrowserSession {
         editTarget = (object.objectID, key, value)
         state.editor = LineEditor(FieldText.editText(value, type: attribute.type))
         state.editError = nil
+        state.editIsOptional = attribute.isOptional
         state.conflict = nil
         state.mode = .edit
         if let hint = FieldText.hint(for: attribute) { state.setStatus(hint) }

@@ -63,7 +63,7 @@ struct E2EValueFieldTests {
     @Test func shownDateTypesBackToTheSameValue() throws {
         _ = sql("UPDATE Event SET starts = 1714566600.1234567")
         let before = try #require(try storedSeconds(path, "Event", "starts", where: "TRUEPREDICATE"))
-        let shown = Value.iso8601(Date(timeIntervalSince1970: before))
+        let shown = ISODate.text(Date(timeIntervalSince1970: before))
         let t = Tmux.browser("'\(VellumBinary.url.path)' '\(path)'", entity: "Event")
         defer { t.kill() }
         t.keys("l", "e")
@@ -78,7 +78,9 @@ struct E2EValueFieldTests {
         let t = Tmux.browser("'\(VellumBinary.url.path)' '\(path)'", entity: "Event")
         defer { t.kill() }
         // Empty text for the required title: said, not saved as "".
-        t.keys("e", "C-u", "Enter")
+        t.keys("e")
+        #expect(t.wait(for: "^U/^K/^W  required"), "the editor says the title is required: \(t.screen)")
+        t.keys("C-u", "Enter")
         #expect(t.wait(for: "title is required"), "\(t.screen)")
         #expect(sql("SELECT quote(title) FROM Event") == "'Launch'")
         t.keys("Escape")
@@ -88,7 +90,9 @@ struct E2EValueFieldTests {
         #expect(t.wait(for: "saved fee ('12.50' is stored as 12.5)"), "\(t.screen)")
         #expect(sql("SELECT fee FROM Event") == "12.5")
         // JSON null for the optional transformable stores NULL, not the text 'null'.
-        t.keys("l", "e", "C-u"); t.type("null"); t.keys("Enter")
+        t.keys("l", "e")
+        #expect(t.wait(for: "empty or null = no value"), "\(t.screen)")
+        t.keys("C-u"); t.type("null"); t.keys("Enter")
         #expect(t.wait(for: "saved meta"), "\(t.screen)")
         #expect(sql("SELECT quote(meta) FROM Event") == "NULL")
     }
