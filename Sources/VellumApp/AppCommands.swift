@@ -30,7 +30,7 @@ public enum AppCommands {
         if let i = arguments.firstIndex(of: "--theme"), i + 1 < arguments.count { theme = arguments[i + 1] }
         let url: URL
         do { url = try demoStoreURL() } catch {
-            VellumBrowser.printError("vellum: cannot create the demo store: \(error)")
+            VellumBrowser.printError("vellum: cannot create the demo store: \(ErrorText.describe(error))")
             return 1
         }
         // A second process writing to the store shows live updates.
@@ -64,7 +64,7 @@ public enum AppCommands {
             exit(0)
         }
         do { try DemoWriter.run(storePath: path) } catch {
-            VellumBrowser.printError("vellum demo-writer: \(error)")
+            VellumBrowser.printError("vellum demo-writer: \(ErrorText.describe(error))")
             return 1
         }
         return 0
@@ -73,7 +73,7 @@ public enum AppCommands {
     @MainActor
     private static func runBrowser(path: String, theme: String?) async -> Int32 {
         do { return try await VellumBrowser.run(storePath: path, themeName: theme) } catch {
-            VellumBrowser.printError("vellum: \(error)")
+            VellumBrowser.printError("vellum: \(ErrorText.describe(error))")
             return 1
         }
     }

@@ -47,6 +47,8 @@ public struct AppState: Sendable {
     public var editor = LineEditor()
     /// Why the value in the editor cannot be saved (edit mode).
     public var editError: String?
+    /// Whether the edited attribute is optional (empty text = null); else the editor says it is required.
+    public var editIsOptional = true
 
     public var filterText = ""
     public var filterError: ParseError?

@@ -131,7 +131,7 @@ public final class BrowserSession {
         } catch {
             rows = nil
             state.rowCount = 0
-            state.setStatus("\(error)", error: true)
+            state.setStatus(describe(error), error: true)
         }
         if let select, let i = rows?.index(of: select) { state.cursorRow = i } else if select != nil { state.cursorRow = 0 }
         state.clamp()
@@ -167,7 +167,7 @@ public final class BrowserSession {
             source.predicate = oldPredicate
             source.sortDescriptors = oldSort
             try? source.reload()
-            state.setStatus("\(error)", error: true)
+            state.setStatus(describe(error), error: true)
         }
         state.rowCount = source.count
         followSelection()
@@ -267,6 +267,7 @@ public final class BrowserSession {
         editTarget = (object.objectID, key, value)
         state.editor = LineEditor(FieldText.editText(value, type: attribute.type))
         state.editError = nil
+        state.editIsOptional = attribute.isOptional
         state.conflict = nil
         state.mode = .edit
         if let hint = FieldText.hint(for: attribute) { state.setStatus(hint) }
@@ -285,7 +286,8 @@ public final class BrowserSession {
         case .success(let value):
             // Someone else changed or deleted it while the editor was open: ask.
             if checkConflict(mine: text) { return }
-            save("edit \(target.key)", success: "saved \(target.key)") { ctx in
+            let note = ValueParser.storedFormNote(text, value).map { " (\($0))" } ?? ""
+            save("edit \(target.key)", success: "saved \(target.key)" + note) { ctx in
                 try ctx.existingObject(with: target.id).setValue(value, forKey: target.key)
             } onConflict: { [weak self] in
                 _ = self?.checkConflict(mine: text, force: true)
@@ -394,7 +396,8 @@ public final class BrowserSession {
             undoStack.endGroup()
             context.rollback()
             undoStack.discardLastAction()
-            if case StoreError.conflicts = error, let onConflict {
+            // Only a changed or deleted record asks mine/theirs; a uniqueness conflict is a message.
+            if case StoreError.conflicts(let cs) = error, cs.allSatisfy({ $0.kind == .version }), let onConflict {
                 onConflict()
             } else {
                 state.setStatus(describe(error), error: true)
@@ -420,8 +423,7 @@ public final class BrowserSession {
     }
 
     func describe(_ error: Error) -> String {
-        if let e = error as? StoreError { return e.description }
-        return "\(error)"
+        ErrorText.describe(error)
     }
 
     // MARK: Picker (to-one)
@@ -435,7 +437,7 @@ public final class BrowserSession {
             let objects = try context.fetch(request)
             pickerAll = objects.map { ($0.objectID, Renderer.displayName($0)) }
         } catch {
-            state.setStatus("\(error)", error: true)
+            state.setStatus(describe(error), error: true)
             return
         }
         pickerTarget = (object.objectID, r.name, target.name)

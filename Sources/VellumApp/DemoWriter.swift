@@ -33,7 +33,7 @@ public enum DemoWriter {
                 _ = try ctx.save()
             } catch {
                 ctx.rollback()
-                FileHandle.standardError.write(Data("demo-writer: \(error)\n".utf8))
+                FileHandle.standardError.write(Data("demo-writer: \(ErrorText.describe(error))\n".utf8))
             }
         }
     }

@@ -20,7 +20,7 @@ public enum FieldText {
     public static func hint(for attribute: AttributeDescription) -> String? {
         switch attribute.type {
         case .binary: return "\(attribute.name): hex bytes, e.g. 0x0aff or 0a ff\(attribute.isOptional ? "; empty = null" : "")"
-        case .transformable: return "\(attribute.name): JSON\(attribute.isOptional ? "; empty = null" : "")"
+        case .transformable: return "\(attribute.name): JSON\(attribute.isOptional ? "; empty or null = no value" : "")"
         default: return nil
         }
     }
@@ -45,6 +45,10 @@ public enum FieldText {
         }
         if let error = JSONSyntax.firstError(in: input) {
             return .failure(.init("\(attribute.name) is not valid JSON at \(error)"))
+        }
+        // JSON null is no value: stored as NULL, never as the text 'null'.
+        if text == "null" {
+            return attribute.isOptional ? .success(.null) : .failure(.init("\(attribute.name) is required (null is no value)"))
         }
         return .success(.string(text))
     }

@@ -239,7 +239,7 @@ enum Renderer {
             screen.put(row: r.row, col: 0, text: " j/k move  Enter filter on the value  Esc close", style: t[.dim], maxWidth: r.width)
         case .edit:
             let extra = s.currentColumnType == .boolean ? "  Space toggle" : ""
-            screen.put(row: r.row, col: 0, text: " Enter save  Esc cancel  ^A/^E ^←/^→ ^U/^K/^W\(extra)  empty = null", style: t[.dim], maxWidth: r.width)
+            screen.put(row: r.row, col: 0, text: " Enter save  Esc cancel  ^A/^E ^←/^→ ^U/^K/^W\(extra)  \(s.editIsOptional ? "empty = null" : "required")", style: t[.dim], maxWidth: r.width)
         case .conflict:
             screen.put(row: r.row, col: 0, text: " m keep mine  t take theirs  Esc back to the editor", style: t[.warning], maxWidth: r.width)
         case .picker:

@@ -49,7 +49,7 @@ public enum VellumBrowser {
 
         let session = BrowserSession(container: container)
         session.setThemeName(theme.name)
-        container.onMergeError { [weak session] error in session?.setStatus("merge failed: \(error)", error: true) }
+        container.onMergeError { [weak session] error in session?.setStatus("merge failed: \(ErrorText.describe(error))", error: true) }
         if let themeError { session.setStatus("theme: \(themeError.description) — using \(theme.name)", error: true) }
         let loop = EventLoop(session: session, screen: screen,
                              fileName: URL(fileURLWithPath: storePath).lastPathComponent, theme: theme)

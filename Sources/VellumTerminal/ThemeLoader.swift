@@ -136,11 +136,12 @@ public struct ThemeLoader: Sendable {
 
     private func parseFile(at path: String, name: String) throws(ThemeError) -> ThemeDefinition? {
         guard FileManager.default.fileExists(atPath: path) else { return nil }
-        let text: String
-        do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
-        } catch {
-            throw ThemeError(file: path, line: 0, key: nil, reason: "cannot read file (\(error.localizedDescription))")
+        // Own reasons, not Foundation's error text (`Error Domain=…` must never reach the screen).
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ThemeError(file: path, line: 0, key: nil, reason: "cannot read file (a directory, or no read permission)")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw ThemeError(file: path, line: 0, key: nil, reason: "cannot read file (not valid UTF-8 text)")
         }
         return try ThemeParser.parse(text, file: path, name: name)
     }

@@ -170,18 +170,8 @@ enum VellumCLI {
         }
     }
 
-    /// A readable message for any error the store layer throws.
-    static func describe(_ error: any Error) -> String {
-        switch error {
-        case let e as CLIError: return e.description
-        case let e as ModelError: return e.description
-        case let e as StoreError: return e.description
-        case let e as ArgumentError: return e.description
-        case let e as QueryError: return e.description
-        case let e as ParseError: return e.description
-        default: return "\(error)"
-        }
-    }
+    /// A readable message for any error (the store's one describing function).
+    static func describe(_ error: any Error) -> String { ErrorText.describe(error) }
 
     /// Parses the command's arguments into its positional names, mapping errors to usage errors.
     static func positionals(_ arguments: ParsedArguments, _ names: [String], command: String) throws -> [String] {

@@ -11,8 +11,10 @@ struct InsertCommand: AsyncCommand {
         Inserts one ENTITY object with the given values in one save through the
         store's write queue, and prints the new object's ID URI. Values are parsed
         by attribute type, as in the browser: integers, decimals, true/false,
-        ISO 8601 dates (or now, today), UUIDs, URIs; 'key=' sets null (optional
-        attributes; an empty string for string attributes). A to-one relationship
+        ISO 8601 dates (2024-05-01, 2024-05-01T12:30, 2024-05-01 12:30:15.25,
+        with Z or an offset such as +02:00; no zone = UTC; or now, today), UUIDs,
+        URIs; 'key=' sets null (optional attributes only: a required attribute says
+        it is required). A to-one relationship
         takes the target's ID URI (key=vellum://STORE-ID/Entity/p12).
 
         A bad value, an unknown key, or a validation or uniqueness violation prints
@@ -30,7 +32,7 @@ struct InsertCommand: AsyncCommand {
         }
         let container = try StoreSupport.openContainer(arguments.positionals[0], author: "vellum-cli")
         let entity = try StoreSupport.entity(arguments.positionals[1], in: container.model)
-        let assignments = try StoreSupport.assignments(Array(arguments.positionals.dropFirst(2)), entity: entity, store: container.store, command: name)
+        let assignments = try StoreSupport.assignments(Array(arguments.positionals.dropFirst(2)), entity: entity, store: container.store, command: name, console: console)
         let entityName = entity.name
         let temporaryID: ObjectID
         do {

@@ -66,8 +66,10 @@ enum StoreSupport {
     }
 
     /// Parses `key=value` arguments by the entity's attribute types (the same
-    /// `ValueParser` the browser uses); errors name the key and the reason.
-    static func assignments(_ arguments: [String], entity: Entity, store: PersistentStore, command: String) throws -> [Assignment] {
+    /// `ValueParser` the browser uses); errors name the key and the reason. A value
+    /// stored otherwise than typed (a decimal's digits) is said on `console`'s stderr.
+    static func assignments(_ arguments: [String], entity: Entity, store: PersistentStore, command: String,
+                            console: Console? = nil) throws -> [Assignment] {
         var result: [Assignment] = []
         var seen: Set<String> = []
         for argument in arguments {
@@ -80,7 +82,9 @@ enum StoreSupport {
             if let attribute = entity.attribute(named: key) {
                 if attribute.isTransient { throw CLIError.runtime("\(entity.name).\(key): transient attributes are not stored") }
                 switch ValueParser.parse(text, for: attribute) {
-                case .success(let v): result.append(.attribute(key, v))
+                case .success(let v):
+                    if let note = ValueParser.storedFormNote(text, v) { console?.err("vellum: note: \(entity.name).\(key): \(note)\n") }
+                    result.append(.attribute(key, v))
                 case .failure(let e): throw CLIError.runtime("\(entity.name).\(key): \(e.reason)")
                 }
             } else if let r = entity.relationship(named: key) {

@@ -39,7 +39,7 @@ struct UpdateCommand: AsyncCommand {
         let container = try StoreSupport.openContainer(arguments.positionals[0], author: "vellum-cli")
         let entity = try StoreSupport.entity(arguments.positionals[1], in: container.model)
         let predicate = try StoreSupport.predicate(whereText, entity: entity, model: container.model, command: name)
-        let assignments = try StoreSupport.assignments(Array(arguments.positionals.dropFirst(2)), entity: entity, store: container.store, command: name)
+        let assignments = try StoreSupport.assignments(Array(arguments.positionals.dropFirst(2)), entity: entity, store: container.store, command: name, console: console)
         let entityName = entity.name
         let changed: Int
         do {

@@ -99,7 +99,8 @@ import VellumTerminal
     @Test func emptyMeansNullWhenOptional() throws {
         #expect(try ValueParser.parse("", for: attr(.integer64)).get() == .null)
         #expect((try? ValueParser.parse("", for: attr(.integer64, optional: false)).get()) == nil)
-        #expect(try ValueParser.parse("", for: attr(.string, optional: false)).get() == .string(""))
+        // Issue #11 item 13: a required string says it is required instead of saving "".
+        #expect(ValueParser.parse("", for: attr(.string, optional: false)) == .failure(.init("v is required")))
     }
 }
 

@@ -118,6 +118,15 @@ func sqliteScalar(_ path: String, _ sql: String) throws -> String {
     try runSQLite(path, sql + ";\n").out.trimmingCharacters(in: .whitespacesAndNewlines)
 }
 
+/// The exact double a date attribute holds in the file (the sqlite3 shell prints
+/// at most 17 digits, not always exactly), read through the store.
+func storedSeconds(_ path: String, _ entity: String, _ key: String, where predicate: String) throws -> Double? {
+    let store = try PersistentStore(url: URL(fileURLWithPath: path), model: nil, options: StoreOptions(createIfMissing: false))
+    let context = try ManagedObjectContext(store: store)
+    let object = try context.fetch(entity, where: try VellumStore.Predicate(format: predicate)).first
+    return try object?.value(forKey: key).dateValue?.timeIntervalSince1970
+}
+
 /// The models the CLI tests create stores from.
 enum CLIFixtures {
     /// Providers and products: required name, bounds, a regex, a uniqueness
@@ -141,6 +150,15 @@ enum CLIFixtures {
                 $0.unique("sku")
             }
             .build()
+    }
+
+    /// Everything a failed write to a shop store must leave alone: rows of both tables and the history count.
+    static func shopSnapshot(_ path: String) throws -> String {
+        try runSQLite(path, """
+            SELECT * FROM "Product" ORDER BY "_pk";
+            SELECT * FROM "Provider" ORDER BY "_pk";
+            SELECT count(*) FROM _vellum_changes;
+            """).out
     }
 
     /// A shop store with 2 providers and 4 products; returns the store.

@@ -10,14 +10,7 @@ struct WriteCommandTests {
 
     init() throws { try CLIFixtures.makeShop(at: dir.path("shop.vellum")) }
 
-    /// Everything a failed write must leave alone: rows of both tables and the history count.
-    func snapshot() throws -> String {
-        try runSQLite(path, """
-            SELECT * FROM "Product" ORDER BY "_pk";
-            SELECT * FROM "Provider" ORDER BY "_pk";
-            SELECT count(*) FROM _vellum_changes;
-            """).out
-    }
+    func snapshot() throws -> String { try CLIFixtures.shopSnapshot(path) }
 
     /// A context on the file (keep it alive while using its objects).
     func context() throws -> ManagedObjectContext {

@@ -75,6 +75,15 @@ import Testing
             #expect(error.description == "\(userDir.path)/broken.theme:2: key 'bogus': unknown key (expected name, inherits or a role: background, text, header, selection, cursor, highlight, error, status, statusText, border, dim, accent, warning)")
         }
 
+        // Issue #11 item 14: an unreadable theme names the cause, not Foundation's error.
+        try Data([0x69, 0x6e, 0xff, 0xfe]).write(to: userDir.appendingPathComponent("latin.theme"))
+        do {
+            _ = try loader.load(named: "latin")
+            Issue.record("expected error")
+        } catch {
+            #expect(error.reason == "cannot read file (not valid UTF-8 text)", "\(error.description)")
+        }
+
         let (fallback, problem) = loader.loadWithFallback(named: "broken", capability: .trueColor)
         #expect(fallback.name == "default")
         #expect(problem?.key == "bogus")

@@ -23,9 +23,21 @@ public struct MergeConflict: Sendable, CustomStringConvertible {
     public var description: String {
         switch kind {
         case .version:
-            return "\(objectID.uriString): changed in the store since it was read (version \(oldVersion) → \(newVersion == 0 ? "deleted" : String(newVersion)))"
-        case .uniqueness(let attrs, let existing):
-            return "\(objectID.uriString): \(attrs.joined(separator: ", ")) must be unique; \(existing.uriString) already has \(attrs.map { "\($0)=\(objectSnapshot[$0]?.description ?? "nil")" }.joined(separator: ", "))"
+            let what = newVersion == 0 ? "deleted" : "changed"
+            return "another writer \(what) this \(objectID.entityName) since it was read (version \(oldVersion) → \(newVersion == 0 ? "deleted" : String(newVersion)); \(objectID.uriString))"
+        case .uniqueness(let attrs, _):
+            // The cause in the model's terms (`existing` names the other object for code).
+            let entity = objectID.entityName
+            let values = attrs.map { Self.quoted(objectSnapshot[$0] ?? .null) }.joined(separator: ", ")
+            let what = attrs.count == 1 ? "\(entity).\(attrs[0]) must be unique"
+                : "\(entity).(\(attrs.joined(separator: ", "))) must be unique together"
+            return "\(what) (\(values) exists)"
         }
+    }
+
+    /// A value as the user would recognise it in a message: text in quotes.
+    private static func quoted(_ v: Value) -> String {
+        if case .string(let s) = v { return "'\(s)'" }
+        return v.description
     }
 }

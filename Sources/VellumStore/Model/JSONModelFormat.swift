@@ -169,8 +169,7 @@ enum JSONModelFormat {
         case .date:
             switch raw {
             case .string(let s):
-                guard let d = Value.parseISO8601(s) else { throw invalid("'\(s)' is not an ISO 8601 date") }
-                return .date(d)
+                do { return .date(try ISODate.parse(s)) } catch { throw invalid(error.description) }
             case .integer(let i): return .date(Date(timeIntervalSince1970: Double(i)))
             case .number(let n): return .date(Date(timeIntervalSince1970: n))
             default: throw invalid("a date default must be an ISO 8601 string or seconds since 1970")
@@ -240,12 +239,12 @@ enum JSONModelFormat {
             case .dataCorrupted(let ctx):
                 if let underlying = ctx.underlyingError { return "\(ctx.debugDescription) \(describe(underlying))" }
                 return ctx.debugDescription
-            default: return "\(e)"
+            default: return ErrorText.describe(e)
             }
         }
         let ns = error as NSError
         if let detail = ns.userInfo[NSDebugDescriptionErrorKey] as? String { return detail }
-        return "\(error)"
+        return ErrorText.describe(error)
     }
 
     // MARK: Encoding

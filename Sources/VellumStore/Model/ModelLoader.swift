@@ -25,7 +25,7 @@ public enum ModelLoader {
 
         let data: Data
         do { data = try Data(contentsOf: url) } catch {
-            throw .parse(file: url.path, detail: "cannot read file: \(error.localizedDescription)")
+            throw .parse(file: url.path, detail: "cannot read file: \(ErrorText.reason(error))")
         }
         if url.pathExtension.lowercased() == "json" {
             return try ManagedObjectModel(jsonData: data, file: url.path)

@@ -86,22 +86,9 @@ extension Value: CustomStringConvertible {
         return "\(d)"
     }
 
-    /// ISO 8601 with fractional seconds only when present, always UTC.
-    public static func iso8601(_ date: Date) -> String {
-        let seconds = date.timeIntervalSince1970
-        let style = seconds == seconds.rounded()
-            ? Date.ISO8601FormatStyle()
-            : Date.ISO8601FormatStyle(includingFractionalSeconds: true)
-        return date.formatted(style)
-    }
+    /// ISO 8601 in UTC, with fraction digits only as many as the value needs (`ISODate.text`).
+    public static func iso8601(_ date: Date) -> String { ISODate.text(date) }
 
-    /// Parses ISO 8601 dates: full date-times (with or without fraction and zone) or plain dates.
-    public static func parseISO8601(_ text: String) -> Date? {
-        if let d = try? Date.ISO8601FormatStyle().parse(text) { return d }
-        if let d = try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text) { return d }
-        if let d = try? Date.ISO8601FormatStyle(timeZone: TimeZone(identifier: "UTC")!).year().month().day().parse(text) { return d }
-        if !text.contains("Z"), !text.contains("+"), text.count >= 19,
-           let d = try? Date.ISO8601FormatStyle().parse(text + "Z") { return d }
-        return nil
-    }
+    /// The date `text` stands for under the one strict parser (`ISODate.parse`), or nil.
+    public static func parseISO8601(_ text: String) -> Date? { try? ISODate.parse(text) }
 }

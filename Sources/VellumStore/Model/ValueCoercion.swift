@@ -36,17 +36,16 @@ extension Value {
         case (.binary, .data): return self
         case (.uuid, .uuid): return self
         case (.uri, .uri): return self
+        case (.transformable, .string(let s)) where s.trimmingCharacters(in: .whitespacesAndNewlines) == "null":
+            return .null   // JSON null is no value, not the text 'null'
         case (.transformable, .string(let s)):
             guard (try? JSONSerialization.jsonObject(with: Data(s.utf8), options: [.fragmentsAllowed])) != nil else {
                 throw mismatch("not valid JSON")
             }
             return self
         case (.transformable, .data(let d)):
-            guard let s = String(data: d, encoding: .utf8),
-                  (try? JSONSerialization.jsonObject(with: d, options: [.fragmentsAllowed])) != nil else {
-                throw mismatch("not valid JSON")
-            }
-            return .string(s)
+            guard let s = String(data: d, encoding: .utf8) else { throw mismatch("not valid JSON") }
+            return try Value.string(s).coerced(to: type)
         default:
             throw mismatch()
         }

@@ -8,13 +8,13 @@ public enum ValueParser {
         if text.isEmpty && attribute.type != .string {
             return attribute.isOptional ? .success(.null) : .failure(.init("\(attribute.name) is required"))
         }
-        if text.isEmpty && !attribute.isOptional && attribute.type == .string && (attribute.minValue ?? 0) > 0 {
-            return .failure(.init("\(attribute.name) must not be empty"))
-        }
         let value: Value
         switch attribute.type {
         case .string:
-            if input.isEmpty && attribute.isOptional { return .success(.null) }
+            // Empty means no value: nil where that is allowed, never a silent "".
+            if input.isEmpty {
+                return attribute.isOptional ? .success(.null) : .failure(.init("\(attribute.name) is required"))
+            }
             value = .string(input)
         case .integer16, .integer32, .integer64:
             guard let i = Int64(text) else { return .failure(.init("'\(text)' is not an integer")) }
@@ -44,10 +44,9 @@ public enum ValueParser {
                 cal.timeZone = TimeZone(identifier: "UTC")!
                 value = .date(cal.startOfDay(for: now))
             default:
-                guard let d = Value.parseISO8601(text) else {
-                    return .failure(.init("'\(text)' is not an ISO 8601 date (e.g. 2024-05-01 or 2024-05-01T12:00:00Z), now or today"))
+                do { value = .date(try ISODate.parse(text)) } catch {
+                    return .failure(.init(error.description + ", now or today"))
                 }
-                value = .date(d)
             }
         case .uuid:
             guard let u = UUID(uuidString: text) else { return .failure(.init("'\(text)' is not a UUID")) }
@@ -60,6 +59,14 @@ public enum ValueParser {
         }
         if let reason = boundsViolation(value, attribute) { return .failure(.init(reason)) }
         return .success(value)
+    }
+
+    /// Says how `input` will be stored when that is not the text typed: a decimal
+    /// keeps its value, not its digits (`12.50` is stored as `12.5`).
+    public static func storedFormNote(_ input: String, _ value: Value) -> String? {
+        guard case .decimal = value else { return nil }
+        let typed = input.trimmingCharacters(in: .whitespaces), stored = value.description
+        return typed == stored ? nil : "'\(typed)' is stored as \(stored)"
     }
 
     /// The text the editor starts with for a current value.

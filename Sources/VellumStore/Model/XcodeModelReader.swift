@@ -17,7 +17,7 @@ public enum XcodeModelReader {
         let file = try contentsFile(for: url)
         let data: Data
         do { data = try Data(contentsOf: file) } catch {
-            throw .parse(file: file.path, detail: "cannot read file: \(error.localizedDescription)")
+            throw .parse(file: file.path, detail: "cannot read file: \(ErrorText.reason(error))")
         }
         return try read(data: data, file: file.path)
     }
@@ -51,7 +51,7 @@ public enum XcodeModelReader {
         if let plistData = try? Data(contentsOf: currentVersion) {
             let plist: Any
             do { plist = try PropertyListSerialization.propertyList(from: plistData, options: [], format: nil) } catch {
-                throw .parse(file: currentVersion.path, detail: "not a valid property list: \(error.localizedDescription)")
+                throw .parse(file: currentVersion.path, detail: "not a valid property list: \(ErrorText.reason(error))")
             }
             if let name = (plist as? [String: Any])?["_XCCurrentVersionName"] as? String {
                 guard versions.contains(name) else {

@@ -171,10 +171,9 @@ struct PredicateLexer {
     private mutating func date(start: Int) throws(ParseError) -> Date {
         var text = ""
         while let c = peek(), Self.isDigit(c) || "-:TZ.+".unicodeScalars.contains(c) { text.unicodeScalars.append(c); i += 1 }
-        guard let d = Value.parseISO8601(text) else {
-            throw error(at: start, expected: "a date like @2024-05-01 or @2024-05-01T12:30:00Z", found: "'@\(text)'")
+        do { return try ISODate.parse(text) } catch let e {
+            throw error(at: start, expected: "a date like @2024-05-01 or @2024-05-01T12:30:00Z", found: "'@\(text)' (\(e.reason))")
         }
-        return d
     }
 
     private mutating func string(quote: Unicode.Scalar) throws(ParseError) -> String {

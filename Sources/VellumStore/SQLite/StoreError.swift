@@ -60,7 +60,9 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
         case .deleteDenied(let e, let r, let n):
             return "cannot delete \(e): relationship '\(r)' still has \(n) object\(n == 1 ? "" : "s") and its delete rule is deny"
         case .wrongContext(let d): return "object used in the wrong context: \(d)"
-        case .conflicts(let cs): return "save conflicts:\n" + cs.map { "  " + $0.description }.joined(separator: "\n")
+        case .conflicts(let cs):
+            if cs.count == 1 { return cs[0].description }
+            return "\(cs.count) save conflicts:\n" + cs.map { "  " + $0.description }.joined(separator: "\n")
         case .busy(let path, let detail): return "\(path): database is busy (\(detail))"
         case .query(let m): return m
         case .invalidOperation(let m): return m

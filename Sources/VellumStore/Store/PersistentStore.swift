@@ -123,7 +123,7 @@ public final class PersistentStore: @unchecked Sendable {
             storedIdentifier = meta["uuid"]
             if let json = meta["model"] {
                 do { storedModel = try ManagedObjectModel.fromJSON(Data(json.utf8)) } catch {
-                    throw .invalidOperation("\(path): the model stored in the file cannot be read: \(error)")
+                    throw .invalidOperation("\(path): the model stored in the file cannot be read: \(ErrorText.describe(error))")
                 }
             }
             if let model, let storedHash = meta["modelHash"], storedHash != model.versionHash {
@@ -183,7 +183,7 @@ public final class PersistentStore: @unchecked Sendable {
         } catch let error as StoreError {
             throw error
         } catch {
-            throw .invalidOperation("creating the schema failed: \(error)")
+            throw .invalidOperation("creating the schema failed: \(ErrorText.describe(error))")
         }
     }
 
