@@ -64,9 +64,11 @@ public final class UndoStack {
         _ = undoGroups.popLast()
     }
 
+    public func discardNextRedo() { _ = redoGroups.popLast() }
+
     /// Reverts the last action in `context` (as pending changes). Returns its name.
     @discardableResult
-    public func undo(in context: ManagedObjectContext) throws -> String? {
+    public func undo(in context: ManagedObjectContext, overwritingConflicts: Bool = false) throws -> String? {
         endGroup()
         guard let g = undoGroups.popLast() else { return nil }
         let inverse = try apply(g.changes.reversed().map(Self.inverse), in: context)
@@ -76,7 +78,7 @@ public final class UndoStack {
 
     /// Re-applies the last undone action. Returns its name.
     @discardableResult
-    public func redo(in context: ManagedObjectContext) throws -> String? {
+    public func redo(in context: ManagedObjectContext, overwritingConflicts: Bool = false) throws -> String? {
         guard let g = redoGroups.popLast() else { return nil }
         let applied = try apply(g.changes, in: context)
         undoGroups.append(Group(name: g.name, changes: applied))
