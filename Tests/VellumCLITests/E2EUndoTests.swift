@@ -114,8 +114,11 @@ struct E2EUndoTests {
         t.keys("y")
         #expect(t.wait(for: "deleted"), "\(t.screen)")
         #expect(store.sql("SELECT count(*) FROM Product WHERE _pk = \(key)") == "0")
+        #expect(t.wait(for: "row 0/0") || t.screen.contains("no rows"), "\(t.screen)")
         t.keys("u")
         #expect(t.wait(for: "undid delete"), "\(t.screen)")
+        #expect(t.wait(for: "row 1/1"), "\(t.screen)")   // back in the list, under the same ID
+        #expect(t.screen.contains("Product p\(key)"), "\(t.screen)")
         #expect(store.sql("SELECT _pk, name, price, stock, sku, updated, \(fk) FROM Product WHERE _pk = \(key)") == before)
         #expect(store.sql("SELECT group_concat(_pk) FROM Image WHERE \(imageFK) = \(key)") == images)
         #expect(store.sql("PRAGMA foreign_key_check") == "")
