@@ -64,6 +64,7 @@ func sqliteOutput(_ path: String, _ sql: String) throws -> String {
         #expect(try sqliteOutput(shop.path, "SELECT count(*) FROM Image") == "0")  // cascaded
 
         #expect(try shop.undo.undo(in: ctx) == "delete Tea")
+        #expect(ctx.registeredObjects.filter { $0.objectID.uriString == teaURI }.count == 1)
         try ctx.save()
 
         let restored = try ctx.existingObject(with: try #require(store(shop).objectID(uri: teaURI)))

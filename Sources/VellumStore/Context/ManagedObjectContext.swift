@@ -96,7 +96,8 @@ public final class ManagedObjectContext {
 
     /// All objects currently registered (materialized or faults), including unsaved inserts.
     public var registeredObjects: [ManagedObject] {
-        Array(registry.values) + liveInserts
+        // A restored object is a pending insert registered under its old ID: listed once.
+        registry.values.filter { !$0.isInserted } + liveInserts
     }
 
     /// The registered object for an ID, if any; never does I/O.
