@@ -16,6 +16,9 @@ public struct AppState: Sendable {
         public var theirs: String?
         public var deleted: Bool
         public var author: String?
+        /// Set when an undo or redo (not an edit) met the change.
+        public var replay: Replay? = nil
+        public enum Replay: Sendable, Equatable { case undo, redo }
     }
 
     /// Where Backspace/Esc returns to.

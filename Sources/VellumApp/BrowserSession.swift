@@ -35,6 +35,8 @@ public final class BrowserSession {
     private var changeScheduled = false
     /// The field being edited: record, key, and the value it had when the editor opened.
     private var editTarget: (id: ObjectID, key: String, base: Value)?
+    /// The edited record as last seen (values and relationships), to re-add it if another writer deletes it.
+    private var editSnapshot: ObjectSnapshot?
     /// Picker: the record and to-one being set, and the candidates.
     private var pickerTarget: (id: ObjectID, key: String, entity: String)?
     private var pickerAll: [(id: ObjectID, name: String)] = []
@@ -265,6 +267,7 @@ public final class BrowserSession {
         }
         let value = (try? object.value(forKey: attribute.name)) ?? .null
         editTarget = (object.objectID, key, value)
+        editSnapshot = try? context.snapshot(of: object)
         state.editor = LineEditor(FieldText.editText(value, type: attribute.type))
         state.editError = nil
         state.editIsOptional = attribute.isOptional
@@ -301,6 +304,7 @@ public final class BrowserSession {
         state.editError = nil
         state.conflict = nil
         editTarget = nil
+        editSnapshot = nil
     }
 
     /// Compares the edited record with the value the editor started from.
@@ -327,6 +331,7 @@ public final class BrowserSession {
     }
 
     private func resolveConflict(keepMine: Bool) {
+        if let replay = state.conflict?.replay { resolveReplayConflict(keepMine: keepMine, replay); return }
         guard let target = editTarget, let conflict = state.conflict else { finishEdit(); return }
         guard keepMine else {
             finishEdit()
@@ -340,16 +345,15 @@ public final class BrowserSession {
         case .failure(let e): state.mode = .edit; state.editError = e.reason; return
         }
         if conflict.deleted {
-            // Re-add the record with the typed value.
-            let entityName = target.id.entityName
-            var newID: ObjectID?
-            save("re-add \(entityName)", success: "re-added the \(entityName) with your \(target.key)") { ctx in
-                let o = try ctx.insert(entityName)
-                try o.setValue(value, forKey: target.key)
-                newID = o.objectID
+            // Re-add the record as last seen (same ID, every value and relationship), with the typed value.
+            var snapshot = editSnapshot ?? ObjectSnapshot(objectID: target.id, entityName: target.id.entityName, values: [:])
+            snapshot.values[target.key] = value
+            save("re-add \(snapshot.entityName)", success: "re-added the \(snapshot.entityName) with your \(target.key)") { ctx in
+                try ctx.restore(snapshot)
             }
             finishEdit()
-            if let id = newID { selectedID = container.store.permanentID(for: id) ?? id; followSelection() }
+            selectedID = target.id
+            followSelection()
             return
         }
         // Theirs is now the base: save mine over it, knowingly.
@@ -403,22 +407,6 @@ public final class BrowserSession {
                 state.setStatus(describe(error), error: true)
             }
         }
-        needsRedraw = true
-    }
-
-    private func undoRedo(undo: Bool) {
-        writingLocally = true
-        defer { writingLocally = false }
-        do {
-            let name = undo ? try undoStack.undo(in: context) : try undoStack.redo(in: context)
-            guard let name else { state.setStatus(undo ? "nothing to undo" : "nothing to redo"); return }
-            _ = try context.save()
-            state.setStatus(undo ? "undid \(name)" : "redid \(name)")
-        } catch {
-            context.rollback()
-            state.setStatus("\(undo ? "undo" : "redo") failed: \(describe(error))", error: true)
-        }
-        followSelection()
         needsRedraw = true
     }
 
@@ -479,6 +467,7 @@ public final class BrowserSession {
         if let target = editTarget, state.mode == .edit,
            change.updated.contains(target.id) || change.refreshed.contains(target.id)
             || change.deleted.contains(target.id) || change.invalidated.contains(target.id) || change.storeChangedExternally {
+            if let o = context.registeredObject(for: target.id), !o.isDeleted, let seen = try? context.snapshot(of: o) { editSnapshot = seen }
             if !writingLocally { checkConflict(mine: state.editor.text) }
         }
         // The results controller observes the same context; apply after every observer ran.

@@ -41,7 +41,7 @@ public enum KeyBindings {
         KeyBinding(keys: [.char("a")], label: "a", action: .add, help: "add a record"),
         KeyBinding(keys: [.char("D")], label: "D", action: .duplicate, help: "duplicate the record"),
         KeyBinding(keys: [.char("d")], label: "d", action: .delete, help: "delete the record (asks y/n)"),
-        KeyBinding(keys: [.char("u")], label: "u", action: .undo, help: "undo last edit/add/delete (saved)"),
+        KeyBinding(keys: [.char("u")], label: "u", action: .undo, help: "undo last edit/add/delete (saved; asks if another writer changed it)"),
         KeyBinding(keys: [.ctrl("r")], label: "^R", action: .redo, help: "redo"),
         KeyBinding(keys: [.char("?")], label: "?", action: .help, help: "toggle this help"),
         KeyBinding(keys: [.char(":")], label: ":", action: .command, help: "command line (see Commands)"),
@@ -63,9 +63,9 @@ public enum KeyBindings {
 
     /// Keys of the conflict prompt and the picker.
     public static let prompts: [(label: String, help: String)] = [
-        ("m (conflict)", "keep mine (re-add if deleted)"),
-        ("t (conflict)", "take theirs, drop mine"),
-        ("Esc (conflict)", "back to the editor"),
+        ("m (conflict)", "keep mine (re-add as last seen if deleted; undo/redo over theirs)"),
+        ("t (conflict)", "take theirs, drop mine (or the undo/redo)"),
+        ("Esc (conflict)", "back to the editor (undo/redo: decide later)"),
         ("↑ ↓ Enter (picker)", "choose; type to search"),
         ("j k Enter (summary)", "choose a value; Enter filters on it"),
         ("Esc (summary)", "close the summary"),

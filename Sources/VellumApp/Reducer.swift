@@ -100,6 +100,12 @@ public enum Reducer {
         switch key {
         case .char("m"): return [.resolveConflict(keepMine: true)]
         case .char("t"): return [.resolveConflict(keepMine: false)]
+        case .escape where s.conflict?.replay != nil:
+            // An undo or redo waits: nothing was written, the action stays.
+            s.conflict = nil
+            s.mode = .browse
+            s.setStatus("nothing written; the action stays to undo or redo later")
+            return []
         case .escape:
             s.mode = .edit
             return []

@@ -241,7 +241,8 @@ enum Renderer {
             let extra = s.currentColumnType == .boolean ? "  Space toggle" : ""
             screen.put(row: r.row, col: 0, text: " Enter save  Esc cancel  ^A/^E ^←/^→ ^U/^K/^W\(extra)  \(s.editIsOptional ? "empty = null" : "required")", style: t[.dim], maxWidth: r.width)
         case .conflict:
-            screen.put(row: r.row, col: 0, text: " m keep mine  t take theirs  Esc back to the editor", style: t[.warning], maxWidth: r.width)
+            let back = f.state.conflict?.replay == nil ? "back to the editor" : "decide later"
+            screen.put(row: r.row, col: 0, text: " m keep mine  t take theirs  Esc \(back)", style: t[.warning], maxWidth: r.width)
         case .picker:
             screen.put(row: r.row, col: 0, text: " type to search  ↑/↓ choose  Enter set  Esc cancel", style: t[.dim], maxWidth: r.width)
         case .confirmDelete:
@@ -287,8 +288,9 @@ enum Renderer {
         screen.put(row: top + 1, col: left + 2, text: title, style: f.theme[.error], maxWidth: width - 4)
         screen.put(row: top + 3, col: left + 2, text: "mine:   " + c.mine, style: style, maxWidth: width - 4)
         screen.put(row: top + 4, col: left + 2, text: "theirs: " + (c.deleted ? "(deleted)" : c.theirs ?? "∅"), style: style, maxWidth: width - 4)
-        let keep = c.deleted ? "m re-add with mine" : "m keep mine"
-        screen.put(row: top + 6, col: left + 2, text: "\(keep)   t take theirs   Esc back to editing", style: style, maxWidth: width - 4)
+        let keep = c.replay != nil ? "m \(c.replay == .undo ? "undo" : "redo") over theirs" : c.deleted ? "m re-add with mine" : "m keep mine"
+        let back = c.replay == nil ? "back to editing" : "decide later"
+        screen.put(row: top + 6, col: left + 2, text: "\(keep)   t take theirs   Esc \(back)", style: style, maxWidth: width - 4)
     }
 
     private static func picker(_ f: Frame, _ screen: Screen) {

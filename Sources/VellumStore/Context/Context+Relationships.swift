@@ -9,7 +9,8 @@ extension ManagedObjectContext {
         let relationship = object.entity.relationships[index]
         let mapping = store.layout.mapping(for: object.entity.name)!
         var stored: [ManagedObject] = []
-        if let pk = object.objectID.primaryKey {
+        // A restored object (a pending insert with its old key) has no stored relationships.
+        if let pk = object.objectID.primaryKey, !object.isInserted {
             switch mapping.relationshipStorage[index] {
             case .foreignKey:
                 if object.isFault { try fulfillFault(object) }
@@ -170,7 +171,8 @@ extension ManagedObjectContext {
         }
         if object.isDeleted { return }
         if object.isFault { try fulfillFault(object) }
-        undoStack?.record(.delete(object.objectID, entity: object.entity.name, values: try object.dictionaryOfValues()))
+        // Everything it relates to, before delete rules unlink it: undo puts it all back.
+        if let undoStack, undoStack.isRecording { undoStack.record(.delete(try snapshot(of: object))) }
         object.isDeleted = true
         changedObjects[ObjectIdentifier(object)] = object
         for (i, relationship) in object.entity.relationships.enumerated() {

@@ -96,7 +96,8 @@ public final class ManagedObjectContext {
 
     /// All objects currently registered (materialized or faults), including unsaved inserts.
     public var registeredObjects: [ManagedObject] {
-        Array(registry.values) + liveInserts
+        // A restored object is a pending insert registered under its old ID: listed once.
+        registry.values.filter { !$0.isInserted } + liveInserts
     }
 
     /// The registered object for an ID, if any; never does I/O.
@@ -163,7 +164,7 @@ public final class ManagedObjectContext {
     @discardableResult
     public func insert(_ entityName: String, values: [String: Value]) throws -> ManagedObject {
         let entity = try self.entity(entityName)
-        return try insert(entity, undoValues: values) { row in
+        return try insert(entity) { row in
             for (key, value) in values {
                 guard let i = entity.attributeIndexByName[key] else { throw StoreError.unknownKey(entity: entityName, key: key) }
                 do { row[i] = try value.coerced(to: entity.attributes[i].type) } catch {
@@ -180,13 +181,12 @@ public final class ManagedObjectContext {
         guard store.model.entity(named: entity.name) === entity else {
             throw StoreError.invalidOperation("entity \(entity.name) is not from this context's model")
         }
-        return try insert(entity, undoValues: [:]) { _ in }
+        return try insert(entity) { _ in }
     }
 
     /// Creates the object on a new row holding the defaults as changed by `fill`;
     /// when `fill` throws, no object is created (the row is left unused).
-    private func insert(_ entity: Entity, undoValues values: [String: Value],
-                        fill: (UnsafeMutablePointer<Value>) throws -> Void) throws -> ManagedObject {
+    private func insert(_ entity: Entity, fill: (UnsafeMutablePointer<Value>) throws -> Void) throws -> ManagedObject {
         if entity.isAbstract { throw StoreError.invalidOperation("entity \(entity.name) is abstract and cannot be instantiated") }
         let defaults = entity.defaultValues
         let row = insertedRows.nextRow(width: defaults.count)
@@ -198,7 +198,9 @@ public final class ManagedObjectContext {
         o.useSharedRow(row, in: insertedRows.block)
         o.isInserted = true
         insertedInOrder.append(o)
-        undoStack?.record(.insert(o.objectID, entity: entity.name, values: values))
+        if let undoStack, undoStack.isRecording {
+            undoStack.record(.insert(ObjectSnapshot(objectID: o.objectID, entity: entity, values: o.values)))
+        }
         if !changeObservers.isEmpty { notifyChange(inserted: [o]) }
         return o
     }
@@ -245,6 +247,7 @@ public final class ManagedObjectContext {
         for o in pendingObjects {
             if o.isInserted {
                 o.isDeleted = true
+                if !o.objectID.isTemporary { registry[o.objectID] = nil }   // a restored object
                 inserted.append(o)
             } else {
                 if let committed = o.committed { o.values = committed }

@@ -35,6 +35,7 @@ struct SaveWriter {
         try ConflictResolver(context: context).resolveVersionConflicts(updated: &updated, deleted: &deleted, rolledBack: &rolledBack, db: db)
         try ConflictResolver(context: context).resolveUniquenessConflicts(inserted: &inserted, updated: &updated, deleted: deleted, db: db)
         try allocateKeys(db)
+        try checkRestoredKeysAreFree(db)
         // Deletes and updates first, so values they free can be taken by inserts.
         for o in deleted {
             let m = layout.mapping(for: o.entity.name)!
@@ -80,6 +81,19 @@ struct SaveWriter {
             }
             o.pendingKey = current!.key
             current!.key += 1
+        }
+    }
+
+    /// A restored object (undo of a delete, re-adding a record deleted by another
+    /// writer) takes back its own key. Vellum never hands out a used key again, so
+    /// only another program can have taken it; say so rather than fail on the constraint.
+    private func checkRestoredKeysAreFree(_ db: Connection) throws {
+        for o in inserted where !o.objectID.isTemporary {
+            let pk = o.objectID.primaryKey!
+            let table = quoteIdentifier(o.entity.rootName)
+            if let other = try db.scalarText("SELECT \"_entity\" FROM \(table) WHERE \"_pk\" = ?", [.integer(pk)]) {
+                throw StoreError.invalidOperation("cannot restore \(o.objectID.uriString): its key \(pk) was taken by another \(other) row (written by another program)")
+            }
         }
     }
 

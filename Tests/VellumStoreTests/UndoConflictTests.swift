@@ -1,0 +1,108 @@
+import Foundation
+import Testing
+@testable import VellumStore
+
+/// Issue #11, item 5: undo and redo never overwrite another writer's change;
+/// they fail with a version conflict holding both versions.
+@Suite struct UndoConflictTests {
+    typealias Shop = UndoDeleteTests.Shop
+
+    /// Another program's write that takes part in optimistic locking (bumps `_version`).
+    func otherWriter(_ shop: Shop, _ sql: String) throws {
+        #expect(try sqliteShell(shop.path, sql) == 0)
+    }
+
+    func conflict(_ error: any Error) -> MergeConflict? {
+        guard case StoreError.conflicts(let all) = error else { return nil }
+        return all.first
+    }
+
+    @Test func undoAfterAnotherWriterChangedTheFieldIsAConflict() throws {
+        let shop = try Shop()
+        let tea = try shop.ctx.insert("Product", values: ["name": .string("Tea")])
+        try shop.ctx.save()
+        try shop.action("edit stock") { try tea.setValue(.integer(10), forKey: "stock") }
+        try otherWriter(shop, "UPDATE Product SET stock = 20, _version = _version + 1")
+
+        let error = #expect(throws: StoreError.self) { try shop.undo.undo(in: shop.ctx) }
+        let c = try #require(error.flatMap(conflict))
+        #expect(c.kind == .version && c.objectID == tea.objectID)
+        #expect(c.persistedSnapshot?["stock"] == .integer(20))   // theirs
+        #expect(c.objectSnapshot["stock"] == .integer(0))         // what undo would write
+        #expect(c.cachedSnapshot["stock"] == .integer(10))        // what the action left
+        try shop.ctx.save()
+        #expect(try sqliteOutput(shop.path, "SELECT stock FROM Product") == "20")
+        #expect(shop.undo.canUndo && shop.undo.undoActionName == "edit stock")
+
+        // Knowingly overwriting theirs is possible.
+        try shop.undo.undo(in: shop.ctx, overwritingConflicts: true)
+        try shop.ctx.save()
+        #expect(try sqliteOutput(shop.path, "SELECT stock FROM Product") == "0")
+    }
+
+    @Test func redoAfterAnotherWriterChangedTheFieldIsAConflict() throws {
+        let shop = try Shop()
+        let tea = try shop.ctx.insert("Product", values: ["name": .string("Tea")])
+        try shop.ctx.save()
+        try shop.action("edit stock") { try tea.setValue(.integer(10), forKey: "stock") }
+        try shop.undo.undo(in: shop.ctx)
+        try shop.ctx.save()
+        try otherWriter(shop, "UPDATE Product SET stock = 30, _version = _version + 1")
+
+        let error = #expect(throws: StoreError.self) { try shop.undo.redo(in: shop.ctx) }
+        let c = try #require(error.flatMap(conflict))
+        #expect(c.persistedSnapshot?["stock"] == .integer(30))
+        #expect(c.objectSnapshot["stock"] == .integer(10))
+        try shop.ctx.save()
+        #expect(try sqliteOutput(shop.path, "SELECT stock FROM Product") == "30")
+        #expect(shop.undo.canRedo)
+        shop.undo.discardNextRedo()
+        #expect(!shop.undo.canRedo)
+    }
+
+    @Test func undoOfAnEditToARecordAnotherWriterDeletedIsAConflict() throws {
+        let shop = try Shop()
+        let tea = try shop.ctx.insert("Product", values: ["name": .string("Tea")])
+        try shop.ctx.save()
+        try shop.action("edit stock") { try tea.setValue(.integer(10), forKey: "stock") }
+        try otherWriter(shop, "DELETE FROM Product")
+        let error = #expect(throws: StoreError.self) { try shop.undo.undo(in: shop.ctx) }
+        let c = try #require(error.flatMap(conflict))
+        #expect(c.newVersion == 0 && c.persistedSnapshot == nil)
+    }
+
+    @Test func undoOfAnInsertAnotherWriterChangedIsAConflict() throws {
+        let shop = try Shop()
+        try shop.action("add Tea") { _ = try shop.ctx.insert("Product", values: ["name": .string("Tea")]) }
+        try otherWriter(shop, "UPDATE Product SET price = 9, _version = _version + 1")
+        let error = #expect(throws: StoreError.self) { try shop.undo.undo(in: shop.ctx) }
+        #expect(error.flatMap(conflict)?.persistedSnapshot?["price"] == .double(9))
+        try shop.ctx.save()
+        #expect(try sqliteOutput(shop.path, "SELECT name, price FROM Product") == "Tea|9.0")
+    }
+
+    @Test func undoOfARelationshipChangeAnotherWriterChangedIsAConflict() throws {
+        let shop = try Shop()
+        let acme = try shop.ctx.insert("Provider", values: ["name": .string("Acme")])
+        let bolt = try shop.ctx.insert("Provider", values: ["name": .string("Bolt")])
+        let tea = try shop.ctx.insert("Product", values: ["name": .string("Tea")])
+        try shop.ctx.save()
+        try shop.action("set provider") { try tea.setToOne("provider", acme) }
+        let column = try sqliteOutput(shop.path, "SELECT name FROM pragma_table_info('Product') WHERE name LIKE '%provider%'")
+        try otherWriter(shop, "UPDATE Product SET \(column) = \(bolt.objectID.primaryKey!), _version = _version + 1")
+        #expect(throws: StoreError.self) { try shop.undo.undo(in: shop.ctx) }
+        try shop.ctx.save()
+        #expect(try sqliteOutput(shop.path, "SELECT \(column) FROM Product") == "\(bolt.objectID.primaryKey!)")
+    }
+
+    @Test func undoOfAnotherFieldKeepsTheOtherWritersChange() throws {
+        let shop = try Shop()
+        let tea = try shop.ctx.insert("Product", values: ["name": .string("Tea")])
+        try shop.ctx.save()
+        try shop.action("edit stock") { try tea.setValue(.integer(10), forKey: "stock") }
+        try otherWriter(shop, "UPDATE Product SET price = 4, _version = _version + 1")
+        try shop.undo.undo(in: shop.ctx)
+        try shop.ctx.save()
+        #expect(try sqliteOutput(shop.path, "SELECT stock, price FROM Product") == "0|4.0")
+    }
+}
