@@ -226,6 +226,8 @@ enum Renderer {
             if let error = s.filterError {
                 let caret = String(repeating: " ", count: 1 + DisplayWidth.of(String(s.editor.characters.prefix(error.position)))) + "^ "
                 screen.put(row: r.row, col: 0, text: caret + error.description, style: t[.error], maxWidth: r.width)
+            } else if let refused = s.promptError {
+                screen.put(row: r.row, col: 0, text: " " + refused, style: t[.error], maxWidth: r.width)
             } else {
                 screen.put(row: r.row, col: 0, text: " Enter apply  Esc cancel  (empty clears the filter)", style: t[.dim], maxWidth: r.width)
             }
