@@ -50,8 +50,8 @@ public struct AppState: Sendable {
 
     public var filterText = ""
     public var filterError: ParseError?
-    /// Why the filter prompt's last Enter was refused although it parsed (unknown key,
-    /// type mismatch): the prompt stays open with it, as with a syntax error.
+    /// Why the last Enter in the `/` or `:` prompt was refused (unknown key, type
+    /// mismatch, bad command): the prompt stays open with it, as with a syntax error.
     public var promptError: String?
     public var sort: VellumStore.SortDescriptor?
 

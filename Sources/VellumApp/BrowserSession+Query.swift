@@ -7,13 +7,14 @@ extension BrowserSession {
 
     /// Runs the list with `filter` and `sort`. If either does not fit the model or the
     /// query fails, nothing changes (the old filter and sort stay active and shown):
-    /// the `/` prompt stays open with the reason, as for a syntax error, or the status says it.
+    /// the `/` or `:` prompt stays open with the reason, as for a syntax error, or the status says it.
     private func apply(filter: String, sort: VellumStore.SortDescriptor?, what: String) {
+        let prompt = state.mode == .filter || state.mode == .command
         if let reason = requery(filter: filter, sort: sort) {
-            if state.mode == .filter { state.promptError = reason } else { state.setStatus("\(what): \(reason)", error: true) }
+            if prompt { state.promptError = "\(what): \(reason)" } else { state.setStatus("\(what): \(reason)", error: true) }
             return
         }
-        if state.mode == .filter { state.mode = .browse }
+        if prompt { state.mode = .browse }
         state.filterError = nil
         state.promptError = nil
     }

@@ -56,6 +56,7 @@ public enum Reducer {
             return sidebar ? [] : beginEdit(&s)
         case .filter:
             s.mode = .filter
+            s.promptError = nil
             s.editor = LineEditor(s.filterText)
             s.filterError = parseError(s.filterText)
         case .sortAscending, .sortDescending:
@@ -74,6 +75,7 @@ public enum Reducer {
             s.helpScroll = 0
         case .command:
             s.mode = .command
+            s.promptError = nil
             s.editor = LineEditor()
         case .back:
             return s.backStack.isEmpty ? [] : [.back]
@@ -185,15 +187,27 @@ public enum Reducer {
         switch key {
         case .escape:
             s.mode = .browse
+            s.promptError = nil
             return []
         case .enter:
-            s.mode = .browse
-            return runCommand(&s, s.editor.text)
+            // A refused command keeps the line open with the reason, as the `/` prompt does,
+            // so what is typed next is never taken for one-letter commands.
+            s.setStatus(nil)
+            let effects = runCommand(&s, s.editor.text)
+            if s.statusIsError {
+                s.promptError = s.statusMessage
+                s.setStatus(nil)
+                return effects
+            }
+            // A filter or sort closes the line once the session has run it.
+            if !effects.contains(where: \.isQuery) { s.mode = .browse }
+            return effects
         case .tab:
             complete(&s)
             return []
         default:
             s.editor.handle(key)
+            s.promptError = nil
             return []
         }
     }

@@ -231,6 +231,8 @@ enum Renderer {
             } else {
                 screen.put(row: r.row, col: 0, text: " Enter apply  Esc cancel  (empty clears the filter)", style: t[.dim], maxWidth: r.width)
             }
+        case .command where s.promptError != nil:
+            screen.put(row: r.row, col: 0, text: " " + (s.promptError ?? ""), style: t[.error], maxWidth: r.width)
         case .command:
             screen.put(row: r.row, col: 0, text: " :q  :theme NAME  :sort KEY [desc]  :filter PRED  :goto ENTITY  :group [KEY]  :export csv|json PATH  (Tab completes)", style: t[.dim], maxWidth: r.width)
         case .search:

@@ -75,12 +75,20 @@ import VellumTerminal
         #expect(s.state.promptError == nil && s.state.mode == .filter)
         await s.handle(.ctrl("u")); await type(s, "priority > 4"); await s.handle(.enter)
         #expect(s.state.mode == .browse && s.state.filterText == "priority > 4" && s.state.rowCount == 6)
+        // The command line too stays open with the reason, and nothing changes.
         await s.handle(.char(":")); await type(s, "filter nokey == 1"); await s.handle(.enter)
-        #expect(s.state.filterText == "priority > 4" && s.state.rowCount == 6 && s.state.statusIsError)
-        await s.handle(.char(":")); await type(s, "sort nokey"); await s.handle(.enter)
-        #expect(s.state.sort == nil && s.state.statusIsError)
-        #expect(s.state.statusMessage?.contains("no property 'nokey'") == true)
-        await s.handle(.char(":")); await type(s, "sort priority desc"); await s.handle(.enter)
+        #expect(s.state.mode == .command && s.state.promptError?.contains("no property 'nokey'") == true)
+        #expect(s.state.filterText == "priority > 4" && s.state.rowCount == 6)
+        await s.handle(.ctrl("u")); await type(s, "sort nokey"); await s.handle(.enter)
+        #expect(s.state.mode == .command && s.state.sort == nil)
+        #expect(s.state.promptError == "sort: Task has no property 'nokey'")
+        await s.handle(.ctrl("u")); await type(s, "sort priority desc"); await s.handle(.enter)
+        #expect(s.state.mode == .browse && s.state.promptError == nil)
         #expect(s.state.sort == VellumStore.SortDescriptor("priority", ascending: false))
+        // A command the reducer refuses keeps the line open too.
+        await s.handle(.char(":")); await type(s, "goto Nowhere"); await s.handle(.enter)
+        #expect(s.state.mode == .command && s.state.promptError == "no entity named 'Nowhere'")
+        await s.handle(.escape)
+        #expect(s.state.mode == .browse && s.state.promptError == nil && s.state.currentEntityName == "Task")
     }
 }
