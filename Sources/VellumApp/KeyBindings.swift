@@ -87,7 +87,7 @@ public enum KeyBindings {
     /// What keys promise not to do (docs/keys.md).
     public static let guarantees: [String] = [
         "Row actions (`e`, `d`, `D`, Enter, the picker) act on the record shown in the detail pane, by its ID: when a save (yours or another writer's) moves it, the selection moves with it.",
-        "Esc closes an editor, prompt or overlay and nothing else; in a list it does nothing. Bksp goes back to the previous list.",
+        "Esc closes an editor, prompt or overlay and nothing else; in a list it only says there is nothing to close. Bksp goes back to the previous list.",
         "A filter or sort is active (and shown in the status bar) only once it has validated and run; a filter or command that is refused keeps the `/` or `:` line open with the reason, like a syntax error.",
         "Picker: typing moves the highlight to the first match; Enter with a search that matches nothing sets nothing; `∅ (none)` clears only when chosen. The status says what was set.",
         "While \"Terminal too small\" is shown, keys are ignored (and counted on screen); only ^C quits.",
