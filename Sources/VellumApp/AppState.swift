@@ -55,6 +55,9 @@ public struct AppState: Sendable {
 
     public var filterText = ""
     public var filterError: ParseError?
+    /// Why the last Enter in the `/` or `:` prompt was refused (unknown key, type
+    /// mismatch, bad command): the prompt stays open with it, as with a syntax error.
+    public var promptError: String?
     public var sort: VellumStore.SortDescriptor?
 
     public var statusMessage: String?
@@ -91,6 +94,9 @@ public struct AppState: Sendable {
     public var themeNames: [String] = []
     /// Where the panels are (set by the loop on each draw), for mouse clicks.
     public var layout: Layout?
+    /// "Terminal too small" is shown: keys reach nothing (counted, so the screen can say so).
+    public var terminalTooSmall = false
+    public var ignoredKeys = 0
 
     public init() {}
 

@@ -46,6 +46,7 @@ extension BrowserSession {
             state.focus = .table
             state.cursorRow = next.row
             state.clamp()
+            syncSelection()
             let n = (matches.firstIndex(of: next.row) ?? 0) + 1
             state.setStatus("\(text): match \(n) of \(matches.count)" + (next.wrapped ? " (wrapped)" : ""))
         } catch {

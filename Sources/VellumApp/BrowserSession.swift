@@ -65,6 +65,13 @@ public final class BrowserSession {
         setPageSize(layout.visibleRows)
     }
 
+    /// The loop says whether "Terminal too small" is shown; keys are ignored while it is.
+    public func setTerminalTooSmall(_ tooSmall: Bool) {
+        guard tooSmall != state.terminalTooSmall else { return }
+        state.terminalTooSmall = tooSmall
+        state.ignoredKeys = 0
+    }
+
     public func setPageSize(_ n: Int) {
         state.pageSize = max(1, n)
         state.clamp()
@@ -72,11 +79,16 @@ public final class BrowserSession {
 
     // MARK: Keys and effects
 
+    /// The selection is a record, not a row number: a key that only moves the
+    /// cursor selects the record under it; after anything else (a save may have
+    /// moved rows) the cursor follows the selected record.
     public func handle(_ key: VellumTerminal.Key) async {
+        applyPendingChange()    // rows another writer moved since the last key
         let effects = Reducer.update(&state, key: key)
         needsRedraw = true
+        guard !effects.isEmpty else { syncSelection(); return }
         for effect in effects { await perform(effect) }
-        syncSelection()
+        followSelection()
     }
 
     func perform(_ effect: Effect) async {
@@ -88,7 +100,8 @@ public final class BrowserSession {
             state.filterText = ""; state.sort = nil
             show(i, base: nil, title: nil)
         case .setTheme(let name): pendingThemeName = name
-        case .applyFilter, .applySort: reloadRows()
+        case .applyFilter(let text): applyFilter(text)
+        case .applySort(let sort): applySort(sort)
         case .beginEdit: beginEdit(key: currentAttribute()?.name)
         case .commitEdit(let text): commitEdit(text)
         case .addRecord: addRecord()
@@ -99,7 +112,7 @@ public final class BrowserSession {
         case .activateDetailField: activateDetailField(edit: false)
         case .editDetailField: activateDetailField(edit: true)
         case .resolveConflict(let keepMine): resolveConflict(keepMine: keepMine)
-        case .pickerQueryChanged: filterPicker()
+        case .pickerQueryChanged: filterPicker(toFirstMatch: true)
         case .pickerChoose: choosePicked()
         case .openSummary: openSummary()
         case .search(let text, let forward): search(text, forward: forward)
@@ -157,24 +170,6 @@ public final class BrowserSession {
         show(place.entityIndex, base: place.basePredicate, title: place.title, select: place.selected)
     }
 
-    func reloadRows() {
-        guard let source = rows as? ResultsRowSource else { return }
-        let oldPredicate = source.predicate, oldSort = source.sortDescriptors
-        source.predicate = state.filterText.isEmpty ? nil : try? VellumStore.Predicate(format: state.filterText)
-        source.sortDescriptors = state.sort.map { [$0] } ?? []
-        do {
-            try source.reload()
-        } catch {
-            // Keep the old query: a predicate that parses may still name unknown keys.
-            source.predicate = oldPredicate
-            source.sortDescriptors = oldSort
-            try? source.reload()
-            state.setStatus(describe(error), error: true)
-        }
-        state.rowCount = source.count
-        followSelection()
-    }
-
     /// Puts the cursor back on the selected record after rows moved.
     func followSelection() {
         if let id = selectedID, let i = rows?.index(of: id) ?? (container.store.permanentID(for: id).flatMap { rows?.index(of: $0) }) {
@@ -186,15 +181,17 @@ public final class BrowserSession {
         syncSelection()
     }
 
-    private func syncSelection() {
+    func syncSelection() {
         guard let rows, state.cursorRow < rows.count else { selectedID = nil; return }
         // One lookup, not `rowIDs` (a copy of every ID) on each key.
         selectedID = rows.id(at: state.cursorRow)
     }
 
+    /// The selected record (the one in the detail pane), found by its ID: row
+    /// actions never go by a row number that may have moved.
     func currentObject() -> ManagedObject? {
-        guard let rows, state.cursorRow < rows.count else { return nil }
-        return try? rows.object(at: state.cursorRow)
+        guard let rows, let id = selectedID, let row = rows.index(of: id) else { return nil }
+        return try? rows.object(at: row)
     }
 
     func currentAttribute() -> AttributeDescription? {
@@ -437,20 +434,28 @@ public final class BrowserSession {
         if let current, let i = pickerShown.firstIndex(of: current) { state.pickerCursor = i }
     }
 
-    private func filterPicker() {
+    /// Lists ∅ and the candidates matching the search. After the search changed the
+    /// highlight goes to the first match: ∅ (clear) is only ever chosen explicitly.
+    private func filterPicker(toFirstMatch: Bool = false) {
         let query = state.editor.text.lowercased()
         let matches = pickerAll.filter { query.isEmpty || $0.name.lowercased().contains(query) }
         pickerShown = [nil] + matches.map(\.id)
         state.pickerItems = ["∅ (none)"] + matches.map(\.name)
+        if toFirstMatch { state.pickerCursor = matches.isEmpty ? 0 : 1 }
         state.clamp()
     }
 
     private func choosePicked() {
         guard let target = pickerTarget, pickerShown.indices.contains(state.pickerCursor) else { state.mode = .browse; return }
+        guard pickerShown.count > 1 || state.editor.text.isEmpty else {
+            state.setStatus("no \(target.entity) matches '\(state.editor.text)' — change the search, or Esc", error: true)
+            return
+        }
         let chosen = pickerShown[state.pickerCursor]
+        let name = chosen.flatMap { id in pickerAll.first { $0.id == id }?.name }
         state.mode = .browse
         pickerTarget = nil
-        save("set \(target.key)", success: "set \(target.key)") { ctx in
+        save("set \(target.key)", success: name.map { "\(target.key) = \($0)" } ?? "\(target.key) cleared") { ctx in
             let o = try ctx.existingObject(with: target.id)
             try o.setToOne(target.key, try chosen.map { try ctx.existingObject(with: $0) })
         }

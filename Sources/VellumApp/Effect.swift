@@ -40,4 +40,12 @@ public enum Effect: Sendable, Equatable {
     case export(format: String, path: String)
     /// `D`: insert a copy of the selected record's attribute values.
     case duplicateRecord
+
+    /// A new filter or sort: it becomes active only if it validates and runs.
+    var isQuery: Bool {
+        switch self {
+        case .applyFilter, .applySort: return true
+        default: return false
+        }
+    }
 }

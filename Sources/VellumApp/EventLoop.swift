@@ -48,6 +48,7 @@ final class EventLoop {
             // Every key that is already there, without waiting for more.
             while !session.quitRequested, let key = screen.readKey(timeoutMilliseconds: 0) {
                 if key == .resize { session.needsRedraw = true }
+                session.setTerminalTooSmall(Layout.isTooSmall(screen.size))
                 await session.handle(key)
             }
             if session.quitRequested { break }
@@ -87,6 +88,9 @@ final class EventLoop {
         if Layout.isTooSmall(size) {
             screen.clear()
             screen.put(row: 0, col: 0, text: "Terminal too small (\(size.columns)x\(size.rows)); need at least 60x12.")
+            screen.put(row: 1, col: 0, text: "Keys are ignored; ^C quits.")
+            let ignored = session.state.ignoredKeys
+            if ignored > 0 { screen.put(row: 2, col: 0, text: "keys ignored: \(ignored)") }
             screen.refresh()
             return
         }

@@ -6,7 +6,7 @@ public enum KeyAction: String, Sendable, CaseIterable {
     case moveDown, moveUp, top, bottom, pageDown, pageUp
     case columnLeft, columnRight, switchFocus, open, edit
     case filter, sortAscending, sortDescending, add, delete, undo, redo
-    case help, command, back, quit, suspend
+    case help, command, back, cancel, quit, suspend
     case summary, search, searchNext, searchPrevious, duplicate
 }
 
@@ -45,7 +45,8 @@ public enum KeyBindings {
         KeyBinding(keys: [.ctrl("r")], label: "^R", action: .redo, help: "redo"),
         KeyBinding(keys: [.char("?")], label: "?", action: .help, help: "toggle this help"),
         KeyBinding(keys: [.char(":")], label: ":", action: .command, help: "command line (see Commands)"),
-        KeyBinding(keys: [.backspace, .escape], label: "Bksp Esc", action: .back, help: "back to the previous list"),
+        KeyBinding(keys: [.backspace], label: "Bksp", action: .back, help: "back to the previous list"),
+        KeyBinding(keys: [.escape], label: "Esc", action: .cancel, help: "close an editor, prompt or overlay (never leaves a list)"),
         KeyBinding(keys: [.char("q"), .ctrl("c")], label: "q ^C", action: .quit, help: "quit"),
         KeyBinding(keys: [.ctrl("z")], label: "^Z", action: .suspend, help: "suspend to the shell"),
     ]
@@ -83,6 +84,15 @@ public enum KeyBindings {
         (":export csv|json PATH", "write the current list to a file"),
     ]
 
+    /// What keys promise not to do (docs/keys.md).
+    public static let guarantees: [String] = [
+        "Row actions (`e`, `d`, `D`, Enter, the picker) act on the record shown in the detail pane, by its ID: when a save (yours or another writer's) moves it, the selection moves with it.",
+        "Esc closes an editor, prompt or overlay and nothing else; in a list it only says there is nothing to close. Bksp goes back to the previous list.",
+        "A filter or sort is active (and shown in the status bar) only once it has validated and run; a filter or command that is refused keeps the `/` or `:` line open with the reason, like a syntax error.",
+        "Picker: typing moves the highlight to the first match; Enter with a search that matches nothing sets nothing; `∅ (none)` clears only when chosen. The status says what was set.",
+        "While \"Terminal too small\" is shown, keys are ignored (and counted on screen); only ^C quits.",
+    ]
+
     public static func action(for key: Key) -> KeyAction? {
         browse.first { $0.keys.contains(key) }?.action
     }
@@ -113,6 +123,8 @@ public enum KeyBindings {
         for p in prompts { s += "| `\(p.label)` | \(p.help) |\n" }
         s += "\n## Commands\n\n| Command | Action |\n|---|---|\n"
         for c in commands { s += "| `\(c.label)` | \(c.help) |\n" }
+        s += "\n## What keys never do\n\n"
+        for g in guarantees { s += "* \(g)\n" }
         return s
     }
 

@@ -6,6 +6,7 @@ import VellumTerminal
 public enum Reducer {
     public static func update(_ state: inout AppState, key: VellumTerminal.Key) -> [Effect] {
         if key == .resize { state.clamp(); return [] }
+        if state.terminalTooSmall { return ignore(&state, key) }
         switch state.mode {
         case .browse: return browse(&state, key)
         case .help: return help(&state, key)
@@ -55,13 +56,13 @@ public enum Reducer {
             return sidebar ? [] : beginEdit(&s)
         case .filter:
             s.mode = .filter
+            s.promptError = nil
             s.editor = LineEditor(s.filterText)
             s.filterError = parseError(s.filterText)
         case .sortAscending, .sortDescending:
             guard s.columnNames.indices.contains(s.cursorColumn) else { return [] }
-            let sort = VellumStore.SortDescriptor(s.columnNames[s.cursorColumn], ascending: action == .sortAscending)
-            s.sort = sort
-            return [.applySort(sort)]
+            // Active only once the session has run it (`state.sort` is set there).
+            return [.applySort(VellumStore.SortDescriptor(s.columnNames[s.cursorColumn], ascending: action == .sortAscending))]
         case .add: return s.currentEntityName == nil ? [] : [.addRecord]
         case .delete:
             guard s.rowCount > 0 else { s.setStatus("nothing to delete", error: true); return [] }
@@ -74,9 +75,13 @@ public enum Reducer {
             s.helpScroll = 0
         case .command:
             s.mode = .command
+            s.promptError = nil
             s.editor = LineEditor()
         case .back:
             return s.backStack.isEmpty ? [] : [.back]
+        case .cancel:
+            // Esc never leaves the list: after an edit it is often pressed once too often.
+            s.setStatus(s.backStack.isEmpty ? "nothing to close" : "nothing to close — Bksp goes back to the previous list")
         case .quit: return [.quit]
         case .suspend: return [.suspend]
         case .summary:
@@ -125,7 +130,8 @@ public enum Reducer {
         case .pageDown: s.pickerCursor += 10
         case .enter: return [.pickerChoose]
         default:
-            if s.editor.handle(key) { s.pickerCursor = 0; return [.pickerQueryChanged] }
+            // The session moves the highlight to the first match.
+            if s.editor.handle(key) { return [.pickerQueryChanged] }
         }
         s.clamp()
         return []
@@ -168,18 +174,17 @@ public enum Reducer {
         case .escape:
             s.mode = .browse
             s.filterError = parseError(s.filterText)
+            s.promptError = nil
             return []
         case .enter:
             let text = s.editor.text.trimmingCharacters(in: .whitespaces)
             if let error = parseError(text) { s.filterError = error; return [] }
-            s.mode = .browse
-            s.filterText = text
-            s.filterError = nil
-            s.cursorRow = 0; s.scrollOffset = 0
+            // The prompt stays open until the session has validated and run it.
             return [.applyFilter(text)]
         default:
             s.editor.handle(key)
             s.filterError = parseError(s.editor.text)
+            s.promptError = nil
             return []
         }
     }
@@ -188,15 +193,27 @@ public enum Reducer {
         switch key {
         case .escape:
             s.mode = .browse
+            s.promptError = nil
             return []
         case .enter:
-            s.mode = .browse
-            return runCommand(&s, s.editor.text)
+            // A refused command keeps the line open with the reason, as the `/` prompt does,
+            // so what is typed next is never taken for one-letter commands.
+            s.setStatus(nil)
+            let effects = runCommand(&s, s.editor.text)
+            if s.statusIsError {
+                s.promptError = s.statusMessage
+                s.setStatus(nil)
+                return effects
+            }
+            // A filter or sort closes the line once the session has run it.
+            if !effects.contains(where: \.isQuery) { s.mode = .browse }
+            return effects
         case .tab:
             complete(&s)
             return []
         default:
             s.editor.handle(key)
+            s.promptError = nil
             return []
         }
     }
@@ -213,22 +230,14 @@ public enum Reducer {
             return [.setTheme(argument)]
         case "sort":
             let parts = argument.split(separator: " ")
-            guard let keyPath = parts.first else {
-                s.sort = nil
-                return [.applySort(nil)]
-            }
+            guard let keyPath = parts.first else { return [.applySort(nil)] }
             let descending = parts.dropFirst().first.map { $0.lowercased().hasPrefix("desc") } ?? false
-            let sort = VellumStore.SortDescriptor(String(keyPath), ascending: !descending)
-            s.sort = sort
-            return [.applySort(sort)]
+            return [.applySort(VellumStore.SortDescriptor(String(keyPath), ascending: !descending))]
         case "filter":
             if let error = parseError(argument) {
                 s.setStatus("filter: \(error.description)", error: true)
                 return []
             }
-            s.filterText = argument
-            s.filterError = nil
-            s.cursorRow = 0; s.scrollOffset = 0
             return [.applyFilter(argument)]
         case "goto":
             guard let index = s.entityNames.firstIndex(where: { $0.lowercased() == argument.lowercased() }) else {

@@ -228,9 +228,13 @@ enum Renderer {
             if let error = s.filterError {
                 let caret = String(repeating: " ", count: 1 + DisplayWidth.of(String(s.editor.characters.prefix(error.position)))) + "^ "
                 screen.put(row: r.row, col: 0, text: caret + error.description, style: t[.error], maxWidth: r.width)
+            } else if let refused = s.promptError {
+                screen.put(row: r.row, col: 0, text: " " + refused, style: t[.error], maxWidth: r.width)
             } else {
                 screen.put(row: r.row, col: 0, text: " Enter apply  Esc cancel  (empty clears the filter)", style: t[.dim], maxWidth: r.width)
             }
+        case .command where s.promptError != nil:
+            screen.put(row: r.row, col: 0, text: " " + (s.promptError ?? ""), style: t[.error], maxWidth: r.width)
         case .command:
             screen.put(row: r.row, col: 0, text: " :q  :theme NAME  :sort KEY [desc]  :filter PRED  :goto ENTITY  :group [KEY]  :export csv|json PATH  (Tab completes)", style: t[.dim], maxWidth: r.width)
         case .search:

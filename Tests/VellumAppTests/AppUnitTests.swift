@@ -144,7 +144,34 @@ import VellumTerminal
         #expect(Reducer.update(&s, key: .backspace) == [])
         s.backStack.append(AppState.Place(entityIndex: 0, basePredicate: nil, title: nil, filterText: "", sort: nil, selected: nil))
         #expect(Reducer.update(&s, key: .backspace) == [.back])
-        #expect(Reducer.update(&s, key: .escape) == [.back])
+    }
+
+    /// Issue #11 item 10: Esc closes editors, prompts and overlays, and never leaves a list.
+    @Test func escapeAfterAnEditNeverLeavesTheList() {
+        var s = state()
+        s.backStack.append(AppState.Place(entityIndex: 0, basePredicate: nil, title: nil, filterText: "", sort: nil, selected: nil))
+        s.mode = .edit
+        #expect(Reducer.update(&s, key: .escape) == [])
+        #expect(s.mode == .browse)
+        #expect(Reducer.update(&s, key: .escape) == [])
+        #expect(Reducer.update(&s, key: .escape) == [])
+        #expect(s.mode == .browse && s.statusMessage?.contains("Bksp") == true)
+        #expect(KeyBindings.action(for: .escape) == .cancel && KeyBindings.action(for: .backspace) == .back)
+    }
+
+    /// Issue #11 item 17: while "Terminal too small" is shown no key reaches an editor or an action.
+    @Test func keysWhileTerminalTooSmallReachNothing() {
+        var s = state()
+        s.mode = .edit
+        s.editor = LineEditor("kept")
+        s.terminalTooSmall = true
+        for key: VellumTerminal.Key in [.char("z"), .enter, .escape, .backspace] { #expect(Reducer.update(&s, key: key) == []) }
+        #expect(s.mode == .edit && s.editor.text == "kept" && s.ignoredKeys == 4)
+        s.mode = .browse
+        for key: VellumTerminal.Key in [.char("d"), .char("y"), .char("a"), .char("q")] { #expect(Reducer.update(&s, key: key) == []) }
+        #expect(s.mode == .browse && s.ignoredKeys == 8)
+        #expect(Reducer.update(&s, key: .resize) == [] && s.ignoredKeys == 8)
+        #expect(Reducer.update(&s, key: .ctrl("c")) == [.quit])
     }
 
     @Test func editModeAndBooleanToggle() {
@@ -170,8 +197,9 @@ import VellumTerminal
         #expect(s.mode == .filter)
         for c in " 5" { _ = Reducer.update(&s, key: .char(c)) }
         #expect(s.filterError == nil)
+        // The prompt stays open and the filter inactive until the session has run it.
         #expect(Reducer.update(&s, key: .enter) == [.applyFilter("price > 5")])
-        #expect(s.mode == .browse && s.filterText == "price > 5")
+        #expect(s.mode == .filter && s.filterText == "")
     }
 
     @Test func sortDeleteHelpQuit() {

@@ -112,7 +112,7 @@ import VellumTerminal
             try p.setToOne("provider", nil)
         }
         #expect(await waitUntil { s.state.rowCount == expected })
-        await s.handle(.escape)
+        await s.handle(.backspace)
         #expect(s.state.currentEntityName == "Provider")
         #expect(s.state.rowCount == 10)
     }
