@@ -86,7 +86,7 @@ public final class BrowserSession {
             state.filterText = ""; state.sort = nil
             show(i, base: nil, title: nil)
         case .setTheme(let name): pendingThemeName = name
-        case .applyFilter, .applySort: reloadRows()
+        case .applyFilter, .applySort: reloadCancellably()
         case .beginEdit: beginEdit(key: currentAttribute()?.name)
         case .commitEdit(let text): commitEdit(text)
         case .addRecord: addRecord()
@@ -128,6 +128,7 @@ public final class BrowserSession {
                                         sortDescriptors: state.sort.map { [$0] } ?? [],
                                         basePredicate: try base.map { try VellumStore.Predicate(format: $0) })
             state.rowCount = rows?.count ?? 0
+            applied = (state.filterText, state.sort)
         } catch {
             rows = nil
             state.rowCount = 0
@@ -155,22 +156,55 @@ public final class BrowserSession {
         show(place.entityIndex, base: place.basePredicate, title: place.title, select: place.selected)
     }
 
-    func reloadRows() {
-        guard let source = rows as? ResultsRowSource else { return }
+    /// Set by the event loop: draws the screen now (before a query blocks the loop).
+    var drawNow: (() -> Void)?
+    /// Set by the event loop on a terminal: Esc or Ctrl-C stops a running filter or sort.
+    var cancelKeys: CancelKeyWatcher?
+    /// The filter and sort the list shows, to return to when a new one is cancelled.
+    private var applied: (filter: String, sort: VellumStore.SortDescriptor?) = ("", nil)
+
+    /// `reloadRows` with Esc/Ctrl-C stopping it: the store is asked to interrupt the
+    /// query, and the list keeps its previous filter and sort.
+    private func reloadCancellably() {
+        guard let watcher = cancelKeys else { reloadRows(); return }
+        let previous = applied
+        state.setStatus("filtering… (Esc or Ctrl-C cancels)")
+        drawNow?()
+        watcher.start(interrupting: context.queryInterrupter)
+        let done = reloadRows()
+        // A key pressed as the query finished cancels nothing.
+        if watcher.stop() && !done {
+            state.filterText = previous.filter
+            state.sort = previous.sort
+            state.setStatus("filter cancelled; the list is unchanged", error: true)
+        } else if !state.statusIsError {
+            state.setStatus(nil)
+        }
+    }
+
+    /// False when the new filter or sort failed (the list keeps the old one).
+    @discardableResult
+    func reloadRows() -> Bool {
+        guard let source = rows as? ResultsRowSource else { return false }
         let oldPredicate = source.predicate, oldSort = source.sortDescriptors
         source.predicate = state.filterText.isEmpty ? nil : try? VellumStore.Predicate(format: state.filterText)
         source.sortDescriptors = state.sort.map { [$0] } ?? []
         do {
             try source.reload()
+            applied = (state.filterText, state.sort)
         } catch {
             // Keep the old query: a predicate that parses may still name unknown keys.
             source.predicate = oldPredicate
             source.sortDescriptors = oldSort
             try? source.reload()
             state.setStatus("\(error)", error: true)
+            state.rowCount = source.count
+            followSelection()
+            return false
         }
         state.rowCount = source.count
         followSelection()
+        return true
     }
 
     /// Puts the cursor back on the selected record after rows moved.

@@ -66,6 +66,7 @@ public enum KeyBindings {
         ("m (conflict)", "keep mine (re-add if deleted)"),
         ("t (conflict)", "take theirs, drop mine"),
         ("Esc (conflict)", "back to the editor"),
+        ("Esc ^C (filtering…)", "stop a slow filter or sort; the list is unchanged"),
         ("↑ ↓ Enter (picker)", "choose; type to search"),
         ("j k Enter (summary)", "choose a value; Enter filters on it"),
         ("Esc (summary)", "close the summary"),

@@ -1,5 +1,6 @@
 import Foundation
 import VellumStore
+import VellumTerminal
 
 /// Where a command writes. The real CLI uses stdout/stderr; tests can capture.
 struct Console {
@@ -177,7 +178,7 @@ enum VellumCLI {
         case let e as ModelError: return e.description
         case let e as StoreError: return e.description
         case let e as ArgumentError: return e.description
-        case let e as QueryError: return e.description
+        case let e as QueryError: return e.rendered(width: DisplayWidth.of)
         case let e as ParseError: return e.description
         default: return "\(error)"
         }

@@ -128,7 +128,7 @@ import Testing
         case 1: return Comparison(lhs, .endsWith, s, options: o, quantifier: quantifier)
         case 2: return Comparison(lhs, .contains, s, options: o, quantifier: quantifier)
         case 3: return Comparison(lhs, .like, .constant(.string(pattern(&rng))), options: o, quantifier: quantifier)
-        case 4: return Comparison(lhs, .matches, .constant(.string(["a.*", ".*e.*", "[a-z]+", "(?i)tea", ".", "\\p{L}+", "[", ""].randomElement(using: &rng)!)), options: o, quantifier: quantifier)
+        case 4: return Comparison(lhs, .matches, .constant(.string(["a.*", ".*e.*", "[a-z]+", "(?i)tea", ".", "\\p{L}+", "[^a]", "", "(?i)[a-c]+x?", "(e|é)+\\X?"].randomElement(using: &rng)!)), options: o, quantifier: quantifier)
         case 5: return Comparison(lhs, .in, .list((0..<Int.random(in: 0...3, using: &rng)).map { _ in .constant(constant(.string, &rng)) }), options: o, quantifier: quantifier)
         default:
             let op: ComparisonOperator = [.equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual].randomElement(using: &rng)!
