@@ -26,6 +26,7 @@ public struct LinearRegex: Sendable {
 
     /// True when the whole of `text` matches.
     public func matchesWhole(_ text: String, budget: Int = stepBudget) throws(RegexError) -> Bool {
+        if var dfa = RegexDFA(program), let answer = try dfa.matchesWhole(text, budget: budget) { return answer }
         var vm = PikeVM(program: program, text: text)
         return try vm.run(budget: budget)
     }

@@ -159,6 +159,7 @@ struct RegexParser {
 
     mutating func quantified(_ atom: RegexNode, start: Int) throws(RegexError) -> RegexNode {
         var node = atom
+        var repeated = false
         while let c = peek() {
             let qStart = i
             var range: (Int, Int?)
@@ -173,7 +174,8 @@ struct RegexParser {
             if peek() == "?" { i += 1 } else if peek() == "+" {
                 throw RegexError(.unsupported, "possessive quantifiers (…\(c)+) are not supported", at: qStart)
             }
-            if case .repetition = node { throw invalid("a quantifier cannot follow another quantifier", at: qStart) }
+            if repeated { throw invalid("a quantifier cannot follow another quantifier", at: qStart) }
+            repeated = true
             node = .repetition(node, min: range.0, max: range.1)
         }
         return node
