@@ -7,11 +7,7 @@ import Testing
 /// agree with in-memory evaluation.
 @Suite struct LongPredicateTests {
     static func agree(_ format: String, _ fixture: QueryDifferentialTests.Fixture) throws -> [Value] {
-        let p = try Predicate(format: format)
-        try p.validate(entity: QueryFixtures.item, model: QueryFixtures.model)
-        let q = try QueryCompiler.compile(entity: QueryFixtures.item, layout: fixture.layout, predicate: p)
-        let sql = try fixture.conn.rows(q.selectSQL(), q.bindings).map { $0[0] }
-        let memory = try fixture.items.filter { try p.evaluate($0) }.map { Value.integer($0.pk) }
+        let (sql, memory) = try QueryDifferentialTests.rows(format, fixture)
         #expect(sql == memory, "\(format.prefix(120))…")
         return sql
     }
@@ -41,10 +37,8 @@ import Testing
         #expect(try !Self.agree("qty IN {\(integers)}", fixture).isEmpty)
         #expect(try !Self.agree("NOT (qty IN {\(integers), nil})", fixture).isEmpty)
         let strings = (QueryDifferentialTests.strings + (0..<n).map { "s\($0)" }).map { PredicatePrinter.quote($0) }.joined(separator: ", ")
-        for op in ["IN", "IN[c]", "IN[cd]", "IN[d]"] {
-            _ = try Self.agree("name \(op) {\(strings)}", fixture)
-            _ = try Self.agree("ANY tags.name \(op) {\(strings), nil}", fixture)
-        }
+        for op in ["IN", "IN[cd]"] { _ = try Self.agree("name \(op) {\(strings)}", fixture) }
+        _ = try Self.agree("ANY tags.name IN[c] {\(strings), nil}", fixture)
         let doubles = (0..<n).map { "\(Double($0) / 4)" }.joined(separator: ", ")
         _ = try Self.agree("price IN {\(doubles)}", fixture)
         let owners = (0..<n).map { String($0) }.joined(separator: ", ")

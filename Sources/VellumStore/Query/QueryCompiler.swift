@@ -469,7 +469,8 @@ extension SQLCompilation {
         let json: String
         let x: String
         if integers.isEmpty {
-            json = "[" + strings.map(Self.jsonString).joined(separator: ",") + "]"
+            // Without NUL, the predicate syntax quotes a string as valid JSON.
+            json = "[" + strings.map(PredicatePrinter.quote).joined(separator: ",") + "]"
             x = fold(l, SQLOperand(sql: "", kind: .string, nullable: false))
         } else {
             guard strings.isEmpty, !(flags != 0 && l.kind == .string) else { return nil }
@@ -478,18 +479,5 @@ extension SQLCompilation {
         }
         let member = "COALESCE(\(x) IN (SELECT value FROM json_each(\(bind(.string(json))))), 0)"
         return hasNull ? "(\(member) OR \(x) IS NULL)" : member
-    }
-
-    static func jsonString(_ s: String) -> String {
-        var out = "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            default:
-                if u.value < 0x20 { out += String(format: "\\u%04x", u.value) } else { out.unicodeScalars.append(u) }
-            }
-        }
-        return out + "\""
     }
 }
