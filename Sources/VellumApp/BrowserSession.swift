@@ -168,14 +168,17 @@ public final class BrowserSession {
     private func reloadCancellably() {
         guard let watcher = cancelKeys else { reloadRows(); return }
         let previous = applied
+        let requested = (filter: state.filterText, sort: state.sort)
+        // While it runs, the screen shows the list as it is: the old filter and sort.
+        (state.filterText, state.sort) = previous
         state.setStatus("filtering… (Esc or Ctrl-C cancels)")
         drawNow?()
+        (state.filterText, state.sort) = requested
         watcher.start(interrupting: context.queryInterrupter)
         let done = reloadRows()
         // A key pressed as the query finished cancels nothing.
         if watcher.stop() && !done {
-            state.filterText = previous.filter
-            state.sort = previous.sort
+            (state.filterText, state.sort) = previous
             state.setStatus("filter cancelled; the list is unchanged", error: true)
         } else if !state.statusIsError {
             state.setStatus(nil)
