@@ -51,5 +51,12 @@ import Testing
         #expect(try conn.scalarInt("SELECT length(CAST(vellum_fold(?, 3) AS BLOB))", [.string("É\0X")]) == 3)
         #expect(try conn.scalarInt("SELECT vellum_regexp('a.b', ?)", [.string("a\0b")]) == 1)
         #expect(try conn.scalarInt("SELECT vellum_regexp('a', ?)", [.string("a\0b")]) == 0)
+        // Through predicates, SQL and memory: the text after the NUL counts.
+        let (table, layout, objects) = try RegexTests.table(["a\0b", "a\0c", "a", "A\0B"])
+        for format in ["name ==[cd] 'A\\0B'", "name BEGINSWITH[c] 'a\\0b'", "name CONTAINS[cd] '\\0C'", "name ENDSWITH[c] '\\0B'", "name MATCHES[c] 'A\\\\x00B'"] {
+            let sql = RegexTests.sql(format, table, layout), memory = RegexTests.memory(format, objects)
+            #expect(sql == memory, "\(format)")
+            #expect(sql == .success(format.contains("C'") ? [2] : [1, 4]), "\(format): \(sql)")
+        }
     }
 }

@@ -415,8 +415,13 @@ final class SQLCompilation {
             let x = fold(l, r), y = fold(r, l)
             switch c.op {
             case .contains: return "COALESCE(instr(\(x), \(y)) > 0, 0)"
-            case .beginsWith: return "COALESCE(substr(\(x), 1, length(\(y))) = \(y), 0)"
-            case .endsWith: return "COALESCE(\(x) IS NOT NULL AND (length(\(y)) = 0 OR substr(\(x), -length(\(y))) = \(y)), 0)"
+            // On bytes, as in memory: SQLite's length() of text stops at a NUL (and substr of an empty blob is NULL).
+            case .beginsWith:
+                let (bx, by) = ("CAST(\(x) AS BLOB)", "CAST(\(y) AS BLOB)")
+                return "COALESCE(\(x) IS NOT NULL AND (length(\(by)) = 0 OR substr(\(bx), 1, length(\(by))) = \(by)), 0)"
+            case .endsWith:
+                let (bx, by) = ("CAST(\(x) AS BLOB)", "CAST(\(y) AS BLOB)")
+                return "COALESCE(\(x) IS NOT NULL AND (length(\(by)) = 0 OR substr(\(bx), -length(\(by))) = \(by)), 0)"
             default: return "vellum_regexp(\(y), \(x))"
             }
         case .in, .between, .like: return "0"
