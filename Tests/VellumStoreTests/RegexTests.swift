@@ -127,10 +127,10 @@ import Testing
         let patterns = ["a.*", ".*e.*", "[a-z]+", "(?i)tea", ".", "\\p{L}+", "", "a|ab", "(a|ab)(c|bcd)", "x*", "[^a-c]+",
                         "\\d{2,3}", "\\w+\\s\\w+", "(?i)[a-c]+", "colou?r", "[[:alpha:]]+", "\\bfoo\\b.*", "^abc$", "a{2}",
                         "[a-z&&[^aeiou]]+", "\\Qa.b\\E", "(?s).+", ".+", "[\\p{Lu}][\\p{Ll}]*", "\\x41\\u0042",
-                        "(?:ab)+", "a?b?c?", "[.]", "\\.", "é", "e\\u0301", "(?m)^b$", "x\\n?", "a$", "\\X\\X", "\\S+"]
+                        "(?:ab)+", "a?b?c?", "(x+x+)+$", "^a.*", "a\\z", "\\Aab", "(^a|b)+", "a$|b", "x*$", "(a|^x)x*\\Z", "[.]", "\\.", "é", "e\\u0301", "(?m)^b$", "x\\n?", "a$", "\\X\\X", "\\S+"]
         let texts = ["", "a", "ab", "abc", "abcd", "Tea", "TEA", "tea", "green tea", "12", "123", "1234", "hello world",
                      "colour", "color", "foo bar", "AB", "bcd", "xyz", "a.b", "axb", "é", "e\u{301}", "Straße", "STRASSE",
-                     "line\n", "a\nb", "x\n", "a\n", "Abc", "ÉCOLE", "東京", "xx", "\t"]
+                     "line\n", "a\nb", "x\n", "a\n", "xxxx", "xx\n", "ba", "bab", "axx", "Abc", "ÉCOLE", "東京", "xx", "\t"]
         for p in patterns {
             let icu = try NSRegularExpression(pattern: "^(?:" + p + ")\\z")
             let mine = try LinearRegex(p)

@@ -2,8 +2,9 @@ import Foundation
 
 /// The Pike VM's thread sets turned into DFA states as the text needs them (a lazy
 /// subset construction): one table lookup per ASCII character once a state is known.
-/// Only for programs without assertions (whose steps would depend on the position);
-/// gives up (nil) past `maxStates`, and the caller runs the Pike VM instead.
+/// Only for programs whose assertions are anchors at the ends of the text (`^ $ \\A \\z \\Z`
+/// outside multiline mode; others depend on the characters around a position); gives
+/// up (nil) past `maxStates`, and the caller runs the Pike VM instead.
 struct RegexDFA {
     static let maxStates = 1_000
 
@@ -16,17 +17,27 @@ struct RegexDFA {
     private var closureMarks: [Int32]
     private var mark: Int32 = 0
 
+    /// `$`/`\\Z` also hold before a final line terminator: such texts go to the Pike VM.
+    private let endsBeforeTerminator: Bool
+
     init?(_ program: RegexProgram) {
-        for i in program.instructions {
-            if case .assert = i { return nil }
+        var endsBeforeTerminator = false
+        for case .assert(let a) in program.instructions {
+            switch a {
+            case .textStart, .textEnd: continue
+            case .textEndOrFinalLineTerminator: endsBeforeTerminator = true
+            default: return nil
+            }
         }
+        self.endsBeforeTerminator = endsBeforeTerminator
         self.program = program
         closureMarks = Array(repeating: -1, count: program.instructions.count)
     }
 
     /// True when the whole text matches; nil when the DFA grew too large to finish.
     mutating func matchesWhole(_ text: String, budget: Int) throws(RegexError) -> Bool? {
-        guard var state = self.state(for: [0]) else { return nil }
+        if endsBeforeTerminator, let last = text.unicodeScalars.last, RegexCase.isLineTerminator(last) { return nil }
+        guard var state = self.state(for: [0], atStart: true) else { return nil }
         var text = text
         var steps = 0
         var result: Bool?? = nil
@@ -75,13 +86,14 @@ struct RegexDFA {
             if advances { targets.append(pc + 1) }
         }
         if targets.isEmpty { return -2 }
-        return self.state(for: targets)
+        return self.state(for: targets, atStart: false)
     }
 
-    /// The state of the closure of `starts` (found or made), nil past `maxStates`.
-    private mutating func state(for starts: [Int32]) -> Int32? {
+    /// What `starts` reach without reading: consuming steps, end anchors met on the way
+    /// (followed only `atEnd`), and whether `.match` is reached.
+    private mutating func closure(_ starts: [Int32], atStart: Bool, atEnd: Bool) -> (consuming: [Int32], anchors: [Int32], accepts: Bool) {
         mark += 1
-        var consuming: [Int32] = []
+        var consuming: [Int32] = [], anchors: [Int32] = []
         var accepts = false
         var stack = starts.reversed() as [Int32]
         while let pc = stack.popLast() {
@@ -91,12 +103,21 @@ struct RegexDFA {
             case .jump(let t): stack.append(Int32(t))
             case .split(let a, let b): stack.append(Int32(b)); stack.append(Int32(a))
             case .match: accepts = true
-            case .assert: break
+            case .assert(.textStart): if atStart { stack.append(pc + 1) }
+            case .assert: if atEnd { stack.append(pc + 1) } else { anchors.append(pc) }
             default: consuming.append(pc)
             }
         }
-        // Accepting and dead-end states differ by `accepts` only when nothing consumes.
-        let key = accepts ? consuming + [-1] : consuming
+        return (consuming, anchors, accepts)
+    }
+
+    /// The state of the closure of `starts` (found or made), nil past `maxStates`.
+    /// It accepts when the text may end there: `.match` is reached, with end anchors holding.
+    private mutating func state(for starts: [Int32], atStart: Bool) -> Int32? {
+        let (consuming, anchors, reached) = closure(starts, atStart: atStart, atEnd: false)
+        let accepts = reached || (!anchors.isEmpty && closure(anchors.map { $0 + 1 }, atStart: atStart, atEnd: true).accepts)
+        // States differ by their steps, and by whether they accept (which anchors and the start decide).
+        let key = consuming + [-1, accepts ? 1 : 0, atStart ? 1 : 0] + anchors
         if let id = ids[key] { return id }
         guard states.count < Self.maxStates else { return nil }
         let id = Int32(states.count)
