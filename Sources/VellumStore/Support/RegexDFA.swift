@@ -74,17 +74,7 @@ struct RegexDFA {
     /// The state after reading `c` in `state` (-2: dead), nil when there would be too many states.
     private mutating func step(_ state: Int32, _ c: Unicode.Scalar) -> Int32? {
         var targets: [Int32] = []
-        for pc in states[Int(state)].pcs {
-            let advances: Bool
-            switch program.instructions[Int(pc)] {
-            case .scalar(let v): advances = c.value == v
-            case .foldedScalar(let v): advances = RegexCase.fold(c) == v
-            case .anyScalar: advances = true
-            case .set(let i): advances = program.classes[i].contains(c)
-            default: advances = false
-            }
-            if advances { targets.append(pc + 1) }
-        }
+        for pc in states[Int(state)].pcs where program.consumes(Int(pc), c) { targets.append(pc + 1) }
         if targets.isEmpty { return -2 }
         return self.state(for: targets, atStart: false)
     }

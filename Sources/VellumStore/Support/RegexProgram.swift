@@ -52,6 +52,18 @@ struct RegexProgram: Sendable {
         instructions.append(.match)
     }
 
+    /// True when instruction `pc` reads `c` (false for the instructions that read nothing).
+    @inline(__always)
+    func consumes(_ pc: Int, _ c: Unicode.Scalar) -> Bool {
+        switch instructions[pc] {
+        case .scalar(let v): return c.value == v
+        case .foldedScalar(let v): return RegexCase.fold(c) == v
+        case .anyScalar: return true
+        case .set(let i): return classes[i].contains(c)
+        default: return false
+        }
+    }
+
     private mutating func append(_ i: RegexInstruction) throws(RegexError) {
         if instructions.count >= Self.maxInstructions {
             throw RegexError(.tooLarge, "more than \(Self.maxInstructions) steps once its repetitions are expanded")
