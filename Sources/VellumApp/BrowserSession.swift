@@ -132,7 +132,7 @@ public final class BrowserSession {
         } catch {
             rows = nil
             state.rowCount = 0
-            state.setStatus("\(error)", error: true)
+            state.setStatus((error as? QueryError)?.oneLine ?? "\(error)", error: true)
         }
         if let select, let i = rows?.index(of: select) { state.cursorRow = i } else if select != nil { state.cursorRow = 0 }
         state.clamp()
@@ -192,6 +192,7 @@ public final class BrowserSession {
         let oldPredicate = source.predicate, oldSort = source.sortDescriptors
         source.predicate = state.filterText.isEmpty ? nil : try? VellumStore.Predicate(format: state.filterText)
         source.sortDescriptors = state.sort.map { [$0] } ?? []
+        var done = true
         do {
             try source.reload()
             applied = (state.filterText, state.sort)
@@ -200,14 +201,12 @@ public final class BrowserSession {
             source.predicate = oldPredicate
             source.sortDescriptors = oldSort
             try? source.reload()
-            state.setStatus("\(error)", error: true)
-            state.rowCount = source.count
-            followSelection()
-            return false
+            state.setStatus((error as? QueryError)?.oneLine ?? "\(error)", error: true)
+            done = false
         }
         state.rowCount = source.count
         followSelection()
-        return true
+        return done
     }
 
     /// Puts the cursor back on the selected record after rows moved.

@@ -17,6 +17,18 @@ struct E2EFilterCancelTests {
         return store
     }
 
+    /// An invalid pattern is an error on one status line, and the list keeps all its rows.
+    @Test func invalidRegexFilterIsAnErrorNotNoMatch() throws {
+        let store = try E2EStore()
+        let t = Tmux.browser(store.command, entity: "Product")
+        defer { t.kill() }
+        t.keys("/"); t.type("NOT (name MATCHES '[a-z')"); t.keys("Enter")
+        #expect(t.wait(for: "invalid regular expression: missing ']'"), "\(t.screen)")
+        #expect(t.screen.contains("row 1/200"), "\(t.screen)")
+        #expect(!t.screen.contains("no records match"), "\(t.screen)")
+        #expect(store.sql("SELECT count(*) FROM Product") == "200")
+    }
+
     @Test(arguments: ["Escape", "C-c"])
     func slowFilterIsCancellable(_ key: String) throws {
         let store = try slowStore()

@@ -24,6 +24,12 @@ public struct QueryError: Error, Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { rendered() }
 
+    /// The message and the text at fault on one line (for a status bar).
+    public var oneLine: String {
+        guard let caret else { return message }
+        return message + " " + CaretDiagnostic.shortened(caret.text, limit: 80)
+    }
+
     /// The message, then the text and a caret under the position (`width`: cells per Character).
     public func rendered(width: (Character) -> Int = { _ in 1 }) -> String {
         guard let caret else { return message }
