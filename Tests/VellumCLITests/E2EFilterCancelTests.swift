@@ -5,15 +5,15 @@ import Testing
 /// Ctrl-C while it runs stops the query; the list keeps its previous filter.
 @Suite("E2E filter cancellation in tmux", .serialized, .enabled(if: Tmux.path != nil, "tmux is not installed"))
 struct E2EFilterCancelTests {
-    /// The demo store with 10 products (last by name) whose sku is 100,000 characters:
+    /// The demo store with 25 products (last by name) whose sku is 20,000 characters:
     /// matching `(x|xx|y)*a\b` against them takes seconds.
     func slowStore() throws -> E2EStore {
         let store = try E2EStore()
         _ = store.sql("""
-            UPDATE Product SET sku = printf('%.*c', 100000, 'x') || 'b'
-            WHERE _pk IN (SELECT _pk FROM Product ORDER BY name DESC LIMIT 10)
+            UPDATE Product SET sku = printf('%.*c', 20000, 'x') || 'b'
+            WHERE _pk IN (SELECT _pk FROM Product ORDER BY name DESC LIMIT 25)
             """)
-        #expect(store.sql("SELECT count(*) FROM Product WHERE length(sku) > 50000") == "10")
+        #expect(store.sql("SELECT count(*) FROM Product WHERE length(sku) > 10000") == "25")
         return store
     }
 
@@ -38,7 +38,8 @@ struct E2EFilterCancelTests {
         t.keys("/"); t.type("sku MATCHES '(x|xx|y)*a\\\\b'"); t.keys("Enter")
         #expect(t.wait(for: "Esc or Ctrl-C cancels"), "\(t.screen)")
         t.keys(key)
-        #expect(t.wait(for: "filter cancelled", 10), "\(t.screen)")
+        // One row's match is not interrupted: the cancel lands after it (well under a second here).
+        #expect(t.wait(for: "filter cancelled", 30), "\(t.screen)")
         // Not applied: all 200 rows, no active filter; and the browser takes keys again.
         #expect(t.screen.contains("row 1/200"), "\(t.screen)")
         #expect(!t.screen.contains("filter: sku"), "\(t.screen)")
@@ -47,7 +48,7 @@ struct E2EFilterCancelTests {
         #expect(t.alive)
         // Not pressed: the same filter finishes (it selects nothing) and is applied.
         t.keys("/", "C-u"); t.type("sku MATCHES '(x|xx|y)*a\\\\b'"); t.keys("Enter")
-        #expect(t.wait(for: "no records match the filter", 120), "\(t.screen)")
+        #expect(t.wait(for: "no records match the filter", 300), "\(t.screen)")
         #expect(t.screen.contains("filter: sku") && !t.screen.contains("filtering…"), "\(t.screen)")
     }
 }
