@@ -11,6 +11,12 @@ extension BrowserSession {
     private func apply(filter: String, sort: VellumStore.SortDescriptor?, what: String) {
         let prompt = state.mode == .filter || state.mode == .command
         if let reason = requery(filter: filter, sort: sort) {
+            if reason == Self.cancelledReason {
+                // The user stopped it (Esc or Ctrl-C): close the prompt, keep the list as it was.
+                if prompt { state.mode = .browse }
+                state.setStatus("\(what) cancelled; the list is unchanged", error: true)
+                return
+            }
             if prompt { state.promptError = "\(what): \(reason)" } else { state.setStatus("\(what): \(reason)", error: true) }
             return
         }
@@ -28,18 +34,19 @@ extension BrowserSession {
             try predicate?.validate(entity: entity, model: container.model)
             try sort?.validate(entity: entity, model: container.model)
         } catch {
-            return describe(error)
+            return describeQuery(error)
         }
         let old = (source.predicate, source.sortDescriptors)
         source.predicate = predicate
         source.sortDescriptors = sort.map { [$0] } ?? []
         do {
-            try source.reload()
+            try runCancellably { try source.reload() }
         } catch {
+            let byUser = cancelKeys?.stop() ?? false
             (source.predicate, source.sortDescriptors) = old
             try? source.reload()
             followSelection()
-            return describe(error)
+            return byUser ? Self.cancelledReason : describeQuery(error)
         }
         state.filterText = filter
         state.sort = sort
@@ -47,5 +54,24 @@ extension BrowserSession {
         if selectedID.flatMap({ source.index(of: $0) }) == nil { state.cursorRow = 0; state.scrollOffset = 0 }
         followSelection()
         return nil
+    }
+
+    static let cancelledReason = "cancelled"
+
+    /// Runs a query with Esc/Ctrl-C able to stop it: the event loop's key watcher asks the
+    /// store to interrupt the query (the UI never touches SQL); the query then throws.
+    private func runCancellably(_ query: () throws -> Void) throws {
+        guard let watcher = cancelKeys else { try query(); return }
+        state.setStatus("filtering… (Esc or Ctrl-C cancels)")
+        drawNow?()
+        watcher.start(interrupting: context.queryInterrupter)
+        try query()
+        _ = watcher.stop()   // a key pressed as the query finished cancels nothing
+        state.setStatus(nil)
+    }
+
+    /// A predicate error on one line (the prompt shows the caret); anything else in words.
+    func describeQuery(_ error: any Error) -> String {
+        (error as? QueryError)?.oneLine ?? describe(error)
     }
 }

@@ -143,10 +143,11 @@ public final class BrowserSession {
                                         sortDescriptors: state.sort.map { [$0] } ?? [],
                                         basePredicate: try base.map { try VellumStore.Predicate(format: $0) })
             state.rowCount = rows?.count ?? 0
+            applied = (state.filterText, state.sort)
         } catch {
             rows = nil
             state.rowCount = 0
-            state.setStatus(describe(error), error: true)
+            state.setStatus(describeQuery(error), error: true)
         }
         if let select, let i = rows?.index(of: select) { state.cursorRow = i } else if select != nil { state.cursorRow = 0 }
         state.clamp()
@@ -169,6 +170,11 @@ public final class BrowserSession {
         state.cursorRow = 0; state.scrollOffset = 0; state.cursorColumn = 0
         show(place.entityIndex, base: place.basePredicate, title: place.title, select: place.selected)
     }
+
+    /// Set by the event loop: draws the screen now (before a query blocks the loop).
+    var drawNow: (() -> Void)?
+    /// Set by the event loop on a terminal: Esc or Ctrl-C stops a running filter or sort.
+    var cancelKeys: CancelKeyWatcher?
 
     /// Puts the cursor back on the selected record after rows moved.
     func followSelection() {

@@ -35,12 +35,16 @@ final class EventLoop {
         timer.schedule(deadline: .now() + .milliseconds(100), repeating: .milliseconds(100), leeway: .milliseconds(10))
         timer.setEventHandler { wake.yield() }
         session.onNeedsRedraw = { wake.yield() }
+        session.drawNow = { [unowned self] in draw(screen.size) }
+        session.cancelKeys = CancelKeyWatcher()
         input.resume()
         timer.resume()
         defer {
             input.cancel()
             timer.cancel()
             session.onNeedsRedraw = nil
+            session.drawNow = nil
+            session.cancelKeys = nil
         }
         wake.yield()
         for await _ in wakeups {

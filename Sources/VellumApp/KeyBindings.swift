@@ -67,6 +67,7 @@ public enum KeyBindings {
         ("m (conflict)", "keep mine (re-add as last seen if deleted; undo/redo over theirs)"),
         ("t (conflict)", "take theirs, drop mine (or the undo/redo)"),
         ("Esc (conflict)", "back to the editor (undo/redo: decide later)"),
+        ("Esc ^C (filtering…)", "stop a slow filter or sort; the list is unchanged"),
         ("↑ ↓ Enter (picker)", "choose; type to search"),
         ("j k Enter (summary)", "choose a value; Enter filters on it"),
         ("Esc (summary)", "close the summary"),

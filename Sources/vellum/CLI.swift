@@ -1,5 +1,6 @@
 import Foundation
 import VellumStore
+import VellumTerminal
 
 /// Where a command writes. The real CLI uses stdout/stderr; tests can capture.
 struct Console {
@@ -170,8 +171,18 @@ enum VellumCLI {
         }
     }
 
-    /// A readable message for any error (the store's one describing function).
-    static func describe(_ error: any Error) -> String { ErrorText.describe(error) }
+    /// A readable message for any error (a predicate's with its caret; the rest through the store's one describing function).
+    static func describe(_ error: any Error) -> String {
+        switch error {
+        case let e as CLIError: return e.description
+        case let e as ModelError: return e.description
+        case let e as StoreError: return e.description
+        case let e as ArgumentError: return e.description
+        case let e as QueryError: return e.rendered(width: DisplayWidth.of)
+        case let e as ParseError: return e.description
+        default: return ErrorText.describe(error)
+        }
+    }
 
     /// Parses the command's arguments into its positional names, mapping errors to usage errors.
     static func positionals(_ arguments: ParsedArguments, _ names: [String], command: String) throws -> [String] {

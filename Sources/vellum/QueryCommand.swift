@@ -1,5 +1,6 @@
 import Foundation
 import VellumStore
+import VellumTerminal
 
 /// `vellum query STORE ENTITY [--where P] [--sort K,-K2] [--limit N] [--offset N] [--format table|csv|json]`.
 struct QueryCommand: Command {
@@ -49,7 +50,7 @@ struct QueryCommand: Command {
         var sort: [VellumStore.SortDescriptor] = []
         if let text = arguments.option("sort") {
             do { sort = try VellumStore.SortDescriptor.parseList(text) } catch {
-                throw CLIError.usage("invalid --sort:\n" + error.caretDiagnostic(input: text), command: name)
+                throw CLIError.usage("invalid --sort:\n" + error.caretDiagnostic(input: text, width: DisplayWidth.of), command: name)
             }
             for s in sort {
                 do { try s.validate(entity: entity, model: store.model) } catch {

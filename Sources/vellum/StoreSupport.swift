@@ -1,5 +1,6 @@
 import Foundation
 import VellumStore
+import VellumTerminal
 
 /// Opening stores and turning command-line text into store values, shared by
 /// `query`, `insert`, `update`, `delete`, `watch` and `_stress-writer`.
@@ -50,10 +51,10 @@ enum StoreSupport {
         guard let text else { return nil }
         let predicate: VellumStore.Predicate
         do { predicate = try VellumStore.Predicate(format: text) } catch {
-            throw CLIError.usage("invalid --where predicate:\n" + error.caretDiagnostic(input: text), command: command)
+            throw CLIError.usage("invalid --where predicate:\n" + error.caretDiagnostic(input: text, width: DisplayWidth.of), command: command)
         }
         do { try predicate.validate(entity: entity, model: model) } catch {
-            throw CLIError.runtime("invalid --where predicate for \(entity.name): \(error.description)")
+            throw CLIError.runtime("invalid --where predicate for \(entity.name): \(error.rendered(width: DisplayWidth.of))")
         }
         return predicate
     }

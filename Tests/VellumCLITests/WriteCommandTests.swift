@@ -54,6 +54,25 @@ struct WriteCommandTests {
         #expect(none.status == 0 && none.stdout == "deleted 0 objects\n")
     }
 
+    /// Issue 11, critical 2: `NOT (name MATCHES '[a-z')` used to match every row and delete them all.
+    @Test func deleteWithNotInvalidRegexDeletesNothing() throws {
+        let before = try snapshot()
+        let r = try VellumBinary.run(["delete", path, "Product", "--where", "NOT (name MATCHES '[a-z')"])
+        #expect(r.status != 0)
+        #expect(r.stdout.isEmpty, "\(r.stdout)")
+        #expect(r.stderr.contains("invalid regular expression"), "\(r.stderr)")
+        // The caret stands under the pattern's '[' in the line above it.
+        let lines = r.stderr.split(separator: "\n").map(String.init)
+        let caretLine = try #require(lines.firstIndex { $0.trimmingCharacters(in: .whitespaces) == "^" }, "\(r.stderr)")
+        let column = lines[caretLine].count - 1
+        #expect(caretLine > 0 && Array(lines[caretLine - 1])[column] == "[", "\(r.stderr)")
+        #expect(try snapshot() == before)
+        #expect(try sqliteScalar(path, "SELECT count(*) FROM Product") == "4")
+        // A valid pattern still deletes what it should.
+        let ok = try VellumBinary.run(["delete", path, "Product", "--where", "NOT (name MATCHES '[a-z]+')"])
+        #expect(ok.status == 0 && ok.stdout == "deleted 1 object\n", "\(ok.stdout)\(ok.stderr)")
+    }
+
     @Test func badValuesWriteNothing() throws {
         let before = try snapshot()
         let cases: [([String], String)] = [

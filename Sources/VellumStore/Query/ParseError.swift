@@ -16,14 +16,19 @@ public struct ParseError: Error, Sendable, Hashable, CustomStringConvertible {
         self.found = found
     }
 
-    public var description: String { "expected \(expected) at position \(position), found \(found)" }
+    public var description: String {
+        "expected \(CaretDiagnostic.shortened(expected, limit: 200)) at position \(position), found \(CaretDiagnostic.shortened(found))"
+    }
 
-    /// The input on one line with a caret under the error position and the message below:
+    /// The input on one line with a caret under the error position and the message after it:
     ///
     ///     price > AND name == 'x'
     ///             ^ expected a value at position 8, found 'AND'
-    public func caretDiagnostic(input: String) -> String {
-        let line = String(input.map { $0 == "\n" || $0 == "\r" || $0 == "\t" ? " " : $0 })
-        return line + "\n" + String(repeating: " ", count: max(0, position)) + "^ " + description
+    ///
+    /// Long input is cut to a window around the position, newlines are escaped, and
+    /// the caret column counts `width` cells per Character (wide CJK and emoji: 2).
+    public func caretDiagnostic(input: String, width: (Character) -> Int = { _ in 1 }) -> String {
+        let (text, caret) = CaretDiagnostic.lines(input: input, position: position, width: width)
+        return text + "\n" + caret + " " + description
     }
 }

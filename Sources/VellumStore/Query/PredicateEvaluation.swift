@@ -241,7 +241,8 @@ extension Comparison {
         default: break
         }
         guard case .value(let rv) = right else { throw QueryError("\(op.rawValue) cannot take a list") }
-        let r = prep(rv)
+        var r = prep(rv)
+        if op == .matches, fold, case .constant = rhs, case .string(let p) = rv { r = .string(Self.foldPattern(p, options)) }
         switch op {
         case .equal: return Self.equal(l, r)
         case .notEqual: return !Self.equal(l, r)
@@ -251,7 +252,7 @@ extension Comparison {
         case .greaterOrEqual: return Self.ordered(l, r, >=)
         case .beginsWith, .endsWith, .contains, .like, .matches:
             guard case .string(let s) = l, case .string(let p) = r else { return false }
-            return Self.stringTest(op, s, p)
+            return try Self.stringTest(op, s, p)
         case .in, .between: return false
         }
     }
@@ -269,7 +270,7 @@ extension Comparison {
     }
 
     /// String operators on UTF-8 bytes (the strings are already folded when [c]/[d]).
-    static func stringTest(_ op: ComparisonOperator, _ s: String, _ p: String) -> Bool {
+    static func stringTest(_ op: ComparisonOperator, _ s: String, _ p: String) throws(QueryError) -> Bool {
         switch op {
         case .beginsWith: return s.utf8.starts(with: p.utf8)
         case .endsWith: return s.utf8.reversed().starts(with: p.utf8.reversed())
@@ -282,10 +283,41 @@ extension Comparison {
                 return true
             }
             return false
-        case .like: return TextFolding.matchesRegex(s, pattern: likeToRegex(p))
-        case .matches: return TextFolding.matchesRegex(s, pattern: p)
+        case .like: return try matchesPattern(s, likeToRegex(p))
+        case .matches: return try matchesPattern(s, p)
         default: return false
         }
+    }
+
+    /// The same engine and errors as SQL's `vellum_regexp`: an invalid pattern or an
+    /// over-budget match is an error, never a silent false.
+    static func matchesPattern(_ s: String, _ pattern: String) throws(QueryError) -> Bool {
+        do { return try LinearRegex.cached(pattern).matchesWhole(s) } catch { throw QueryError(error.description) }
+    }
+
+    /// A constant MATCHES pattern folded for [c]/[d] as the text is, except its escapes
+    /// (`\\D`, `\\p{Lu}`, `\\X` keep their meaning; folding them would change it).
+    static func foldPattern(_ pattern: String, _ options: StringOptions) -> String {
+        let scalars = Array(pattern.unicodeScalars)
+        var out = "", run = ""
+        func flush() {
+            out += TextFolding.fold(run, caseInsensitive: options.contains(.caseInsensitive),
+                                    diacriticInsensitive: options.contains(.diacriticInsensitive))
+            run = ""
+        }
+        var i = 0
+        while i < scalars.count {
+            guard scalars[i] == "\\", i + 1 < scalars.count else { run.unicodeScalars.append(scalars[i]); i += 1; continue }
+            flush()
+            let letter = scalars[i + 1]
+            out.unicodeScalars.append(contentsOf: scalars[i...(i + 1)])
+            i += 2
+            if "pPxN".unicodeScalars.contains(letter), i < scalars.count, scalars[i] == "{" {
+                while i < scalars.count, scalars[i] != "}" { out.unicodeScalars.append(scalars[i]); i += 1 }
+            }
+        }
+        flush()
+        return out
     }
 
     /// LIKE `*` (any run) and `?` (one Character) as a regular expression.

@@ -79,21 +79,32 @@ struct PredicateParser {
     }
 
     mutating func parseOr() throws(ParseError) -> Predicate {
-        var p = try parseAnd()
+        var terms = [try parseAnd()]
         while isKeyword(current, "OR") || isSymbol(current, "||") {
             pos += 1
-            p = .or(p, try parseAnd())
+            terms.append(try parseAnd())
         }
-        return p
+        return Self.chain(terms[...], Predicate.or)
     }
 
     mutating func parseAnd() throws(ParseError) -> Predicate {
-        var p = try parseNot()
+        var terms = [try parseNot()]
         while isKeyword(current, "AND") || isSymbol(current, "&&") {
             pos += 1
-            p = .and(p, try parseNot())
+            terms.append(try parseNot())
         }
-        return p
+        return Self.chain(terms[...], Predicate.and)
+    }
+
+    /// Chains longer than this become balanced trees, so that evaluating, printing and
+    /// compiling a 10,000-term chain recurses about 14 levels deep instead of 10,000.
+    static let longChain = 32
+
+    /// Left-leaning (as written) when short, balanced when long: AND and OR give the same answer either way.
+    static func chain(_ terms: ArraySlice<Predicate>, _ join: (Predicate, Predicate) -> Predicate) -> Predicate {
+        if terms.count <= longChain { return terms.dropFirst().reduce(terms[terms.startIndex], join) }
+        let mid = terms.startIndex + terms.count / 2
+        return join(chain(terms[..<mid], join), chain(terms[mid...], join))
     }
 
     mutating func nest() throws(ParseError) {
@@ -211,12 +222,31 @@ struct PredicateParser {
 
     mutating func parseArithmetic(minimum: Int, expected: String) throws(ParseError) -> Expression {
         var lhs = try parseSigned(expected: expected)
+        // `+`/`-` terms after the first (only these can follow once one has been read).
+        var sums: [(ArithmeticOperator, Expression)] = []
         while let op = arithmeticOperator(current), op.precedence >= minimum {
             pos += 1
             let rhs = try parseArithmetic(minimum: op.precedence + 1, expected: "a number, key or '(' after '\(op.rawValue)'")
-            lhs = .arithmetic(op, lhs, rhs)
+            if op == .add || op == .subtract { sums.append((op, rhs)) } else { lhs = .arithmetic(op, lhs, rhs) }
         }
-        return lhs
+        return Self.sum(lhs, sums[...])
+    }
+
+    /// `a ± b ± c …`: left-leaning when short; balanced when long (SQLite refuses
+    /// expressions nested 1,000 deep), regrouping `a - b + c - d` as `(a - b) + (c - d)`
+    /// and `a + b - c + d` as `(a + b) - (c - d)`, which is the same sum.
+    static func sum(_ first: Expression, _ rest: ArraySlice<(ArithmeticOperator, Expression)>, flipped: Bool = false) -> Expression {
+        func effective(_ op: ArithmeticOperator) -> ArithmeticOperator {
+            flipped ? (op == .add ? .subtract : .add) : op
+        }
+        if rest.count < longChain {
+            return rest.reduce(first) { .arithmetic(effective($1.0), $0, $1.1) }
+        }
+        let mid = rest.startIndex + rest.count / 2
+        let join = effective(rest[mid].0)
+        let left = sum(first, rest[..<mid], flipped: flipped)
+        let right = sum(rest[mid].1, rest[(mid + 1)...], flipped: flipped != (join == .subtract))
+        return .arithmetic(join, left, right)
     }
 
     /// `-x` (as `0 - x`), `+x`, `( arithmetic )`, or an operand.

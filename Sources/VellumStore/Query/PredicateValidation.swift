@@ -58,6 +58,7 @@ extension Comparison {
             }
             if op == .like, case .keyPath = rhs { throw QueryError("the LIKE pattern must be a constant or variable, in '\(self.format)'") }
             if op == .like, case .aggregate = rhs { throw QueryError("the LIKE pattern must be a constant or variable, in '\(self.format)'") }
+            if op == .like || op == .matches, case .constant(.string(let pattern)) = rhs { try checkPattern(pattern) }
             return
         }
         try checkKinds(lhsKind, rhsKind)
@@ -66,6 +67,31 @@ extension Comparison {
         }
         if (lhsKind == .selfID || rhsKind == .selfID) && !(op == .equal || op == .notEqual) {
             throw QueryError("SELF can only be compared with ==, != or IN, in '\(self.format)'")
+        }
+    }
+
+    /// A MATCHES or LIKE pattern must compile (as SQL and memory will run it); the
+    /// error points at the pattern in the printed comparison.
+    private func checkPattern(_ pattern: String) throws(QueryError) {
+        let source: String
+        if op == .like {
+            source = Self.likeToRegex(TextFolding.fold(pattern, caseInsensitive: options.contains(.caseInsensitive),
+                                                       diacriticInsensitive: options.contains(.diacriticInsensitive)))
+        } else {
+            source = options.isEmpty ? pattern : Self.foldPattern(pattern, options)
+        }
+        do { _ = try LinearRegex.cached(source) } catch {
+            let printed = format
+            var caret: QueryError.Caret?
+            if let r = printed.range(of: PredicatePrinter.quote(pattern), options: .backwards) {
+                var position = printed.distance(from: printed.startIndex, to: r.lowerBound)
+                if op == .matches, options.isEmpty, let offset = error.offset {
+                    let before = String(String.UnicodeScalarView(pattern.unicodeScalars.prefix(offset)))
+                    position += PredicatePrinter.quote(before).count - 1
+                }
+                caret = QueryError.Caret(text: printed, position: position)
+            }
+            throw QueryError("\(error.description), in the pattern of \(op.rawValue):", caret: caret)
         }
     }
 

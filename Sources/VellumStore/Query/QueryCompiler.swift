@@ -257,8 +257,10 @@ final class SQLCompilation {
     func predicate(_ p: Predicate, scope: SQLScope) throws(QueryError) -> String {
         switch p {
         case .constant(let b): return b ? "1" : "0"
-        case .and(let a, let b): return "(\(try predicate(a, scope: scope)) AND \(try predicate(b, scope: scope)))"
-        case .or(let a, let b): return "(\(try predicate(a, scope: scope)) OR \(try predicate(b, scope: scope)))"
+        case .and, .or:
+            let terms = try Self.chain(p).map { q throws(QueryError) in try predicate(q, scope: scope) }
+            if case .and = p { return Self.balanced(terms[...], "AND") }
+            return Self.balanced(terms[...], "OR")
         case .not(let inner): return "(NOT \(try predicate(inner, scope: scope)))"
         case .comparison(let c): return try comparison(c, scope: scope)
         }
@@ -373,12 +375,15 @@ final class SQLCompilation {
         case .in, .between:
             let items: [SQLOperand]
             switch c.rhs {
-            case .list(let l): items = try l.map { e throws(QueryError) in try operand(e, scope: scope) }
+            case .list(let list):
+                if c.op == .in, list.count > Self.longList, let sql = jsonMembership(l, list, flags: flags, fold: fold) { return sql }
+                items = try list.map { e throws(QueryError) in try operand(e, scope: scope) }
             case .constant(.null): return "0"
             default: items = [try operand(c.rhs, scope: scope)]
             }
             if c.op == .in {
-                return items.isEmpty ? "0" : "(" + items.map { equal(l, $0) }.joined(separator: " OR ") + ")"
+                if items.isEmpty { return "0" }
+                return Self.balanced(items.map { equal(l, $0) }[...], "OR")
             }
             guard items.count == 2 else { throw QueryError("BETWEEN needs exactly two values") }
             return "(\(ordered(l, items[0], ">=")) AND \(ordered(l, items[1], "<=")))"
@@ -391,6 +396,11 @@ final class SQLCompilation {
             if flags != 0 { pattern = TextFolding.fold(pattern, caseInsensitive: flags & 1 != 0, diacriticInsensitive: flags & 2 != 0) }
             let regex = bind(.string(KeyPathComparison.likeToRegex(pattern)))
             return "vellum_regexp(\(regex), \(fold(l, SQLOperand(sql: "", kind: .string, nullable: false))))"
+        }
+        if c.op == .matches, flags != 0, case .constant(.string(let pattern)) = c.rhs {
+            guard l.kind != .null else { return "0" }
+            let folded = bind(.string(KeyPathComparison.foldPattern(pattern, c.options)))
+            return "vellum_regexp(\(folded), \(fold(l, SQLOperand(sql: "", kind: .string, nullable: false))))"
         }
         let r = try operand(c.rhs, scope: scope)
         switch c.op {
@@ -405,11 +415,74 @@ final class SQLCompilation {
             let x = fold(l, r), y = fold(r, l)
             switch c.op {
             case .contains: return "COALESCE(instr(\(x), \(y)) > 0, 0)"
-            case .beginsWith: return "COALESCE(substr(\(x), 1, length(\(y))) = \(y), 0)"
-            case .endsWith: return "COALESCE(\(x) IS NOT NULL AND (length(\(y)) = 0 OR substr(\(x), -length(\(y))) = \(y)), 0)"
+            // On bytes, as in memory: SQLite's length() of text stops at a NUL (and substr of an empty blob is NULL).
+            case .beginsWith:
+                let (bx, by) = ("CAST(\(x) AS BLOB)", "CAST(\(y) AS BLOB)")
+                return "COALESCE(\(x) IS NOT NULL AND (length(\(by)) = 0 OR substr(\(bx), 1, length(\(by))) = \(by)), 0)"
+            case .endsWith:
+                let (bx, by) = ("CAST(\(x) AS BLOB)", "CAST(\(y) AS BLOB)")
+                return "COALESCE(\(x) IS NOT NULL AND (length(\(by)) = 0 OR substr(\(bx), -length(\(by))) = \(by)), 0)"
             default: return "vellum_regexp(\(y), \(x))"
             }
         case .in, .between, .like: return "0"
         }
+    }
+}
+
+extension SQLCompilation {
+    /// Lists longer than this are matched through one JSON parameter when they can be.
+    static let longList = 32
+
+    /// The terms of an AND (or OR) chain in order, however the tree leans (found
+    /// without recursion, so a 10,000-term chain built in code is fine too).
+    static func chain(_ p: Predicate) -> [Predicate] {
+        var terms: [Predicate] = []
+        var stack = [p]
+        while let q = stack.popLast() {
+            switch (p, q) {
+            case (.and, .and(let a, let b)), (.or, .or(let a, let b)): stack.append(b); stack.append(a)
+            default: terms.append(q)
+            }
+        }
+        return terms
+    }
+
+    /// `((a OP b) OP (c OP d))`: SQLite's parser stack and expression depth grow with
+    /// log n, not n (a flat chain of 90 ANDs overflowed the parser stack, 1,000 ORs the depth limit).
+    static func balanced(_ terms: ArraySlice<String>, _ op: String) -> String {
+        if terms.count == 1 { return terms[terms.startIndex] }
+        let mid = terms.startIndex + terms.count / 2
+        return "(" + balanced(terms[..<mid], op) + " \(op) " + balanced(terms[mid...], op) + ")"
+    }
+
+    /// `x IN {…}` over many constants as one bound JSON array (`json_each`), when every
+    /// value survives JSON exactly: all strings (folded here as SQL would fold them,
+    /// no NUL) or all integers; nil in the list matches a nil `x`, as in memory.
+    func jsonMembership(_ l: SQLOperand, _ items: [Expression], flags: Int,
+                        fold: (SQLOperand, SQLOperand) -> String) -> String? {
+        var strings: [String] = [], integers: [Int64] = [], hasNull = false
+        for item in items {
+            guard case .constant(let v) = item else { return nil }
+            switch Self.sqlValue(v) {
+            case .null: hasNull = true
+            case .string(let s) where !s.unicodeScalars.contains("\0"):
+                strings.append(flags == 0 ? s : TextFolding.fold(s, caseInsensitive: flags & 1 != 0, diacriticInsensitive: flags & 2 != 0))
+            case .integer(let i): integers.append(i)
+            default: return nil
+            }
+        }
+        let json: String
+        let x: String
+        if integers.isEmpty {
+            // Without NUL, the predicate syntax quotes a string as valid JSON.
+            json = "[" + strings.map(PredicatePrinter.quote).joined(separator: ",") + "]"
+            x = fold(l, SQLOperand(sql: "", kind: .string, nullable: false))
+        } else {
+            guard strings.isEmpty, !(flags != 0 && l.kind == .string) else { return nil }
+            json = "[" + integers.map { String($0) }.joined(separator: ",") + "]"
+            x = l.sql
+        }
+        let member = "COALESCE(\(x) IN (SELECT value FROM json_each(\(bind(.string(json))))), 0)"
+        return hasNull ? "(\(member) OR \(x) IS NULL)" : member
     }
 }

@@ -9,7 +9,7 @@ enum SQLFunctions {
         sqlite3_create_function_v2(db, "vellum_fold", 2, SQLITE_UTF8 | SQLITE_DETERMINISTIC, nil, { ctx, argc, argv in
             guard let argv, let ctx else { return }
             guard sqlite3_value_type(argv[0]) != SQLITE_NULL else { sqlite3_result_null(ctx); return }
-            let text = String(cString: sqlite3_value_text(argv[0]))
+            let text = sqliteText(argv[0])
             let flags = sqlite3_value_int(argv[1])
             let folded = TextFolding.fold(text, caseInsensitive: flags & 1 != 0, diacriticInsensitive: flags & 2 != 0)
             var out = folded
@@ -17,15 +17,19 @@ enum SQLFunctions {
                 sqlite3_result_text(ctx, UnsafeRawPointer(buf.baseAddress!).assumingMemoryBound(to: CChar.self), Int32(buf.count), sqliteTransient)
             }
         }, nil, nil, nil)
-        // vellum_regexp(pattern, text): full-string ICU-style regular expression match (MATCHES).
+        // vellum_regexp(pattern, text): full-string ICU-syntax match (MATCHES, LIKE) by the linear-time `LinearRegex`.
         sqlite3_create_function_v2(db, "vellum_regexp", 2, SQLITE_UTF8 | SQLITE_DETERMINISTIC, nil, { ctx, argc, argv in
             guard let argv, let ctx else { return }
             guard sqlite3_value_type(argv[0]) != SQLITE_NULL, sqlite3_value_type(argv[1]) != SQLITE_NULL else {
                 sqlite3_result_int(ctx, 0); return
             }
-            let pattern = String(cString: sqlite3_value_text(argv[0]))
-            let text = String(cString: sqlite3_value_text(argv[1]))
-            sqlite3_result_int(ctx, TextFolding.matchesRegex(text, pattern: pattern) ? 1 : 0)
+            // An invalid pattern or a match past the engine's budget fails the statement: never a silent 0.
+            do throws(RegexError) {
+                let matched = try LinearRegex.cached(sqliteText(argv[0])).matchesWhole(sqliteText(argv[1]))
+                sqlite3_result_int(ctx, matched ? 1 : 0)
+            } catch {
+                sqlite3_result_error(ctx, error.description, -1)
+            }
         }, nil, nil, nil)
         // Collations for sort descriptors: the in-memory comparator calls the same functions.
         sqlite3_create_collation_v2(db, "VELLUM_NOCASE", SQLITE_UTF8, nil, { _, n1, p1, n2, p2 in
@@ -36,6 +40,13 @@ enum SQLFunctions {
         }, nil)
     }
 
+}
+
+/// The whole text of a value, NUL bytes included (`sqlite3_value_text` alone stops at the first one).
+private func sqliteText(_ value: OpaquePointer?) -> String {
+    guard let p = sqlite3_value_text(value) else { return "" }
+    let n = Int(sqlite3_value_bytes(value))
+    return String(decoding: UnsafeRawBufferPointer(start: p, count: n), as: UTF8.self)
 }
 
 private func collationText(_ p: UnsafeRawPointer?, _ n: Int32) -> String {

@@ -104,9 +104,9 @@ public struct SQLiteFailure: Sendable, CustomStringConvertible {
     }
 
     public var description: String {
-        var s = "SQLite error \(extendedCode) (\(kind)): \(message)"
-        if let sql { s += " — in: \(sql.prefix(200))" }
-        return s
+        // The SQL stays in `sql` for debugging; users see the reason only.
+        if code == SQLITE_INTERRUPT { return "the query was cancelled" }
+        return "SQLite error \(extendedCode) (\(kind)): \(message)"
     }
 }
 

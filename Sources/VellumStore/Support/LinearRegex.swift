@@ -1,0 +1,69 @@
+import Foundation
+
+/// A regular expression in the ICU syntax of NSPredicate's MATCHES, run by a Pike VM:
+/// time grows with text length × pattern size, never exponentially, so
+/// `(x+x+)+$` costs what `x+$` costs, and no value is too long to answer for.
+/// What it cannot run (backreferences, lookaround, possessive and atomic groups)
+/// is refused when compiled, and a match that would exceed `stepBudget` throws:
+/// an answer is never a silent "no match".
+public struct LinearRegex: Sendable {
+    let program: RegexProgram
+    /// DFAs built by earlier matches, reused (SQL matches once per row).
+    private let dfas: DFAPool?
+    /// Thread steps one match may take (about a second of work), so no single
+    /// value can stall a query for long.
+    public static let stepBudget = 200_000_000
+
+    public init(_ pattern: String) throws(RegexError) {
+        var parser = RegexParser(pattern)
+        program = try RegexProgram(parser.parse(flags: .init()))
+        dfas = RegexDFA(program).map(DFAPool.init)
+    }
+
+    /// The compiled pattern, shared across threads and calls (SQL calls once per row).
+    public static func cached(_ pattern: String) throws(RegexError) -> LinearRegex {
+        try cache.regex(pattern).get()
+    }
+
+    private static let cache = LinearRegexCache()
+
+    /// True when the whole of `text` matches.
+    public func matchesWhole(_ text: String, budget: Int = stepBudget) throws(RegexError) -> Bool {
+        if let dfas {
+            var dfa = dfas.take()
+            let answer = try dfa.matchesWhole(text, budget: budget)
+            if answer != nil { dfas.give(dfa) }   // a DFA that grew too large is dropped
+            if let answer { return answer }
+        }
+        var vm = PikeVM(program: program, text: text)
+        return try vm.run(budget: budget)
+    }
+}
+
+/// Idle DFAs of one pattern: each match takes one (or a fresh one), so threads never share a DFA.
+final class DFAPool: @unchecked Sendable {
+    private let lock = NSLock()
+    private let fresh: RegexDFA
+    private var idle: [RegexDFA] = []
+
+    init(_ fresh: RegexDFA) { self.fresh = fresh }
+
+    func take() -> RegexDFA { lock.withLock { idle.popLast() } ?? fresh }
+
+    func give(_ dfa: RegexDFA) { lock.withLock { if idle.count < 8 { idle.append(dfa) } } }
+}
+
+/// Compiled patterns (and their errors) by pattern text.
+final class LinearRegexCache: @unchecked Sendable {
+    private let lock = NSLock()
+    private var cache: [String: Result<LinearRegex, RegexError>] = [:]
+
+    func regex(_ pattern: String) -> Result<LinearRegex, RegexError> {
+        lock.lock(); defer { lock.unlock() }
+        if let r = cache[pattern] { return r }
+        let r = Result { () throws(RegexError) -> LinearRegex in try LinearRegex(pattern) }
+        if cache.count > 256 { cache.removeAll() }
+        cache[pattern] = r
+        return r
+    }
+}
