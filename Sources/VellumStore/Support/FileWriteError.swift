@@ -10,7 +10,7 @@ public enum FileWriteError: Error, Sendable, Equatable, CustomStringConvertible 
     case io(path: String, detail: String)
 
     /// The text of the current `errno`.
-    static var lastErrno: String { String(cString: strerror(errno)) }
+    public static var lastErrno: String { String(cString: strerror(errno)) }
 
     public var description: String {
         switch self {

@@ -64,10 +64,7 @@ public struct SafeFileWriter: Sendable {
         if destination == .existing && !replacing { throw FileWriteError.exists(path: path) }
         let target = Self.resolve(path)
         let folder = (target as NSString).deletingLastPathComponent
-        var template = Array((folder + "/." + (target as NSString).lastPathComponent + ".vellum-XXXXXX").utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw FileWriteError.io(path: path, detail: "cannot create a temporary file in \(folder): \(FileWriteError.lastErrno)") }
-        let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        let (fd, temporary) = try Self.createTemporary(beside: target, tag: "vellum", path: path)
         var output = FileOutput(descriptor: fd, name: path)
         var placed = false
         defer {
@@ -77,7 +74,8 @@ public struct SafeFileWriter: Sendable {
         try body(&output)
         try output.flush()
         guard fsync(fd) == 0 else { throw FileWriteError.io(path: path, detail: FileWriteError.lastErrno) }
-        fchmod(fd, Self.mode(replacing: target))
+        var old = stat()
+        if stat(target, &old) == 0 { fchmod(fd, old.st_mode & 0o7777) }  // a replaced file keeps its permissions
         // Checked again just before the rename: the file may have changed while we wrote.
         if try check(path) == .existing {
             guard replacing else { throw FileWriteError.exists(path: path) }
@@ -136,12 +134,18 @@ public struct SafeFileWriter: Sendable {
         }
     }
 
-    /// The replaced file's permissions, else the usual 0666 less the umask.
-    private static func mode(replacing target: String) -> mode_t {
-        var info = stat()
-        if stat(target, &info) == 0 { return info.st_mode & 0o7777 }
-        let mask = umask(0)
-        umask(mask)
-        return 0o666 & ~mask
+    /// A new empty file `.<name>.<tag>-<random>` beside `target`, created with
+    /// O_EXCL and mode 0666 less the umask (as a plain new file would be).
+    public static func createTemporary(beside target: String, tag: String, path: String) throws(FileWriteError) -> (descriptor: Int32, path: String) {
+        let folder = (target as NSString).deletingLastPathComponent
+        let name = (target as NSString).lastPathComponent
+        while true {
+            let candidate = (folder.isEmpty ? "." : folder) + "/.\(name).\(tag)-\(UInt32.random(in: 0...UInt32.max))"
+            let fd = open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+            if fd >= 0 { return (fd, candidate) }
+            if errno != EEXIST {
+                throw .io(path: path, detail: "cannot create a temporary file in \(folder.isEmpty ? "." : folder): \(FileWriteError.lastErrno)")
+            }
+        }
     }
 }
