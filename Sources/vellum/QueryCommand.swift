@@ -8,7 +8,7 @@ struct QueryCommand: Command {
     static let help = """
         Usage: vellum query STORE ENTITY [--where PREDICATE] [--sort KEY,-KEY2]
                                          [--limit N] [--offset N] [--format table|csv|json]
-                                         [--max-width N | --full]
+                                         [--max-width N | --full] [--output FILE [--force]]
 
         Prints the objects of ENTITY (and its sub-entities) in STORE that match
         PREDICATE, one per row: the object's ID URI (_id), its attributes, and
@@ -23,6 +23,9 @@ struct QueryCommand: Command {
                               json (an array of objects; dates ISO 8601, binary base64)
           --max-width N       table cells longer than N columns end in '…' (default 40)
           --full              table cells show whole values
+          --output FILE       write to FILE instead of standard output: never over
+                              the store or another database, never partially
+          --force             with --output: replace an existing (non-database) FILE
           --help              show this help
 
         Rows are printed as they are read (memory stays flat for any number of
@@ -34,7 +37,7 @@ struct QueryCommand: Command {
         position (exit 2); an unknown entity or key is a runtime error (exit 1).
 
         """
-    static let spec = ArgumentSpec(flags: ["full"], options: ["where", "sort", "limit", "offset", "format", "max-width"])
+    static let spec = ArgumentSpec(flags: ["full", "force"], options: ["where", "sort", "limit", "offset", "format", "max-width", "output"])
 
     enum Format: String { case table, csv, json }
 
@@ -73,19 +76,32 @@ struct QueryCommand: Command {
         let toOnes = entity.relationships.filter { !$0.isToMany && !$0.isTransient }.map(\.name)
         var printer = QueryPrinter(format: format, header: ["_id"] + columns + toOnes, maxWidth: try maxWidth(arguments))
         // Rows flow out as they are read, a batch at a time; the context forgets each batch.
-        try context.forEachBatch(request, batchSize: 1000) { objects in
-            var rows: [QueryPrinter.Row] = []
-            rows.reserveCapacity(objects.count)
-            for o in objects {
-                var cells: [Value] = []
-                for c in columns { cells.append(try o.value(forKey: c)) }
-                var links: [String?] = []
-                for r in toOnes { links.append(try o.toOne(r)?.objectID.uriString) }
-                rows.append(QueryPrinter.Row(id: o.objectID.uriString, values: cells, links: links))
+        func emitRows(_ emit: (String) throws -> Void) throws {
+            try context.forEachBatch(request, batchSize: 1000) { objects in
+                var rows: [QueryPrinter.Row] = []
+                rows.reserveCapacity(objects.count)
+                for o in objects {
+                    var cells: [Value] = []
+                    for c in columns { cells.append(try o.value(forKey: c)) }
+                    var links: [String?] = []
+                    for r in toOnes { links.append(try o.toOne(r)?.objectID.uriString) }
+                    rows.append(QueryPrinter.Row(id: o.objectID.uriString, values: cells, links: links))
+                }
+                try emit(printer.text(for: rows))
             }
-            console.out(printer.text(for: rows))
+            try emit(printer.ending())
         }
-        console.out(printer.ending())
+        guard let output = arguments.option("output") else { return try emitRows { console.out($0) } }
+        do {
+            try SafeFileWriter(protecting: [store.path]).write(to: output, replacing: arguments.has("force")) { file in
+                try emitRows { try file.write($0) }
+            }
+        } catch FileWriteError.exists(let path) {
+            throw CLIError.runtime("\(path) already exists; refusing to replace it (--force replaces it)")
+        } catch let error as FileWriteError {
+            throw CLIError.runtime(error.description)
+        }
+        console.err("wrote \(printer.count) object\(printer.count == 1 ? "" : "s") to \(output)\n")
     }
 
     /// `--max-width N` (default 40) caps table cells; `--full` shows whole values.

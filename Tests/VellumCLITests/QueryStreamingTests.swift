@@ -85,4 +85,26 @@ struct QueryStreamingTests {
         let csv = try VellumBinary.run(["query", path, "Item", "--sort", "n", "--format", "csv"])
         #expect(csv.stdout.contains("red\u{1B}[31m\u{7}\u{7F}\u{9B}x\ty"))
     }
+
+    @Test func queryOutputFileNeverReplacesSilently() throws {
+        let path = try store("s.vellum", rows: 3)
+        let out = dir.path("out.csv")
+        let new = try VellumBinary.run(["query", path, "Item", "--format", "csv", "--output", out])
+        #expect(new.status == 0 && new.stderr.contains("wrote 3 objects to \(out)"), "\(new.stderr)")
+        #expect(try String(contentsOfFile: out, encoding: .utf8).hasPrefix("_id,name,n\r\n"))
+        try "old\n".write(toFile: out, atomically: false, encoding: .utf8)
+        let refused = try VellumBinary.run(["query", path, "Item", "--output", out])
+        #expect(refused.status == 1 && refused.stderr.contains("already exists; refusing to replace it (--force replaces it)"), "\(refused.stderr)")
+        #expect(try String(contentsOfFile: out, encoding: .utf8) == "old\n")
+        #expect(try VellumBinary.run(["query", path, "Item", "--format", "json", "--output", out, "--force"]).status == 0)
+        #expect(try String(contentsOfFile: out, encoding: .utf8).hasPrefix("[\n"))
+        // Never the store itself or another database, even with --force.
+        let other = try store("other.vellum", rows: 1)
+        for (target, reason) in [(path, "is the open store"), (other, "is a database")] {
+            let r = try VellumBinary.run(["query", path, "Item", "--output", target, "--force"])
+            #expect(r.status == 1 && r.stderr.contains(reason), "\(r.stderr)")
+        }
+        #expect(try sqliteScalar(path, "SELECT count(*) FROM Item") == "3")
+        #expect(try sqliteScalar(other, "SELECT count(*) FROM Item") == "1")
+    }
 }
