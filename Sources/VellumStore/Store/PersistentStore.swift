@@ -116,7 +116,7 @@ public final class PersistentStore: @unchecked Sendable {
                 }
             }
         }
-        if !exists && !options.inMemory, let model {
+        if !exists && !options.inMemory && url != nil, let model {
             // Built beside the path and linked into place complete; then opened like any store.
             try Self.createStoreFile(at: path, model: model, options: options)
             exists = true
