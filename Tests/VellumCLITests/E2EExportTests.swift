@@ -64,7 +64,7 @@ struct E2EExportTests {
         #expect(text.components(separatedBy: "\r\n").count == 32)
         // A new file is written without a question.
         export(t, "json new.json")
-        #expect(t.wait(for: "exported 30 rows to"), "\(t.screen)")
+        #expect(t.wait(for: "exported 30 rows to new.json"), "\(t.screen)")
         #expect(FileManager.default.fileExists(atPath: store.dir.path("new.json")))
         #expect(leftovers(store.dir).isEmpty)
     }
