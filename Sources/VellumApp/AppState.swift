@@ -5,7 +5,7 @@ import VellumStore
 /// reducer (keys) or the loop (store events). Widgets only read it.
 public struct AppState: Sendable {
     public enum Mode: Sendable, Equatable {
-        case browse, edit, filter, command, help, confirmDelete, conflict, picker, summary, search
+        case browse, edit, filter, command, help, confirmDelete, conflict, picker, summary, search, confirmReplace
     }
     public enum Focus: Sendable, Equatable { case sidebar, table, detail }
 
@@ -84,6 +84,8 @@ public struct AppState: Sendable {
     public var helpScroll = 0
     /// Column summary overlay (mode `.summary`).
     public var summary: SummaryOverlay?
+    /// `:export` waiting for a yes to replace an existing file (mode `.confirmReplace`).
+    public var pendingExport: PendingExport?
     /// Text search (`f`, then `n`/`N`): the last searched text.
     public var searchText = ""
     /// `:group KEY`: the section key path of the table, nil when ungrouped.

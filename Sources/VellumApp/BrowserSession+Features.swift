@@ -74,15 +74,23 @@ extension BrowserSession {
 
     // MARK: Export
 
-    func export(format: String, path: String) {
+    /// Writes the current list through `SafeFileWriter`: never over the open store or
+    /// another database, an existing file only after a yes, never partially.
+    func export(format: String, path: String, replacing: Bool) {
         guard let request = currentRequest(), let entity else { return }
-        let keys = entity.attributes.filter { !$0.isTransient }.map(\.name)
+        let writer = SafeFileWriter(protecting: [container.store.path])
         do {
+            if !replacing, try writer.check(path) == .existing {
+                state.pendingExport = PendingExport(format: format, path: path)
+                state.mode = .confirmReplace
+                state.setStatus("\(path) exists; replace it? y/n")
+                return
+            }
+            let keys = entity.attributes.filter { !$0.isTransient }.map(\.name)
             let objects = try context.fetch(request)
             let values = try objects.map { o in try keys.map { try o.value(forKey: $0) } }
             let text = format == "json" ? ExportText.json(keys: keys, rows: values) : ExportText.csv(header: keys, rows: values)
-            let url = URL(fileURLWithPath: (path as NSString).expandingTildeInPath)
-            try Data(text.utf8).write(to: url, options: .atomic)
+            try writer.write(text, to: path, replacing: replacing)
             state.setStatus("exported \(objects.count) row\(objects.count == 1 ? "" : "s") to \(path)")
         } catch {
             state.setStatus("export failed: \(describe(error))", error: true)

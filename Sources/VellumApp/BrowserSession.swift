@@ -117,7 +117,7 @@ public final class BrowserSession {
         case .openSummary: openSummary()
         case .search(let text, let forward): search(text, forward: forward)
         case .applyGroup: applyGroup()
-        case .export(let format, let path): export(format: format, path: path)
+        case .export(let format, let path, let replacing): export(format: format, path: path, replacing: replacing)
         case .duplicateRecord: duplicateRecord()
         }
     }

@@ -36,8 +36,8 @@ public enum Effect: Sendable, Equatable {
     case search(String, forward: Bool)
     /// Rebuild the rows grouped into sections by `state.groupKey` (nil: ungrouped).
     case applyGroup
-    /// `:export csv|json PATH`: write the current list.
-    case export(format: String, path: String)
+    /// `:export csv|json PATH`: write the current list (an existing file only when `replacing`).
+    case export(format: String, path: String, replacing: Bool)
     /// `D`: insert a copy of the selected record's attribute values.
     case duplicateRecord
 

@@ -73,6 +73,7 @@ public enum KeyBindings {
         ("Esc (summary)", "close the summary"),
         ("j k g G PgDn (help)", "scroll this help (↑ ↓ PgUp too); Esc q ? close it"),
         ("click / wheel (mouse)", "select row, open entity / scroll"),
+        ("y n Esc (replace file)", ":export over an existing file: y replaces it; n or Esc keeps it"),
     ]
 
     public static let commands: [(label: String, help: String)] = [
@@ -82,7 +83,7 @@ public enum KeyBindings {
         (":filter PRED", "apply a filter (empty clears)"),
         (":goto ENTITY", "open an entity"),
         (":group [KEY]", "group rows into sections by KEY (none: ungroup)"),
-        (":export csv|json PATH", "write the current list to a file"),
+        (":export csv|json PATH", "write the current list to a file (never over a database; whole or not at all)"),
     ]
 
     /// What keys promise not to do (docs/keys.md).

@@ -22,6 +22,7 @@ public enum Reducer {
         case .command: return command(&state, key)
         case .summary: return summary(&state, key)
         case .search: return search(&state, key)
+        case .confirmReplace: return confirmReplace(&state, key)
         }
     }
 
@@ -256,7 +257,7 @@ public enum Reducer {
                 s.setStatus("usage: :export csv|json PATH", error: true)
                 return []
             }
-            return [.export(format: parts[0].lowercased(), path: parts[1].trimmingCharacters(in: .whitespaces))]
+            return [.export(format: parts[0].lowercased(), path: parts[1].trimmingCharacters(in: .whitespaces), replacing: false)]
         case "": return []
         default:
             s.setStatus("unknown command :\(name)", error: true)

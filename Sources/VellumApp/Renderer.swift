@@ -251,6 +251,8 @@ enum Renderer {
             screen.put(row: r.row, col: 0, text: " type to search  ↑/↓ choose  Enter set  Esc cancel", style: t[.dim], maxWidth: r.width)
         case .confirmDelete:
             screen.put(row: r.row, col: 0, text: " Delete this record? y = yes, any other key = no", style: t[.warning], maxWidth: r.width)
+        case .confirmReplace:
+            screen.put(row: r.row, col: 0, text: " Replace the existing file? y = yes, n or Esc = no (the old file stays)", style: t[.warning], maxWidth: r.width)
         default:
             screen.put(row: r.row, col: 0, text: " " + KeyBindings.hint, style: t[.dim], maxWidth: r.width)
         }

@@ -10,7 +10,10 @@ struct CreateCommand: Command {
 
         Creates a new, empty Vellum store at STORE with the model read from PATH
         (a JSON model, an Xcode model, or an existing store). STORE must not exist:
-        an existing file is never overwritten.
+        an existing file is never overwritten. The store is built in a temporary
+        file beside STORE and put in place only when complete: an interrupted
+        create leaves nothing at STORE, and of two creates of one path only one
+        succeeds.
 
         Options:
           --model PATH   the model to use (required)
@@ -19,21 +22,22 @@ struct CreateCommand: Command {
         """
     static let spec = ArgumentSpec(options: ["model"])
 
+    static var createOnly: StoreOptions {
+        var options = StoreOptions(createIfMissing: true)
+        options.createOnly = true
+        return options
+    }
+
     static func run(_ arguments: ParsedArguments, console: Console) throws {
         let storePath = try VellumCLI.positionals(arguments, ["STORE"], command: name)[0]
         guard let modelPath = arguments.option("model") else {
             throw CLIError.usage("missing option '--model PATH'", command: name)
         }
-        // lstat-style check: a dangling symlink counts as existing too.
-        if FileManager.default.fileExists(atPath: storePath)
-            || (try? FileManager.default.destinationOfSymbolicLink(atPath: storePath)) != nil {
-            throw CLIError.runtime("\(storePath): already exists; refusing to overwrite it (remove it or choose another path)")
-        }
         let model = try ModelSource.loadModel(path: modelPath)
         let store: PersistentStore
         do {
             store = try PersistentStore(url: URL(fileURLWithPath: storePath), model: model,
-                                        options: StoreOptions(createIfMissing: true))
+                                        options: Self.createOnly)
         } catch {
             throw CLIError.runtime(VellumCLI.describe(error))
         }

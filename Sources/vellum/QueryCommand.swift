@@ -9,6 +9,7 @@ struct QueryCommand: Command {
     static let help = """
         Usage: vellum query STORE ENTITY [--where PREDICATE] [--sort KEY,-KEY2]
                                          [--limit N] [--offset N] [--format table|csv|json]
+                                         [--max-width N | --full] [--output FILE [--force]]
 
         Prints the objects of ENTITY (and its sub-entities) in STORE that match
         PREDICATE, one per row: the object's ID URI (_id), its attributes, and
@@ -21,13 +22,23 @@ struct QueryCommand: Command {
           --offset N          skip the first N objects
           --format FORMAT     table (default, aligned columns), csv (RFC 4180),
                               json (an array of objects; dates ISO 8601, binary base64)
+          --max-width N       table cells longer than N columns end in '…' (default 40)
+          --full              table cells show whole values
+          --output FILE       write to FILE instead of standard output: never over
+                              the store or another database, never partially
+          --force             with --output: replace an existing (non-database) FILE
           --help              show this help
+
+        Rows are printed as they are read (memory stays flat for any number of
+        rows). Table columns are aligned on the first 1000 rows; control
+        characters in table cells are shown as \\e, \\t, \\n, \\r or \\u{XX}. CSV and
+        JSON carry every value exactly.
 
         A predicate with a syntax error is shown with a caret under the error
         position (exit 2); an unknown entity or key is a runtime error (exit 1).
 
         """
-    static let spec = ArgumentSpec(options: ["where", "sort", "limit", "offset", "format"])
+    static let spec = ArgumentSpec(flags: ["full", "force"], options: ["where", "sort", "limit", "offset", "format", "max-width", "output"])
 
     enum Format: String { case table, csv, json }
 
@@ -62,29 +73,44 @@ struct QueryCommand: Command {
         do { context = try ManagedObjectContext(store: store) } catch { throw CLIError.runtime(VellumCLI.describe(error)) }
         let request = FetchRequest(entityName: entity.name, predicate: predicate, sortDescriptors: sort,
                                    fetchLimit: limit, fetchOffset: offset)
-        let objects = try context.fetch(request)
         let columns = entity.attributes.filter { !$0.isTransient }.map(\.name)
         let toOnes = entity.relationships.filter { !$0.isToMany && !$0.isTransient }.map(\.name)
-        var rows: [Row] = []
-        for o in objects {
-            var cells: [Value] = []
-            for c in columns { cells.append(try o.value(forKey: c)) }
-            var links: [String?] = []
-            for r in toOnes { links.append(try o.toOne(r)?.objectID.uriString) }
-            rows.append(Row(id: o.objectID.uriString, values: cells, links: links))
+        var printer = QueryPrinter(format: format, header: ["_id"] + columns + toOnes, maxWidth: try maxWidth(arguments))
+        // Rows flow out as they are read, a batch at a time; the context forgets each batch.
+        func emitRows(_ emit: (String) throws -> Void) throws {
+            try context.forEachBatch(request, batchSize: 1000) { objects in
+                var rows: [QueryPrinter.Row] = []
+                rows.reserveCapacity(objects.count)
+                for o in objects {
+                    var cells: [Value] = []
+                    for c in columns { cells.append(try o.value(forKey: c)) }
+                    var links: [String?] = []
+                    for r in toOnes { links.append(try o.toOne(r)?.objectID.uriString) }
+                    rows.append(QueryPrinter.Row(id: o.objectID.uriString, values: cells, links: links))
+                }
+                try emit(printer.text(for: rows))
+            }
+            try emit(printer.ending())
         }
-        let header = ["_id"] + columns + toOnes
-        switch format {
-        case .table: console.out(table(header: header, rows: rows))
-        case .csv: console.out(csv(header: header, rows: rows))
-        case .json: console.out(json(keys: header, rows: rows))
+        guard let output = arguments.option("output") else { return try emitRows { console.out($0) } }
+        do {
+            try SafeFileWriter(protecting: [store.path]).write(to: output, replacing: arguments.has("force")) { file in
+                try emitRows { try file.write($0) }
+            }
+        } catch FileWriteError.exists(let path) {
+            throw CLIError.runtime("\(path) already exists; refusing to replace it (--force replaces it)")
+        } catch let error as FileWriteError {
+            throw CLIError.runtime(error.description)
         }
+        console.err("wrote \(printer.count) object\(printer.count == 1 ? "" : "s") to \(output)\n")
     }
 
-    struct Row {
-        var id: String
-        var values: [Value]
-        var links: [String?]
+    /// `--max-width N` (default 40) caps table cells; `--full` shows whole values.
+    static func maxWidth(_ arguments: ParsedArguments) throws -> Int? {
+        if arguments.has("full") { return nil }
+        guard let n = try count(arguments, "max-width") else { return 40 }
+        guard n >= 2 else { throw CLIError.usage("--max-width needs at least 2", command: name) }
+        return n
     }
 
     static func count(_ arguments: ParsedArguments, _ option: String) throws -> Int? {
@@ -93,42 +119,6 @@ struct QueryCommand: Command {
             throw CLIError.usage("--\(option) needs a non-negative integer, got '\(text)'", command: name)
         }
         return n
-    }
-
-    // MARK: - Formats
-
-    static func table(header: [String], rows: [Row]) -> String {
-        let body = rows.map { r in [r.id] + r.values.map(\.description) + r.links.map { $0 ?? "nil" } }
-        var out = ModelFormatter.table([header] + body, indent: "")
-        out += "(\(rows.count) object\(rows.count == 1 ? "" : "s"))\n"
-        return out
-    }
-
-    /// Text for CSV cells: null empty, dates ISO 8601, binary base64.
-    static func plain(_ v: Value) -> String { ExportText.plain(v) }
-
-    static func csv(header: [String], rows: [Row]) -> String {
-        func field(_ s: String) -> String { ExportText.csvField(s) }
-        var out = header.map(field).joined(separator: ",") + "\r\n"
-        for r in rows {
-            let cells = [r.id] + r.values.map(plain) + r.links.map { $0 ?? "" }
-            out += cells.map(field).joined(separator: ",") + "\r\n"
-        }
-        return out
-    }
-
-    static func json(keys: [String], rows: [Row]) -> String {
-        if rows.isEmpty { return "[]\n" }
-        var lines: [String] = []
-        for r in rows {
-            var members = ["\(JSONText.string(keys[0])):\(JSONText.string(r.id))"]
-            for (i, v) in r.values.enumerated() { members.append("\(JSONText.string(keys[1 + i])):\(JSONText.value(v))") }
-            for (i, link) in r.links.enumerated() {
-                members.append("\(JSONText.string(keys[1 + r.values.count + i])):\(link.map(JSONText.string) ?? "null")")
-            }
-            lines.append("  {" + members.joined(separator: ",") + "}")
-        }
-        return "[\n" + lines.joined(separator: ",\n") + "\n]\n"
     }
 }
 

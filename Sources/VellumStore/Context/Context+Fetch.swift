@@ -7,6 +7,22 @@ extension ManagedObjectContext {
         let entity = try self.entity(request.entityName)
         let pending = request.includesPendingChanges ? pendingObjects(of: entity, request: request) : []
         let pagingInSQL = pending.isEmpty
+        var results: [ManagedObject] = []
+        try stepObjects(request, entity: entity, pagingInSQL: pagingInSQL) { results.append($0); return false }
+        if !pending.isEmpty {
+            results = try applyPendingChanges(results, pending: pending, entity: entity, request: request)
+        }
+        if request.fetchBatchSize > 0 && request.resultType == .objects {
+            let batch = FaultBatch(objects: results, size: request.fetchBatchSize)
+            for o in results where o.isFault { o.batch = batch }
+        }
+        return results
+    }
+
+    /// Runs a fetch's SQL and hands each row's object to `each`, as it is read.
+    /// `each` returns true after it forgot the registered objects (`reset()`).
+    func stepObjects(_ request: FetchRequest, entity: Entity, pagingInSQL: Bool,
+                             _ each: (ManagedObject) throws -> Bool) throws {
         let compiled = try QueryCompiler.compile(entity: entity, layout: store.layout, predicate: request.predicate,
                                                  sortDescriptors: request.sortDescriptors, variables: request.variables)
         let root = try self.entity(entity.rootName)
@@ -19,12 +35,11 @@ extension ManagedObjectContext {
                                           offset: pagingInSQL && request.fetchOffset > 0 ? request.fetchOffset : nil)
         let statement = try connection.cachedStatement(sql)
         try statement.bind(bindings)
-        var results: [ManagedObject] = []
         let loader = RowLoader(context: self)
         var rows = RowBlockWriter()
         var resolver = RowEntityResolver(root: root, store: store)
         // Every row is in the root's table, so one registry table serves the whole fetch.
-        let registered = registry.primaryKeyTable(for: store.idScope(for: root))
+        var registered = registry.primaryKeyTable(for: store.idScope(for: root))
         // The row's entity, its ID scope and plan: looked up again only when the
         // entity column changes (never for an entity without sub-entities).
         var current: (entity: Entity, scope: ObjectIDScope, plan: RowLoader.Plan)?
@@ -43,22 +58,14 @@ extension ManagedObjectContext {
             // faults for its to-one destinations, which later rows may be.
             if let existing = registered.value(for: pk) {
                 if existing.isFault && !idsOnly { loader.fill(existing, from: statement, plan: plan, rows: &rows) }
-                results.append(existing)
+                if try each(existing) { registered = registry.primaryKeyTable(for: store.idScope(for: root)) }
             } else {
                 let o = ManagedObject(entity: rowEntity, objectID: ObjectID(scope: scope, key: .permanent(pk)), context: self, isFault: idsOnly)
                 registered.insert(o, for: pk)  // before filling: a row may refer to itself
                 if !idsOnly { loader.fill(o, from: statement, plan: plan, rows: &rows) }
-                results.append(o)
+                if try each(o) { registered = registry.primaryKeyTable(for: store.idScope(for: root)) }
             }
         }
-        if !pending.isEmpty {
-            results = try applyPendingChanges(results, pending: pending, entity: entity, request: request)
-        }
-        if request.fetchBatchSize > 0 && request.resultType == .objects {
-            let batch = FaultBatch(objects: results, size: request.fetchBatchSize)
-            for o in results where o.isFault { o.batch = batch }
-        }
-        return results
     }
 
     /// Object IDs only: no values are loaded.

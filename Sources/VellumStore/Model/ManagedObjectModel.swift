@@ -25,6 +25,7 @@ public final class ManagedObjectModel: Sendable, Equatable, CustomStringConverti
         entitiesByName = try Self.resolve(byName)
         entityNames = sorted.map(\.name)
         try Self.validateRelationships(entitiesByName)
+        try Self.validateSQLNames(entitiesByName)
         versionHash = SHA256.hex(Self.canonicalText(sorted))
     }
 

@@ -12,6 +12,8 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     case readOnly(path: String)
     /// The file does not exist and creating it was not asked for.
     case fileNotFound(path: String)
+    /// Only creating a new store was asked for, and something is at the path.
+    case fileExists(path: String)
     /// The file is not a Vellum store (no metadata table).
     case notAStore(path: String)
     /// The file is a Core Data SQLite store (`Z_METADATA`, `Z_PRIMARYKEY`), whose
@@ -47,6 +49,7 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
         case .notADatabase(let path, let detail): return "\(path): not a database (\(detail))"
         case .readOnly(let path): return "\(path): the store is read-only (no write permission on the file or its folder); open it read-only to browse"
         case .fileNotFound(let path): return "\(path): no such file"
+        case .fileExists(let path): return "\(path): already exists; refusing to overwrite it (remove it or choose another path)"
         case .notAStore(let path): return "\(path): a SQLite database, but not a Vellum store (no _vellum_metadata table)"
         case .coreDataStore(let path):
             return "\(path): a Core Data store (it has Z_METADATA and Z_PRIMARYKEY tables); Vellum does not open Core Data's SQLite layout yet. The file was not changed."

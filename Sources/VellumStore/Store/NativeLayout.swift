@@ -162,17 +162,18 @@ private func inverseDeclaring(_ destination: Entity, _ inverse: String, _ model:
 private struct NativeLayoutNames {
     var columns: [String: String] = [:]
     init(model: ManagedObjectModel, root: String) {
+        // Lowercased: SQL column names ignore case, so siblings' `name` and `Name` need two columns.
         var taken: Set<String> = ["_pk", "_entity", "_version"]
         for name in model.entity(named: root)!.hierarchyNames {
             let entity = model.entity(named: name)!
             for a in entity.declaration.attributes where !a.isTransient {
-                let column = taken.contains(a.name) ? "\(a.name)_\(entity.name)" : a.name
-                taken.insert(column)
+                let column = taken.contains(a.name.lowercased()) ? "\(a.name)_\(entity.name)" : a.name
+                taken.insert(column.lowercased())
                 columns["\(entity.name).\(a.name)"] = column
             }
             for r in entity.declaration.relationships where NativeLayout.ownsForeignKey(r, of: entity, model: model) {
-                let column = taken.contains(r.name) ? "\(r.name)_\(entity.name)" : r.name
-                taken.insert(column)
+                let column = taken.contains(r.name.lowercased()) ? "\(r.name)_\(entity.name)" : r.name
+                taken.insert(column.lowercased())
                 columns["\(entity.name).\(r.name)"] = column
             }
         }

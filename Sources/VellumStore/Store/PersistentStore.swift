@@ -15,6 +15,9 @@ public struct StoreOptions: Sendable {
     public var writeRetries: Int
     /// Record persistent history (triggers) in a newly created store.
     public var recordsHistory: Bool = true
+    /// Only create: fail with `fileExists` when anything is at the path (even
+    /// a store another process created a moment before).
+    public var createOnly: Bool = false
 
     public init(createIfMissing: Bool = true, readOnly: Bool = false, inMemory: Bool = false,
                 busyTimeoutMilliseconds: Int32 = 2000, writeRetries: Int = 5) {
@@ -102,8 +105,9 @@ public final class PersistentStore: @unchecked Sendable {
         }
         self.path = path
         let fm = FileManager.default
-        let exists = options.inMemory ? false : fm.fileExists(atPath: path)
+        var exists = options.inMemory ? false : fm.fileExists(atPath: path)
         if !options.inMemory {
+            if options.createOnly && (exists || Self.isDanglingLink(path)) { throw .fileExists(path: path) }
             if !exists && (!options.createIfMissing || options.readOnly) { throw .fileNotFound(path: path) }
             if exists && !options.readOnly {
                 let directory = (path as NSString).deletingLastPathComponent
@@ -111,6 +115,11 @@ public final class PersistentStore: @unchecked Sendable {
                     throw .readOnly(path: path)
                 }
             }
+        }
+        if !exists && !options.inMemory && url != nil, let model {
+            // Built beside the path and linked into place complete; then opened like any store.
+            try Self.createStoreFile(at: path, model: model, options: options)
+            exists = true
         }
         // Inspect an existing file without touching it (no WAL switch) before trusting it.
         var storedModel: ManagedObjectModel?
@@ -145,7 +154,7 @@ public final class PersistentStore: @unchecked Sendable {
             let uuid = UUID().uuidString
             identifier = uuid
             hasHistory = options.recordsHistory
-            try createSchema(uuid: uuid)
+            try Self.createSchema(writer, uuid: uuid, model: resolvedModel, layout: layout, history: hasHistory)
         }
         for e in resolvedModel.entitiesByName.values {
             idScopes[e.name] = ObjectIDScope.intern(entityName: e.name, rootName: e.rootName, storeIdentifier: identifier)
@@ -161,9 +170,7 @@ public final class PersistentStore: @unchecked Sendable {
         return meta
     }
 
-    private func createSchema(uuid: String) throws(StoreError) {
-        let model = self.model
-        let layout = self.layout
+    static func createSchema(_ writer: Connection, uuid: String, model: ManagedObjectModel, layout: NativeLayout, history: Bool) throws(StoreError) {
         do {
             try writer.transaction(.immediate) {
                 try writer.execute("CREATE TABLE \(quoteIdentifier(Self.metadataTable)) (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
@@ -176,7 +183,7 @@ public final class PersistentStore: @unchecked Sendable {
                     try writer.run("INSERT INTO \(quoteIdentifier(Self.metadataTable)) (key, value) VALUES (?, ?)", [.string(k), .string(v)])
                 }
                 for statement in layout.schemaSQL() { try writer.execute(statement) }
-                if hasHistory {
+                if history {
                     for statement in HistorySchema.schemaSQL(layout: layout) { try writer.execute(statement) }
                 }
             }
