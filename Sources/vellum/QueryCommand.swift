@@ -8,6 +8,7 @@ struct QueryCommand: Command {
     static let help = """
         Usage: vellum query STORE ENTITY [--where PREDICATE] [--sort KEY,-KEY2]
                                          [--limit N] [--offset N] [--format table|csv|json]
+                                         [--read-only]
 
         Prints the objects of ENTITY (and its sub-entities) in STORE that match
         PREDICATE, one per row: the object's ID URI (_id), its attributes, and
@@ -20,13 +21,15 @@ struct QueryCommand: Command {
           --offset N          skip the first N objects
           --format FORMAT     table (default, aligned columns), csv (RFC 4180),
                               json (an array of objects; dates ISO 8601, binary base64)
+          --read-only         open the store read-only (automatic when the file or
+                              its folder is not writable; said on stderr)
           --help              show this help
 
         A predicate with a syntax error is shown with a caret under the error
         position (exit 2); an unknown entity or key is a runtime error (exit 1).
 
         """
-    static let spec = ArgumentSpec(options: ["where", "sort", "limit", "offset", "format"])
+    static let spec = ArgumentSpec(flags: [ReadOnlyNotice.flag], options: ["where", "sort", "limit", "offset", "format"])
 
     enum Format: String { case table, csv, json }
 
@@ -43,7 +46,7 @@ struct QueryCommand: Command {
         }
         let limit = try count(arguments, "limit")
         let offset = try count(arguments, "offset") ?? 0
-        let store = try StoreSupport.openStore(p[0])
+        let store = try StoreSupport.openStore(p[0], readOnly: arguments.has(ReadOnlyNotice.flag), console: console)
         let entity = try StoreSupport.entity(p[1], in: store.model)
         let predicate = try StoreSupport.predicate(arguments.option("where"), entity: entity, model: store.model, command: name)
         var sort: [VellumStore.SortDescriptor] = []

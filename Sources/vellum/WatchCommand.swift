@@ -6,7 +6,7 @@ struct WatchCommand: AsyncCommand {
     static let name = "watch"
     static let summary = "Print changes as other writers make them (until Ctrl-C)"
     static let help = """
-        Usage: vellum watch STORE [--json]
+        Usage: vellum watch STORE [--json] [--read-only]
 
         Prints every change other writers commit to STORE from now on — Vellum
         processes and apps, and the sqlite3 shell (recorded by the store's history
@@ -24,14 +24,16 @@ struct WatchCommand: AsyncCommand {
         Options:
           --json    one JSON object per line:
                     {"time","author","entity","object","kind","changed":[...]}
+          --read-only  open the store read-only (automatic when the file or its
+                    folder is not writable; said on stderr)
           --help    show this help
 
         """
-    static let spec = ArgumentSpec(flags: ["json"])
+    static let spec = ArgumentSpec(flags: ["json", ReadOnlyNotice.flag])
 
     static func runAsync(_ arguments: ParsedArguments, console: Console) async throws {
         let path = try VellumCLI.positionals(arguments, ["STORE"], command: name)[0]
-        let container = try StoreSupport.openContainer(path, author: "vellum-watch")
+        let container = try StoreSupport.openContainer(path, author: "vellum-watch", readOnly: arguments.has(ReadOnlyNotice.flag), console: console)
         let json = arguments.has("json")
         let out = Unchecked(console.out)
         let id = container.observeRemoteChanges { change in

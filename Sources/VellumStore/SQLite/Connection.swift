@@ -14,9 +14,10 @@ public final class Connection {
         public var busyTimeoutMilliseconds: Int32 = 5000
         /// WAL lets readers see committed snapshots while one writer works.
         public var journalModeWAL = true
-        /// Read-write at the file level (normal WAL locking) but refusing writes (`query_only`)
-        /// and not checkpointing on close: neither the main file nor the `-wal` is changed.
+        /// Read-write at the file level (normal WAL locking) but refusing writes (`query_only`).
         public var queryOnly = false
+        /// False: closing never copies the `-wal` into the main file (nor removes it).
+        public var checkpointsOnClose = true
         public init(readOnly: Bool = false, create: Bool = false, busyTimeoutMilliseconds: Int32 = 5000, journalModeWAL: Bool = true) {
             self.readOnly = readOnly
             self.create = create
@@ -57,8 +58,8 @@ public final class Connection {
             }
             try execute("PRAGMA foreign_keys=ON")
             try execute("PRAGMA synchronous=NORMAL")
-            if options.queryOnly {
-                try execute("PRAGMA query_only=ON")
+            if options.queryOnly { try execute("PRAGMA query_only=ON") }
+            if !options.checkpointsOnClose {
                 let rc = vellum_sqlite_disable_checkpoint_on_close(db)
                 if rc != SQLITE_OK { throw failure(rc, sql: "sqlite3_db_config(SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE)") }
             }

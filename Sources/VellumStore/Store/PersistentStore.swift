@@ -87,6 +87,10 @@ public final class PersistentStore: @unchecked Sendable {
         throw isCoreData ? .coreDataStore(path: path) : .notAStore(path: path)
     }
 
+    /// True when this process may write the file at `path` and its folder (a store
+    /// that is not writable can only be opened with `StoreOptions.readOnly`).
+    public static func isWritable(_ path: String) -> Bool { StoreFileAccess.isWritable(path) }
+
     /// `file:` URI for `path` with `immutable=1` (read without locks, WAL or shared memory).
     static func immutableURI(_ path: String) -> String {
         let allowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~/")

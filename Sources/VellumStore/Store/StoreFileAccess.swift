@@ -9,10 +9,10 @@ enum StoreFileAccess: Sendable, Equatable {
     /// Reading and writing.
     case readWrite
     /// Read-only use of a file this process could write: a normal WAL connection (so it
-    /// sees other writers' commits) with `query_only` and no checkpoint on close. A
-    /// `-wal`/`-shm` pair it had to create is this user's own and is reused and removed
-    /// by the next writer.
-    case queryOnly
+    /// sees other writers' commits) with `query_only`. When the `-wal` held transactions
+    /// at opening (a crashed writer's, say), they stay there: no checkpoint on close.
+    /// Otherwise the last connection removes the `-wal`/`-shm` on close as usual.
+    case queryOnly(keepsLog: Bool)
     /// The file or its folder is not writable and a `-wal` exists (someone uses the
     /// store): SQLite's read-only mode reads through the existing `-wal` and `-shm`.
     case sharedReadOnly
@@ -24,7 +24,7 @@ enum StoreFileAccess: Sendable, Equatable {
     /// The access for `options` on the existing file at `path`.
     static func choose(for path: String, options: StoreOptions) -> StoreFileAccess {
         guard options.readOnly else { return .readWrite }
-        if isWritable(path) { return .queryOnly }
+        if isWritable(path) { return .queryOnly(keepsLog: StoreFileCheck.walSize(path) > 0) }
         return FileManager.default.fileExists(atPath: path + "-wal") ? .sharedReadOnly : .immutable
     }
 
@@ -43,7 +43,10 @@ enum StoreFileAccess: Sendable, Equatable {
     func openOptions(create: Bool = false, busyTimeoutMilliseconds: Int32, journalModeWAL: Bool = true) -> Connection.OpenOptions {
         var o = Connection.OpenOptions(readOnly: self == .sharedReadOnly || self == .immutable, create: create && self == .readWrite,
                                        busyTimeoutMilliseconds: busyTimeoutMilliseconds, journalModeWAL: journalModeWAL)
-        o.queryOnly = self == .queryOnly
+        if case .queryOnly(let keepsLog) = self {
+            o.queryOnly = true
+            o.checkpointsOnClose = !keepsLog
+        }
         return o
     }
 
