@@ -19,7 +19,7 @@ enum StoreFileCheck {
         if info.st_size == 0 && wal == 0 {
             throw .unusableFile(path: path, reason: "empty file, not a database (the file was not changed)")
         }
-        if let problem = walHeaderProblem(path + "-wal", size: wal) {
+        if let problem = steadyWALHeaderProblem(path + "-wal") {
             throw .unusableFile(path: path, reason: "its write-ahead log \((path as NSString).lastPathComponent)-wal is damaged (\(problem)); "
                 + "it may hold committed changes, so the store was not opened and nothing was changed. "
                 + "Keep a copy of both files; moving the -wal file aside opens the store without those changes")
@@ -30,6 +30,19 @@ enum StoreFileCheck {
     static func walSize(_ path: String) -> Int64 {
         var info = stat()
         return stat(path + "-wal", &info) == 0 ? Int64(info.st_size) : 0
+    }
+
+    /// A header problem that stays while the log is unchanged. A writer restarting or
+    /// truncating its log changes it for a moment (read without locks, the header can
+    /// look torn or short): then SQLite's locks decide, not this check.
+    static func steadyWALHeaderProblem(_ walPath: String) -> String? {
+        for _ in 0..<3 {
+            let before = FileStamp(walPath)
+            guard let problem = walHeaderProblem(walPath, size: before.size ?? 0) else { return nil }
+            usleep(20_000)
+            if FileStamp(walPath) == before, walHeaderProblem(walPath, size: before.size ?? 0) == problem { return problem }
+        }
+        return nil
     }
 
     static let walHeaderSize = 32
