@@ -10,22 +10,7 @@ struct FullDiskOpeningTests {
     /// `vellum ARGS` under a 100 KB file-size limit (SIGXFSZ ignored, so writes fail instead).
     static func runLimited(_ arguments: [String]) throws -> VellumBinary.Output {
         let quoted = ([VellumBinary.url.path] + arguments).map { "'" + $0 + "'" }.joined(separator: " ")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = ["-c", "trap '' XFSZ; ulimit -f 100; exec \(quoted)"]
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        nonisolated(unsafe) var errData = Data()
-        let group = DispatchGroup()
-        group.enter()
-        DispatchQueue.global().async { errData = err.fileHandleForReading.readDataToEndOfFile(); group.leave() }
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        process.waitUntilExit()
-        return .init(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                     stderr: String(decoding: errData, as: UTF8.self))
+        return try VellumBinary.run(executable: URL(fileURLWithPath: "/bin/bash"), ["-c", "trap '' XFSZ; ulimit -f 100; exec \(quoted)"])
     }
 
     @Test func storeLeftByAFullDiskIsReadWholeNotMalformed() throws {

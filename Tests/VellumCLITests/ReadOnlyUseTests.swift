@@ -14,22 +14,8 @@ struct ReadOnlyUseTests {
 
     /// `vellum ARGS` as user `uid`.
     static func run(as uid: String, _ arguments: [String]) throws -> VellumBinary.Output {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-        process.arguments = ["--reuid=\(uid)", "--regid=\(uid)", "--clear-groups", VellumBinary.url.path] + arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        nonisolated(unsafe) var errData = Data()
-        let group = DispatchGroup()
-        group.enter()
-        DispatchQueue.global().async { errData = err.fileHandleForReading.readDataToEndOfFile(); group.leave() }
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        process.waitUntilExit()
-        return .init(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                     stderr: String(decoding: errData, as: UTF8.self))
+        try VellumBinary.run(executable: URL(fileURLWithPath: "/usr/bin/setpriv"),
+                             ["--reuid=\(uid)", "--regid=\(uid)", "--clear-groups", VellumBinary.url.path] + arguments)
     }
 
     /// A shop store owned by uid 1000 (mode 0644) in a folder everyone may write (1777).
