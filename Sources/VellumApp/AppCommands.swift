@@ -7,9 +7,11 @@ public enum AppCommands {
     public static func browse(arguments: [String]) async -> Int32 {
         var theme: String?
         var path: String?
+        var readOnly = false
         var i = 0
         while i < arguments.count {
             let a = arguments[i]
+            if a == "--read-only" { readOnly = true; i += 1; continue }
             if a == "--theme", i + 1 < arguments.count { theme = arguments[i + 1]; i += 2; continue }
             if a.hasPrefix("--theme=") { theme = String(a.dropFirst(8)); i += 1; continue }
             if path == nil { path = a } else {
@@ -19,10 +21,10 @@ public enum AppCommands {
             i += 1
         }
         guard let path else {
-            VellumBrowser.printError("usage: vellum browse FILE [--theme NAME]")
+            VellumBrowser.printError("usage: vellum browse FILE [--theme NAME] [--read-only]")
             return 2
         }
-        return await runBrowser(path: path, theme: theme)
+        return await runBrowser(path: path, theme: theme, readOnly: readOnly)
     }
 
     public static func demo(arguments: [String]) async -> Int32 {
@@ -71,8 +73,8 @@ public enum AppCommands {
     }
 
     @MainActor
-    private static func runBrowser(path: String, theme: String?) async -> Int32 {
-        do { return try await VellumBrowser.run(storePath: path, themeName: theme) } catch {
+    private static func runBrowser(path: String, theme: String?, readOnly: Bool = false) async -> Int32 {
+        do { return try await VellumBrowser.run(storePath: path, themeName: theme, readOnly: readOnly) } catch {
             VellumBrowser.printError("vellum: \(ErrorText.describe(error))")
             return 1
         }

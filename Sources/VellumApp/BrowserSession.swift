@@ -92,6 +92,7 @@ public final class BrowserSession {
     }
 
     func perform(_ effect: Effect) async {
+        if refusesInReadOnlyMode(effect) { return }
         switch effect {
         case .quit: quitRequested = true
         case .suspend: suspendRequested = true
@@ -263,6 +264,7 @@ public final class BrowserSession {
     // MARK: Editing
 
     private func beginEdit(key: String?) {
+        if container.store.isReadOnly { refuseEditInReadOnlyMode(); return }
         guard let object = currentObject(), let key, let attribute = entity?.attribute(named: key) else { return }
         guard FieldText.isEditable(attribute.type) else {
             state.setStatus("\(attribute.type.rawValue) attributes cannot be edited here", error: true)

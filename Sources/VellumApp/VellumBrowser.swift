@@ -7,15 +7,17 @@ public enum VellumBrowser {
     /// Opens `storePath` and runs the browser until the user quits. Returns the exit code;
     /// errors (missing file, not a store, no terminal, too small) are printed to stderr.
     @MainActor
-    public static func run(storePath: String, themeName: String?) async throws -> Int32 {
+    public static func run(storePath: String, themeName: String?, readOnly askedReadOnly: Bool = false) async throws -> Int32 {
         guard FileManager.default.fileExists(atPath: storePath) else {
             printError("vellum: no such file: \(storePath)")
             return 1
         }
+        // A store the user cannot write is browsed read-only (the status line says why).
+        let readOnly = askedReadOnly || !PersistentStore.isWritable(storePath)
         let container: PersistentContainer
         do {
             container = try PersistentContainer(model: nil, storeURL: URL(fileURLWithPath: storePath),
-                                                options: StoreOptions(createIfMissing: false))
+                                                options: StoreOptions(createIfMissing: false, readOnly: readOnly))
         } catch let error as StoreError {
             printError("vellum: \(error.description)")
             return 1
@@ -50,6 +52,10 @@ public enum VellumBrowser {
         let session = BrowserSession(container: container)
         session.setThemeName(theme.name)
         container.onMergeError { [weak session] error in session?.setStatus("merge failed: \(ErrorText.describe(error))", error: true) }
+        if readOnly {
+            let snapshot: Bool = container.store.readsSnapshot
+            session.setStatus(ReadOnlyBrowsing.openedMessage(requested: askedReadOnly, snapshot: snapshot))
+        }
         if let themeError { session.setStatus("theme: \(themeError.description) — using \(theme.name)", error: true) }
         let loop = EventLoop(session: session, screen: screen,
                              fileName: URL(fileURLWithPath: storePath).lastPathComponent, theme: theme)

@@ -6,8 +6,8 @@ struct BrowseCommand: AsyncCommand {
     static let name = "browse"
     static let summary = "Browse and edit a store in the terminal (also: vellum FILE)"
     static let help = """
-        Usage: vellum FILE [--theme NAME]
-               vellum browse FILE [--theme NAME]
+        Usage: vellum FILE [--theme NAME] [--read-only]
+               vellum browse FILE [--theme NAME] [--read-only]
 
         Opens the store at FILE in an interactive terminal browser: entities,
         records, a detail pane, filtering, sorting, editing with undo, and live
@@ -15,16 +15,19 @@ struct BrowseCommand: AsyncCommand {
 
         Options:
           --theme NAME   color theme (default, light, ...; also $VELLUM_THEME)
+          --read-only    browse without editing (automatic when the file or its
+                         folder is not writable; the status line says so)
           --help         show this help
 
         """
-    static let spec = ArgumentSpec(options: ["theme"])
+    static let spec = ArgumentSpec(flags: [ReadOnlyNotice.flag], options: ["theme"])
 
     @MainActor
     static func runAsync(_ arguments: ParsedArguments, console: Console) async throws {
         let path = try VellumCLI.positionals(arguments, ["FILE"], command: name)[0]
         var forwarded = [path]
         if let theme = arguments.option("theme") { forwarded += ["--theme", theme] }
+        if arguments.has(ReadOnlyNotice.flag) { forwarded.append("--read-only") }
         let status = await AppCommands.browse(arguments: forwarded)
         if status != 0 { throw CLIError.exit(status) }
     }

@@ -6,19 +6,21 @@ struct ModelCommand: Command {
     static let name = "model"
     static let summary = "Print a model (JSON, Xcode model, or the model of a store)"
     static let help = """
-        Usage: vellum model PATH [--json]
+        Usage: vellum model PATH [--json] [--read-only]
 
         Prints the model read from PATH, which may be:
           - a JSON model file,
           - an .xcdatamodeld or .xcdatamodel folder, or a bare Xcode 'contents' XML file,
-          - a Vellum store file (its stored model is shown; the file is opened read-only).
+          - a Vellum store file (its stored model is shown; the store is always opened
+            read-only and nothing is created beside it).
 
         Options:
           --json    print the model in Vellum's JSON model format
+          --read-only  accepted for symmetry with the other reading commands
           --help    show this help
 
         """
-    static let spec = ArgumentSpec(flags: ["json"])
+    static let spec = ArgumentSpec(flags: ["json", ReadOnlyNotice.flag])
 
     static func run(_ arguments: ParsedArguments, console: Console) throws {
         let path = try VellumCLI.positionals(arguments, ["PATH"], command: name)[0]

@@ -10,6 +10,7 @@ struct QueryCommand: Command {
         Usage: vellum query STORE ENTITY [--where PREDICATE] [--sort KEY,-KEY2]
                                          [--limit N] [--offset N] [--format table|csv|json]
                                          [--max-width N | --full] [--output FILE [--force]]
+                                         [--read-only]
 
         Prints the objects of ENTITY (and its sub-entities) in STORE that match
         PREDICATE, one per row: the object's ID URI (_id), its attributes, and
@@ -27,6 +28,8 @@ struct QueryCommand: Command {
           --output FILE       write to FILE instead of standard output: never over
                               the store or another database, never partially
           --force             with --output: replace an existing (non-database) FILE
+          --read-only         open the store read-only (automatic when the file or
+                              its folder is not writable; said on stderr)
           --help              show this help
 
         Rows are printed as they are read (memory stays flat for any number of
@@ -38,7 +41,7 @@ struct QueryCommand: Command {
         position (exit 2); an unknown entity or key is a runtime error (exit 1).
 
         """
-    static let spec = ArgumentSpec(flags: ["full", "force"], options: ["where", "sort", "limit", "offset", "format", "max-width", "output"])
+    static let spec = ArgumentSpec(flags: ["full", "force", ReadOnlyNotice.flag], options: ["where", "sort", "limit", "offset", "format", "max-width", "output"])
 
     enum Format: String { case table, csv, json }
 
@@ -55,7 +58,7 @@ struct QueryCommand: Command {
         }
         let limit = try count(arguments, "limit")
         let offset = try count(arguments, "offset") ?? 0
-        let store = try StoreSupport.openStore(p[0])
+        let store = try StoreSupport.openStore(p[0], readOnly: arguments.has(ReadOnlyNotice.flag), console: console)
         let entity = try StoreSupport.entity(p[1], in: store.model)
         let predicate = try StoreSupport.predicate(arguments.option("where"), entity: entity, model: store.model, command: name)
         var sort: [VellumStore.SortDescriptor] = []

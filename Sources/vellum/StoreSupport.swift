@@ -12,29 +12,49 @@ enum StoreSupport {
         }
     }
 
-    /// An existing store (its own model), for reading.
-    static func openStore(_ path: String) throws -> PersistentStore {
+    /// An existing store (its own model), for reading: read-only when `readOnly`
+    /// (`--read-only`) or when the user cannot write it (said on stderr).
+    static func openStore(_ path: String, readOnly: Bool = false, console: Console? = nil) throws -> PersistentStore {
         try requireFile(path)
+        let store: PersistentStore
         do {
-            return try PersistentStore(url: URL(fileURLWithPath: path), model: nil,
-                                       options: StoreOptions(createIfMissing: false))
+            store = try PersistentStore(url: URL(fileURLWithPath: path), model: nil,
+                                        options: readingOptions(path, readOnly: readOnly, console: console))
         } catch {
             throw CLIError.runtime(VellumCLI.describe(error))
         }
+        if store.readsSnapshot, let console { console.err(ReadOnlyNotice.snapshot(path)) }
+        return store
     }
 
-    /// A container over an existing store (its own model), for writing through the write queue.
-    static func openContainer(_ path: String, author: String) throws -> PersistentContainer {
+    /// A container over an existing store (its own model): for writing through the
+    /// write queue, or, with a `console`, for reading as `openStore` decides.
+    static func openContainer(_ path: String, author: String, readOnly: Bool = false, console: Console? = nil) throws -> PersistentContainer {
         try requireFile(path)
+        let c: PersistentContainer
         do {
-            let c = try PersistentContainer(model: nil, storeURL: URL(fileURLWithPath: path),
-                                            options: StoreOptions(createIfMissing: false))
-            c.automaticallyMergesChanges = false
-            c.writeQueueAuthor = author
-            return c
+            c = try PersistentContainer(model: nil, storeURL: URL(fileURLWithPath: path),
+                                        options: readingOptions(path, readOnly: readOnly, console: console))
         } catch {
             throw CLIError.runtime(VellumCLI.describe(error))
         }
+        c.automaticallyMergesChanges = false
+        c.writeQueueAuthor = author
+        if c.store.readsSnapshot, let console { console.err(ReadOnlyNotice.snapshot(path)) }
+        return c
+    }
+
+    /// Options for an existing store. Reading commands pass their console: they
+    /// open read-only when asked, or when the file or its folder is not writable.
+    static func readingOptions(_ path: String, readOnly: Bool, console: Console?) -> StoreOptions {
+        var options = StoreOptions(createIfMissing: false)
+        if readOnly {
+            options.readOnly = true
+        } else if let console, !PersistentStore.isWritable(path) {
+            options.readOnly = true
+            console.err(ReadOnlyNotice.automatic(path))
+        }
+        return options
     }
 
     static func entity(_ name: String, in model: ManagedObjectModel) throws -> Entity {

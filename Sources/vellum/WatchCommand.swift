@@ -6,7 +6,7 @@ struct WatchCommand: AsyncCommand {
     static let name = "watch"
     static let summary = "Print changes as other writers make them (until Ctrl-C)"
     static let help = """
-        Usage: vellum watch STORE [--json]
+        Usage: vellum watch STORE [--json] [--read-only]
 
         Prints every change other writers commit to STORE from now on — Vellum
         processes and apps, and the sqlite3 shell (recorded by the store's history
@@ -19,28 +19,64 @@ struct WatchCommand: AsyncCommand {
         relationships of updates ('-' if none). A write that records no history
         prints one line of kind 'unknown'. Runs until interrupted (SIGINT or
         SIGTERM), then exits 0. Output is written line by line (safe to pipe).
-        Once watching, it says so on stderr ('vellum: watching STORE').
+        Once watching, it says so on stderr ('vellum: watching STORE'). When the
+        file at STORE is deleted or replaced by another one, it says so on stderr
+        and watches the new file once one is there.
 
         Options:
           --json    one JSON object per line:
                     {"time","author","entity","object","kind","changed":[...]}
+          --read-only  open the store read-only (automatic when the file or its
+                    folder is not writable; said on stderr)
           --help    show this help
 
         """
-    static let spec = ArgumentSpec(flags: ["json"])
+    static let spec = ArgumentSpec(flags: ["json", ReadOnlyNotice.flag])
 
     static func runAsync(_ arguments: ParsedArguments, console: Console) async throws {
         let path = try VellumCLI.positionals(arguments, ["STORE"], command: name)[0]
-        let container = try StoreSupport.openContainer(path, author: "vellum-watch")
+        let readOnly = arguments.has(ReadOnlyNotice.flag)
         let json = arguments.has("json")
         let out = Unchecked(console.out)
-        let id = container.observeRemoteChanges { change in
-            for line in lines(for: change, json: json) { out.value(line + "\n") }
+        func open() throws -> (PersistentContainer, UUID) {
+            let container = try StoreSupport.openContainer(path, author: "vellum-watch", readOnly: readOnly, console: console)
+            let id = container.observeRemoteChanges { change in
+                for line in lines(for: change, json: json) { out.value(line + "\n") }
+            }
+            return (container, id)
         }
+        var watched: (PersistentContainer, UUID)? = try open()
+        var stamp = FileStamp(path)
         // On stderr, so stdout stays pure data; tests wait for it before writing.
         console.err("vellum: watching \(path) (Ctrl-C to stop)\n")
-        await waitForTermination()
-        container.removeRemoteObserver(id)
+        let stop = Once()
+        Task { @MainActor in
+            await waitForTermination()
+            _ = stop.claim()
+        }
+        // The path may come to name another file (deleted and recreated, replaced by a
+        // rename): the open store would then be a deleted one. Notice it and reopen.
+        while !stop.isClaimed {
+            try? await Task.sleep(nanoseconds: 200_000_000)
+            let now = FileStamp(path)
+            if watched != nil && now.isSameFile(as: stamp) { continue }
+            if let (container, id) = watched {
+                container.removeRemoteObserver(id)
+                watched = nil
+                console.err(now.exists ? "vellum: \(path) was replaced by another file; reopening\n"
+                                       : "vellum: \(path) was deleted; waiting for a store to appear there\n")
+            }
+            guard now.exists else { stamp = now; continue }
+            do {
+                watched = try open()
+                stamp = now
+                console.err("vellum: watching \(path) again (a new file)\n")
+            } catch {
+                if !now.isSameFile(as: stamp) { console.err("vellum: \(path) cannot be opened yet: \(VellumCLI.describe(error)); retrying\n") }
+                stamp = now
+            }
+        }
+        if let (container, id) = watched { container.removeRemoteObserver(id) }
     }
 
     static let timeStyle = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
@@ -116,4 +152,5 @@ final class Once: @unchecked Sendable {
     private let lock = NSLock()
     private var done = false
     func claim() -> Bool { lock.withLock { if done { return false }; done = true; return true } }
+    var isClaimed: Bool { lock.withLock { done } }
 }

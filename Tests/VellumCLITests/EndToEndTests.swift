@@ -25,9 +25,12 @@ enum VellumBinary {
         var stderr: String
     }
 
-    static func run(_ arguments: [String]) throws -> Output {
+    static func run(_ arguments: [String]) throws -> Output { try run(executable: url, arguments) }
+
+    /// Runs `executable` (e.g. `setpriv` or `bash` wrapping `vellum`) with `arguments`.
+    static func run(executable: URL, _ arguments: [String]) throws -> Output {
         let process = Process()
-        process.executableURL = url
+        process.executableURL = executable
         process.arguments = arguments
         let out = Pipe(), err = Pipe()
         process.standardOutput = out

@@ -14,6 +14,10 @@ public final class Connection {
         public var busyTimeoutMilliseconds: Int32 = 5000
         /// WAL lets readers see committed snapshots while one writer works.
         public var journalModeWAL = true
+        /// Read-write at the file level (normal WAL locking) but refusing writes (`query_only`).
+        public var queryOnly = false
+        /// False: closing never copies the `-wal` into the main file (nor removes it).
+        public var checkpointsOnClose = true
         public init(readOnly: Bool = false, create: Bool = false, busyTimeoutMilliseconds: Int32 = 5000, journalModeWAL: Bool = true) {
             self.readOnly = readOnly
             self.create = create
@@ -36,14 +40,16 @@ public final class Connection {
         guard rc == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             let ext = db.map { sqlite3_extended_errcode($0) } ?? rc
+            let errno = db.map { sqlite3_system_errno($0) } ?? 0
             if let db { sqlite3_close_v2(db) }
-            throw .sqlite(SQLiteFailure(code: rc & 0xff, extendedCode: ext, message: "cannot open \(path): \(message)", sql: nil))
+            throw .sqlite(SQLiteFailure(code: rc & 0xff, extendedCode: ext, message: "cannot open \(path): \(message)", sql: nil,
+                                        systemErrno: errno))
         }
         handle = db
         self.path = path
         sqlite3_extended_result_codes(db, 1)
         sqlite3_busy_timeout(db, options.busyTimeoutMilliseconds)
-        do {
+        do throws(StoreError) {
             // Touch the schema first so that a non-database file fails here, before any pragma writes.
             try execute("SELECT count(*) FROM sqlite_master")
             if options.journalModeWAL && !options.readOnly && path != ":memory:" && !path.isEmpty {
@@ -52,6 +58,11 @@ public final class Connection {
             }
             try execute("PRAGMA foreign_keys=ON")
             try execute("PRAGMA synchronous=NORMAL")
+            if options.queryOnly { try execute("PRAGMA query_only=ON") }
+            if !options.checkpointsOnClose {
+                let rc = vellum_sqlite_disable_checkpoint_on_close(db)
+                if rc != SQLITE_OK { throw failure(rc, sql: "sqlite3_db_config(SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE)") }
+            }
             SQLFunctions.register(on: db)
         } catch {
             statementCache.removeAll()
@@ -70,7 +81,7 @@ public final class Connection {
 
     func failure(_ rc: Int32, sql: String?) -> StoreError {
         .sqlite(SQLiteFailure(code: rc & 0xff, extendedCode: sqlite3_extended_errcode(handle),
-                              message: String(cString: sqlite3_errmsg(handle)), sql: sql))
+                              message: String(cString: sqlite3_errmsg(handle)), sql: sql, systemErrno: sqlite3_system_errno(handle)))
     }
 
     // MARK: - Statements
@@ -98,7 +109,8 @@ public final class Connection {
         if rc != SQLITE_OK {
             let message = errmsg.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(handle))
             sqlite3_free(errmsg)
-            throw .sqlite(SQLiteFailure(code: rc & 0xff, extendedCode: sqlite3_extended_errcode(handle), message: message, sql: sql))
+            throw .sqlite(SQLiteFailure(code: rc & 0xff, extendedCode: sqlite3_extended_errcode(handle), message: message, sql: sql,
+                                        systemErrno: sqlite3_system_errno(handle)))
         }
     }
 

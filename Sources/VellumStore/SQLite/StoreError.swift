@@ -14,6 +14,9 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     case fileNotFound(path: String)
     /// Only creating a new store was asked for, and something is at the path.
     case fileExists(path: String)
+    /// The path cannot hold a store (a directory, an empty file, a damaged `-wal`);
+    /// `reason` says which. Nothing was changed.
+    case unusableFile(path: String, reason: String)
     /// The file is not a Vellum store (no metadata table).
     case notAStore(path: String)
     /// The file is a Core Data SQLite store (`Z_METADATA`, `Z_PRIMARYKEY`), whose
@@ -50,6 +53,7 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
         case .readOnly(let path): return "\(path): the store is read-only (no write permission on the file or its folder); open it read-only to browse"
         case .fileNotFound(let path): return "\(path): no such file"
         case .fileExists(let path): return "\(path): already exists; refusing to overwrite it (remove it or choose another path)"
+        case .unusableFile(let path, let reason): return "\(path): \(reason)"
         case .notAStore(let path): return "\(path): a SQLite database, but not a Vellum store (no _vellum_metadata table)"
         case .coreDataStore(let path):
             return "\(path): a Core Data store (it has Z_METADATA and Z_PRIMARYKEY tables); Vellum does not open Core Data's SQLite layout yet. The file was not changed."
@@ -91,8 +95,12 @@ public struct SQLiteFailure: Sendable, CustomStringConvertible {
     public var extendedCode: Int32
     public var message: String
     public var sql: String?
+    /// `errno` of the failed system call, when SQLite reported one (ENOSPC under an I/O error).
+    public var systemErrno: Int32 = 0
 
     public var kind: Kind {
+        // A full disk shows up as SQLITE_FULL, or as an I/O error whose errno says so.
+        if code == SQLITE_IOERR && [ENOSPC, EDQUOT, EFBIG].contains(systemErrno) { return .full }
         switch code {
         case SQLITE_CONSTRAINT: return .constraint
         case SQLITE_BUSY, SQLITE_LOCKED: return .busy
@@ -109,6 +117,7 @@ public struct SQLiteFailure: Sendable, CustomStringConvertible {
     public var description: String {
         // The SQL stays in `sql` for debugging; users see the reason only.
         if code == SQLITE_INTERRUPT { return "the query was cancelled" }
+        if kind == .full { return "disk full (no space left to write; SQLite error \(extendedCode): \(message))" }
         return "SQLite error \(extendedCode) (\(kind)): \(message)"
     }
 }

@@ -43,6 +43,13 @@ public final class PersistentStore: @unchecked Sendable {
     /// Permanent object-ID scopes per entity name, made once.
     private var idScopes: [String: ObjectIDScope] = [:]
     public let options: StoreOptions
+    /// How the file's connections are opened (read-only use never leaves files behind).
+    let access: StoreFileAccess
+    /// True when the store refuses saves (opened read-only).
+    public var isReadOnly: Bool { access.isReadOnly }
+    /// True when the store is read from its main file without locks (read-only, nothing
+    /// else had it open): changes made by others after opening are not seen.
+    public var readsSnapshot: Bool { access == .immutable }
     /// True when the file records persistent history.
     public let hasHistory: Bool
     private let writer: Connection
@@ -64,27 +71,28 @@ public final class PersistentStore: @unchecked Sendable {
     /// Throws `notAStore` or `coreDataStore` when the file is another program's
     /// database, judged from its main file alone, opened `immutable` so that no
     /// `-wal`/`-shm` file appears beside it (a normal read of a WAL-mode database
-    /// creates them). When the main file lacks Vellum's metadata but a `-wal` file
-    /// exists, the metadata may still be only in the WAL: the normal probe decides.
+    /// creates them). Only a clear verdict on a quiet file counts: while a `-wal`
+    /// has content the main file may lack what the log holds, or be mid-checkpoint
+    /// (read without locks it then looks "malformed"), so the normal probe decides;
+    /// so it does when the immutable read fails or the file changed while it was read.
     private static func refuseForeignDatabase(at path: String) throws(StoreError) {
-        let main: Connection
-        do {
-            main = try Connection(path: immutableURI(path), options: .init(readOnly: true, journalModeWAL: false))
-        } catch {
-            if case .notADatabase(_, let detail) = error { throw .notADatabase(path: path, detail: detail) }
-            return  // let the normal probe report it, with the plain path
-        }
+        guard StoreFileCheck.walSize(path) == 0 else { return }
+        let before = FileStamp(path)
         let isCoreData: Bool
         do {
+            let main = try Connection(path: immutableURI(path), options: .init(readOnly: true, journalModeWAL: false))
             if try main.tableExists(metadataTable) { return }
             isCoreData = try main.tableExists("Z_METADATA") && main.tableExists("Z_PRIMARYKEY")
         } catch {
-            return  // unreadable without locks (being checkpointed?): the normal probe decides
+            return  // not a database, or unreadable without locks: the normal probe reports it
         }
-        let wal = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? nil
-        if let wal, wal > 0 { return }
+        guard StoreFileCheck.walSize(path) == 0, FileStamp(path) == before else { return }
         throw isCoreData ? .coreDataStore(path: path) : .notAStore(path: path)
     }
+
+    /// True when this process may write the file at `path` and its folder (a store
+    /// that is not writable can only be opened with `StoreOptions.readOnly`).
+    public static func isWritable(_ path: String) -> Bool { StoreFileAccess.isWritable(path) }
 
     /// `file:` URI for `path` with `immutable=1` (read without locks, WAL or shared memory).
     static func immutableURI(_ path: String) -> String {
@@ -104,29 +112,28 @@ public final class PersistentStore: @unchecked Sendable {
             path = url!.path
         }
         self.path = path
-        let fm = FileManager.default
-        var exists = options.inMemory ? false : fm.fileExists(atPath: path)
+        var exists = options.inMemory ? false : FileManager.default.fileExists(atPath: path)
         if !options.inMemory {
             if options.createOnly && (exists || Self.isDanglingLink(path)) { throw .fileExists(path: path) }
             if !exists && (!options.createIfMissing || options.readOnly) { throw .fileNotFound(path: path) }
-            if exists && !options.readOnly {
-                let directory = (path as NSString).deletingLastPathComponent
-                if !fm.isWritableFile(atPath: path) || !fm.isWritableFile(atPath: directory.isEmpty ? "." : directory) {
-                    throw .readOnly(path: path)
-                }
-            }
+            if exists { try StoreFileCheck.check(path) }
+            if exists && !options.readOnly && !StoreFileAccess.isWritable(path) { throw .readOnly(path: path) }
         }
         if !exists && !options.inMemory && url != nil, let model {
             // Built beside the path and linked into place complete; then opened like any store.
             try Self.createStoreFile(at: path, model: model, options: options)
             exists = true
         }
+        access = exists ? StoreFileAccess.choose(for: path, options: options) : .readWrite
         // Inspect an existing file without touching it (no WAL switch) before trusting it.
         var storedModel: ManagedObjectModel?
         var storedIdentifier: String?
         if exists {
             try Self.refuseForeignDatabase(at: path)
-            let probe = try Connection(path: path, options: .init(readOnly: true, busyTimeoutMilliseconds: options.busyTimeoutMilliseconds, journalModeWAL: false))
+            var probeAccess = access
+            if probeAccess == .readWrite { probeAccess = .sharedReadOnly }
+            let probe = try Connection(path: probeAccess.connectionPath(path),
+                                       options: probeAccess.openOptions(busyTimeoutMilliseconds: options.busyTimeoutMilliseconds, journalModeWAL: false))
             guard try probe.tableExists(Self.metadataTable) else { throw .notAStore(path: path) }
             let meta = try Self.readMetadata(probe)
             storedIdentifier = meta["uuid"]
@@ -144,8 +151,8 @@ public final class PersistentStore: @unchecked Sendable {
         }
         self.model = resolvedModel
         self.layout = NativeLayout(model: resolvedModel)
-        writer = try Connection(path: path, options: .init(readOnly: options.readOnly, create: !exists,
-                                                            busyTimeoutMilliseconds: options.busyTimeoutMilliseconds))
+        writer = try Connection(path: access.connectionPath(path),
+                                options: access.openOptions(create: !exists, busyTimeoutMilliseconds: options.busyTimeoutMilliseconds))
         try writer.setTriggersEnabled(false)
         if exists {
             identifier = storedIdentifier ?? ""
@@ -210,7 +217,7 @@ public final class PersistentStore: @unchecked Sendable {
     /// while another process holds the lock; then fails with `busy`. Saves record
     /// their history through `historyTransaction()` inside `body`.
     public func writeTransaction<T>(author: String? = nil, recordingHistory: Bool = true, _ body: (Connection) throws -> T) throws -> T {
-        if options.readOnly { throw StoreError.readOnly(path: path) }
+        if isReadOnly { throw StoreError.readOnly(path: path) }
         writerLock.lock()
         defer { writerLock.unlock() }
         try beginImmediateWithRetry()
@@ -264,8 +271,8 @@ public final class PersistentStore: @unchecked Sendable {
 
     /// A new connection for reading (each context owns one).
     public func makeReaderConnection() throws(StoreError) -> Connection {
-        try Connection(path: path, options: .init(readOnly: false, busyTimeoutMilliseconds: options.busyTimeoutMilliseconds,
-                                                  journalModeWAL: !options.inMemory))
+        try Connection(path: access.connectionPath(path),
+                       options: access.openOptions(busyTimeoutMilliseconds: options.busyTimeoutMilliseconds, journalModeWAL: !options.inMemory))
     }
 
     // MARK: - Object IDs
