@@ -73,6 +73,7 @@ final class EventLoop {
     func applyTheme(_ name: String) {
         let (loaded, error) = Self.loadTheme(name, loader: loader, capability: screen.colorCapability)
         theme = loaded
+        screen.setExactColors(loaded.exactColors)
         session.setThemeName(loaded.name)
         if let error { session.setStatus("theme: \(error.description) — using \(loaded.name)", error: true) }
         else { session.setStatus("theme \(loaded.name)") }
