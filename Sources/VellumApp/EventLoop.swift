@@ -35,11 +35,23 @@ final class EventLoop {
         timer.schedule(deadline: .now() + .milliseconds(100), repeating: .milliseconds(100), leeway: .milliseconds(10))
         timer.setEventHandler { wake.yield() }
         session.onNeedsRedraw = { wake.yield() }
+        // Continued after a stop from outside (kill -STOP, a debugger): the
+        // shell may have drawn over the screen, so everything is repainted.
+        let continued = DispatchSource.makeSignalSource(signal: SIGCONT, queue: .main)
+        continued.setEventHandler { [screen, session] in
+            MainActor.assumeIsolated {
+                screen.repaintAll()
+                session.needsRedraw = true
+            }
+            wake.yield()
+        }
         input.resume()
         timer.resume()
+        continued.resume()
         defer {
             input.cancel()
             timer.cancel()
+            continued.cancel()
             session.onNeedsRedraw = nil
         }
         wake.yield()

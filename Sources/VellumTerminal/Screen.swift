@@ -158,6 +158,13 @@ public final class Screen {
         }
     }
 
+    /// Makes the next refresh repaint every cell, whatever ncurses believes
+    /// is on the terminal (after the process was stopped and continued).
+    public func repaintAll() {
+        guard active else { return }
+        ccurses_repaint_all()
+    }
+
     /// Pushes drawing to the terminal.
     public func refresh() {
         guard active else { return }

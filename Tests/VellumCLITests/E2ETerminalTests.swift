@@ -34,6 +34,19 @@ struct E2ETerminalTests {
         #expect(t.wait { $0.contains("PROMPT$") && !$0.contains("Entities") }, "\(t.screen)")
     }
 
+    @Test func continuedAfterAnOutsideStopTheScreenIsRepainted() throws {
+        let store = try E2EStore()
+        let t = Tmux.browser(store.command, entity: "Task")
+        defer { t.kill() }
+        let pid = t.display("#{pane_pid}"), tty = t.display("#{pane_tty}")
+        #expect(Tmux.run("/bin/kill", ["-STOP", pid]).status == 0)
+        // Something else draws over the screen while the browser is stopped.
+        #expect(Tmux.run("/bin/sh", ["-c", "printf '\\033[2J\\033[HGARBAGE' > \(tty)"]).status == 0)
+        #expect(t.wait(for: "GARBAGE"), "\(t.screen)")
+        #expect(Tmux.run("/bin/kill", ["-CONT", pid]).status == 0)
+        #expect(t.wait { !$0.contains("GARBAGE") && $0.contains("│ Task │ row 1/30") && $0.contains("Entities") }, "\(t.screen)")
+    }
+
     @Test func dumbTerminalIsRefusedWithTheTerminalLeftIntact() throws {
         let store = try E2EStore()
         // A terminfo entry like xterm's but without cursor addressing, beside `dumb`.
