@@ -1,7 +1,12 @@
+// wcwidth and uselocale are X/Open and POSIX 2008 declarations.
+#define _GNU_SOURCE 1
 #include "ccurses.h"
 #include <ncursesw/term.h>
 #include <unistd.h>
 #include <stdlib.h>
+#include <string.h>
+#include <langinfo.h>
+#include <pthread.h>
 
 // term.h defines many short macros (lines, columns, ...); it is included only
 // here so they never leak into Swift.
@@ -91,11 +96,85 @@ int ccurses_has_extended_colors(void) {
 #endif
 }
 int ccurses_init_extended_pair(int pair, int fg, int bg) { return init_extended_pair(pair, fg, bg); }
-int ccurses_init_extended_color(int color, int r, int g, int b) { return init_extended_color(color, r, g, b); }
 int ccurses_can_change_color(void) { return can_change_color() ? 1 : 0; }
 
 int ccurses_mvaddnstr_utf8(int y, int x, const char *utf8, int nbytes) {
     return mvaddnstr(y, x, utf8, nbytes);
+}
+
+int ccurses_mvadd_cell(int y, int x, const uint32_t *chars, int count) {
+    wchar_t text[CCHARW_MAX + 1];
+    int n = count < CCHARW_MAX ? count : CCHARW_MAX;
+    for (int i = 0; i < n; i++) text[i] = (wchar_t)chars[i];
+    text[n] = L'\0';
+    cchar_t cell;
+    if (setcchar(&cell, text, A_NORMAL, 0, NULL) != OK) return ERR;
+    return mvadd_wch(y, x, &cell);
+}
+void ccurses_repaint_all(void) { clearok(curscr, TRUE); }
+
+static locale_t ccurses_utf8_locale = (locale_t)0;
+static pthread_once_t ccurses_utf8_once = PTHREAD_ONCE_INIT;
+static void ccurses_load_utf8_locale(void) {
+    ccurses_utf8_locale = newlocale(LC_CTYPE_MASK, "C.UTF-8", (locale_t)0);
+    if (ccurses_utf8_locale == (locale_t)0) {
+        ccurses_utf8_locale = newlocale(LC_CTYPE_MASK, "en_US.UTF-8", (locale_t)0);
+    }
+}
+int ccurses_wcwidth_utf8(uint32_t c) {
+    // Widths are measured from any thread (tests run in parallel): the locale
+    // object is created once, and uselocale only changes this thread's locale.
+    pthread_once(&ccurses_utf8_once, ccurses_load_utf8_locale);
+    if (ccurses_utf8_locale == (locale_t)0) return wcwidth((wchar_t)c);
+    locale_t previous = uselocale(ccurses_utf8_locale);
+    int width = wcwidth((wchar_t)c);
+    uselocale(previous);
+    return width;
+}
+int ccurses_locale_is_utf8(void) {
+    const char *codeset = nl_langinfo(CODESET);
+    return codeset != NULL && (strcmp(codeset, "UTF-8") == 0 || strcmp(codeset, "utf8") == 0) ? 1 : 0;
+}
+
+// Palette slots redefined for a theme: what was set and what to put back.
+typedef struct { int color; int set[3]; int original[3]; } ccurses_redefinition;
+static ccurses_redefinition ccurses_palette[256];
+static int ccurses_palette_count = 0;
+static int ccurses_palette_applied = 0;
+
+static int ccurses_emit_initc(int color, const int rgb[3]) {
+    char *initc = tigetstr("initc");
+    if (initc == NULL || initc == (char *)-1 || initc[0] == '\0') return ERR;
+    return putp(tiparm(initc, color, rgb[0], rgb[1], rgb[2]));
+}
+int ccurses_palette_redefine(int color, int r, int g, int b, int r0, int g0, int b0) {
+    if (ccurses_palette_count >= 256) return ERR;
+    ccurses_redefinition *d = &ccurses_palette[ccurses_palette_count];
+    d->color = color;
+    d->set[0] = r; d->set[1] = g; d->set[2] = b;
+    d->original[0] = r0; d->original[1] = g0; d->original[2] = b0;
+    if (ccurses_emit_initc(color, d->set) != OK) return ERR;
+    ccurses_palette_count++;
+    ccurses_palette_applied = 1;
+    return OK;
+}
+void ccurses_palette_restore(void) {
+    if (!ccurses_palette_applied) return;
+    for (int i = 0; i < ccurses_palette_count; i++) {
+        ccurses_emit_initc(ccurses_palette[i].color, ccurses_palette[i].original);
+    }
+    ccurses_palette_applied = 0;
+}
+void ccurses_palette_reapply(void) {
+    if (ccurses_palette_applied) return;
+    for (int i = 0; i < ccurses_palette_count; i++) {
+        ccurses_emit_initc(ccurses_palette[i].color, ccurses_palette[i].set);
+    }
+    ccurses_palette_applied = ccurses_palette_count > 0;
+}
+void ccurses_palette_forget(void) {
+    ccurses_palette_restore();
+    ccurses_palette_count = 0;
 }
 
 int ccurses_set_escdelay(int ms) { return set_escdelay(ms); }
@@ -118,6 +197,7 @@ int ccurses_setupterm_probe(void) {
 static int ccurses_atexit_registered = 0;
 void ccurses_restore_if_active(void) {
     if (stdscr != NULL && !isendwin()) {
+        ccurses_palette_restore();
         mmask_t old = 0;
         mousemask(0, &old);
         curs_set(1);
@@ -131,8 +211,21 @@ void ccurses_register_atexit(void) {
     }
 }
 void ccurses_raise_tstp(void) {
-    signal(SIGTSTP, SIG_DFL);
+    // The loop runs on a thread that blocks most signals (dispatch worker
+    // threads do), and raise() targets the calling thread: unblock SIGTSTP
+    // here or it stays pending and the process never stops.
+    struct sigaction stop, previous;
+    memset(&stop, 0, sizeof stop);
+    stop.sa_handler = SIG_DFL;
+    sigemptyset(&stop.sa_mask);
+    sigaction(SIGTSTP, &stop, &previous);
+    sigset_t only, old;
+    sigemptyset(&only);
+    sigaddset(&only, SIGTSTP);
+    pthread_sigmask(SIG_UNBLOCK, &only, &old);
     raise(SIGTSTP);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    sigaction(SIGTSTP, &previous, NULL);
 }
 int ccurses_isatty(int fd) { return isatty(fd); }
 int ccurses_start_screen(void) {

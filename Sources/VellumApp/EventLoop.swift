@@ -37,11 +37,23 @@ final class EventLoop {
         session.onNeedsRedraw = { wake.yield() }
         session.drawNow = { [unowned self] in draw(screen.size) }
         session.cancelKeys = CancelKeyWatcher()
+        // Continued after a stop from outside (kill -STOP, a debugger): the
+        // shell may have drawn over the screen, so everything is repainted.
+        let continued = DispatchSource.makeSignalSource(signal: SIGCONT, queue: .main)
+        continued.setEventHandler { [screen, session] in
+            MainActor.assumeIsolated {
+                screen.repaintAll()
+                session.needsRedraw = true
+            }
+            wake.yield()
+        }
         input.resume()
         timer.resume()
+        continued.resume()
         defer {
             input.cancel()
             timer.cancel()
+            continued.cancel()
             session.onNeedsRedraw = nil
             session.drawNow = nil
             session.cancelKeys = nil
@@ -78,6 +90,7 @@ final class EventLoop {
     func applyTheme(_ name: String) {
         let (loaded, error) = Self.loadTheme(name, loader: loader, capability: screen.colorCapability)
         theme = loaded
+        screen.setExactColors(loaded.exactColors)
         session.setThemeName(loaded.name)
         if let error { session.setStatus("theme: \(error.description) — using \(loaded.name)", error: true) }
         else { session.setStatus("theme \(loaded.name)") }

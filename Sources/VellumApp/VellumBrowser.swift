@@ -48,6 +48,7 @@ public enum VellumBrowser {
         let requested = themeName ?? environment["VELLUM_THEME"].flatMap { $0.isEmpty ? nil : $0 } ?? ThemeLoader.defaultThemeName
         let loader = ThemeLoader()
         let (theme, themeError) = EventLoop.loadTheme(requested, loader: loader, capability: screen.colorCapability)
+        screen.setExactColors(theme.exactColors)
 
         let session = BrowserSession(container: container)
         session.setThemeName(theme.name)

@@ -16,6 +16,10 @@ final class ColorAllocator {
     let capability: ColorCapability
     private let maxPairs: Int32
     private let directColor: Bool
+    private let colorCount: Int32
+    private let canChangeColor: Bool
+    /// Redefining palette slots is allowed (the theme asks for exact colours).
+    let exactColors: Bool
     private let canRedefine: Bool
     private let defaultColorsAllowed: Bool
     private var pairs: [PairKey: Int32] = [:]
@@ -23,14 +27,24 @@ final class ColorAllocator {
     private var customColors: [RGB: Int32] = [:]
     private var nextCustomColor: Int32
 
-    init(capability: ColorCapability, colors: Int32, maxPairs: Int32, canChangeColor: Bool, defaultColorsAllowed: Bool) {
+    init(capability: ColorCapability, colors: Int32, maxPairs: Int32, canChangeColor: Bool,
+         defaultColorsAllowed: Bool, exactColors: Bool) {
         self.capability = capability
         self.maxPairs = maxPairs
+        self.colorCount = colors
+        self.canChangeColor = canChangeColor
+        self.exactColors = exactColors
         // xterm-direct style terminfo: colour numbers are 0xRRGGBB values.
         self.directColor = capability == .trueColor && colors >= 0x100_0000
-        self.canRedefine = !directColor && capability >= .xterm256 && canChangeColor && colors > 16
+        self.canRedefine = exactColors && !directColor && capability >= .xterm256 && canChangeColor && colors > 16
         self.defaultColorsAllowed = defaultColorsAllowed
-        self.nextCustomColor = min(colors, 32767) - 1
+        self.nextCustomColor = min(colors, 256) - 1   // slots whose xterm default is known
+    }
+
+    /// A fresh allocator for the same terminal (pairs are defined anew).
+    func with(exactColors: Bool) -> ColorAllocator {
+        ColorAllocator(capability: capability, colors: colorCount, maxPairs: maxPairs, canChangeColor: canChangeColor,
+                       defaultColorsAllowed: defaultColorsAllowed, exactColors: exactColors)
     }
 
     /// The pair number for a style's colours (0 if colour is off/exhausted).
@@ -64,12 +78,18 @@ final class ColorAllocator {
     }
 
     /// Redefines palette slots from the top down (sparing the 16 ANSI ones)
-    /// to show exact RGB values; nil when slots run out.
+    /// to show exact RGB values; nil when slots run out. What is put back on
+    /// exit is xterm's default for the slot, not `color_content`: ncurses
+    /// does not ask the terminal, and for slots above 7 it only guesses (a
+    /// bright copy of slot n % 8), so restoring that would change the palette.
     private func customColor(_ rgb: RGB) -> Int32? {
         if let existing = customColors[rgb] { return existing }
         guard nextCustomColor >= 16 else { return nil }
-        func scale(_ v: UInt8) -> Int32 { Int32(v) * 1000 / 255 }
-        guard ccurses_init_extended_color(nextCustomColor, scale(rgb.r), scale(rgb.g), scale(rgb.b)) == ccurses_ok() else {
+        // Rounded up so that initc's `* 255 / 1000` gives the same byte back.
+        func scale(_ v: UInt8) -> Int32 { (Int32(v) * 1000 + 254) / 255 }
+        let original = ColorMapping.rgb(forIndex: UInt8(clamping: nextCustomColor))
+        guard ccurses_palette_redefine(nextCustomColor, scale(rgb.r), scale(rgb.g), scale(rgb.b),
+                                       scale(original.r), scale(original.g), scale(original.b)) == ccurses_ok() else {
             return nil
         }
         customColors[rgb] = nextCustomColor

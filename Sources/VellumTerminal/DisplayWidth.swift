@@ -1,51 +1,20 @@
 /// Terminal cell widths of text, computed per grapheme cluster.
 ///
-/// Why per `Character`: a terminal draws a grapheme cluster (base + combining
-/// marks, an emoji ZWJ sequence, a flag pair) as one glyph, so widths of the
-/// individual scalars must not simply be summed.
+/// Why per `Character`: truncation and clipping must never split a grapheme
+/// cluster, so text is measured and cut cluster by cluster. How many columns
+/// a cluster takes is what `TerminalCells` draws it as.
 public enum DisplayWidth {
-    /// Number of cells a scalar occupies on its own (0, 1 or 2).
+    /// Number of cells a scalar occupies inside a cluster (0, 1 or 2): the C
+    /// library's `wcwidth`; control characters and scalars it cannot measure
+    /// count as their one-cell markers.
     public static func of(_ scalar: Unicode.Scalar) -> Int {
-        let v = scalar.value
-        if v >= 0x20 && v < 0x7F { return 1 }                 // ASCII fast path
-        if v < 0x20 || (v >= 0x7F && v < 0xA0) { return 0 }   // C0/C1 controls
-        if UnicodeWidthTable.contains(UnicodeWidthTable.zeroWidthExtra, v) { return 0 }
-        switch scalar.properties.generalCategory {
-        case .nonspacingMark, .enclosingMark, .format, .control:
-            return 0
-        default:
-            break
-        }
-        return UnicodeWidthTable.contains(UnicodeWidthTable.wide, v) ? 2 : 1
+        let w = TerminalCells.width(of: ControlMarkers.marker(for: scalar) ?? scalar)
+        return w < 0 ? 1 : w
     }
 
-    /// Number of cells a grapheme cluster occupies.
+    /// Number of cells a grapheme cluster occupies as drawn.
     public static func of(_ character: Character) -> Int {
-        let scalars = character.unicodeScalars
-        guard let first = scalars.first else { return 0 }
-        if scalars.count == 1 { return of(first) }
-        // Width is decided by the first visible scalar (the base); marks,
-        // joiners and selectors add nothing, except that VS16 and ZWJ emoji
-        // sequences are always drawn as one wide emoji glyph.
-        var base: Int?
-        var emojiPresentation = false
-        var hasZWJ = false
-        for scalar in scalars {
-            switch scalar.value {
-            case 0xFE0F: emojiPresentation = true
-            case 0x200D: hasZWJ = true
-            default:
-                if base == nil {
-                    let w = of(scalar)
-                    if w > 0 { base = w }
-                }
-            }
-        }
-        guard let baseWidth = base else { return 0 }
-        let emojiBase = first.value > 0x7F && first.properties.isEmoji
-        if emojiPresentation && first.properties.isEmoji { return 2 }
-        if hasZWJ && emojiBase { return 2 }
-        return baseWidth
+        TerminalCells.width(of: character)
     }
 
     /// Number of cells a string occupies.

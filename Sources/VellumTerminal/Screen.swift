@@ -12,7 +12,10 @@ public final class Screen {
     public private(set) static var current: Screen?
 
     public let colorCapability: ColorCapability
-    private let colors: ColorAllocator
+    /// False when the locale's character set is not UTF-8: text is then drawn
+    /// with `GlyphTable`'s ASCII forms.
+    public let drawsUnicode: Bool
+    private var colors: ColorAllocator
     private let keyMap = CursesKeyMap()
     private var active = true
     /// Keys decoded together with an ESC sequence, returned by later reads.
@@ -25,6 +28,7 @@ public final class Screen {
     public static func start(environment: [String: String] = ProcessInfo.processInfo.environment) throws(TerminalError) -> Screen {
         if let existing = current { return existing }
         try TerminalError.requireTerminal()
+        try TerminalError.requireCursorAddressing(term: environment["TERM"] ?? "")
         ccurses_setlocale_all()   // ncursesw decodes UTF-8 output only with a UTF-8 locale
         guard ccurses_start_screen() == 1 else {
             throw .initializationFailed("unknown or unusable terminal type '\(environment["TERM"] ?? "")'")
@@ -51,15 +55,27 @@ public final class Screen {
             colors: ccurses_colors(),
             maxPairs: ccurses_color_pairs(),
             canChangeColor: ccurses_can_change_color() == 1,
-            defaultColorsAllowed: defaultColors)
-        let screen = Screen(capability: capability, colors: allocator)
+            defaultColorsAllowed: defaultColors,
+            exactColors: false)
+        let screen = Screen(capability: capability, colors: allocator, drawsUnicode: ccurses_locale_is_utf8() == 1)
         current = screen
         return screen
     }
 
-    private init(capability: ColorCapability, colors: ColorAllocator) {
+    private init(capability: ColorCapability, colors: ColorAllocator, drawsUnicode: Bool) {
         self.colorCapability = capability
         self.colors = colors
+        self.drawsUnicode = drawsUnicode
+    }
+
+    /// Whether #rrggbb colours may redefine palette slots to show exactly
+    /// (a theme's `exact-colors`). Off, they map to the nearest palette
+    /// colour and the terminal's palette is never touched; turned off again,
+    /// the slots changed are put back. The next frame must redraw everything.
+    public func setExactColors(_ exact: Bool) {
+        guard active, exact != colors.exactColors else { return }
+        ccurses_palette_forget()
+        colors = colors.with(exactColors: exact)
     }
 
     /// Restores the terminal. Idempotent; safe to call from any exit path.
@@ -92,24 +108,34 @@ public final class Screen {
         guard active, row >= 0, row < bounds.rows, col >= 0, col < bounds.columns else { return 0 }
         let limit = min(maxWidth ?? Int.max, bounds.columns - col)
         guard limit > 0 else { return 0 }
-        let clipped = DisplayWidth.clip(Self.printable(text), toWidth: limit)
+        let clipped = DisplayWidth.clip(text, toWidth: limit)
         apply(style)
-        if clipped.utf8.allSatisfy({ $0 < 0x80 }) {
+        if clipped.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
             _ = clipped.withCString { ccurses_mvaddnstr_utf8(Int32(row), Int32(col), $0, -1) }
             return clipped.utf8.count
         }
-        // Non-ASCII: place each grapheme at the column our width table
-        // computes, so a disagreement with the C library's wcwidth cannot
-        // shift the rest of the line.
+        // Cell by cell, each at the column our widths give it, so nothing
+        // (a control character, a joiner) can move the terminal's cursor
+        // elsewhere than ncurses expects.
         var x = col
         for character in clipped {
-            let w = DisplayWidth.of(character)
-            guard w > 0 else { continue }
-            if w == 2 { _ = ccurses_mvaddnstr_utf8(Int32(row), Int32(x), "  ", 2) }
-            _ = String(character).withCString { ccurses_mvaddnstr_utf8(Int32(row), Int32(x), $0, -1) }
-            x += w
+            for cell in TerminalCells.cells(of: character) {
+                draw(cell, row: row, col: x)
+                x += cell.width
+            }
         }
         return x - col
+    }
+
+    private func draw(_ cell: TerminalCell, row: Int, col: Int) {
+        guard drawsUnicode else {
+            // One ASCII character per cell, padded to the cell's width.
+            let ascii = String(Character(GlyphTable.asciiForm(of: cell.scalars[0]))) + String(repeating: " ", count: cell.width - 1)
+            _ = ascii.withCString { ccurses_mvaddnstr_utf8(Int32(row), Int32(col), $0, -1) }
+            return
+        }
+        let chars = cell.scalars.map(\.value)
+        _ = ccurses_mvadd_cell(Int32(row), Int32(col), chars, Int32(chars.count))
     }
 
     /// Fills a rectangle with `character` (default space) in `style`.
@@ -130,6 +156,13 @@ public final class Screen {
         if style != .plain {
             fill(row: 0, col: 0, width: bounds.columns, height: bounds.rows, style: style)
         }
+    }
+
+    /// Makes the next refresh repaint every cell, whatever ncurses believes
+    /// is on the terminal (after the process was stopped and continued).
+    public func repaintAll() {
+        guard active else { return }
+        ccurses_repaint_all()
     }
 
     /// Pushes drawing to the terminal.
@@ -159,11 +192,6 @@ public final class Screen {
         if a.contains(.italic) { attrs |= ccurses_a_italic() }
         if a.contains(.blink) { attrs |= ccurses_a_blink() }
         _ = ccurses_attr_set(attrs, colors.pair(for: style))
-    }
-
-    private static func printable(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else { return text }
-        return String(String.UnicodeScalarView(text.unicodeScalars.filter { $0.properties.generalCategory != .control }))
     }
 
     // MARK: Input
@@ -230,15 +258,19 @@ public final class Screen {
 
     // MARK: Job control
 
-    /// Ctrl-Z: restores the terminal, stops the process, and redraws when
-    /// the shell resumes it. Call `refresh()`-based redraw afterwards.
+    /// Ctrl-Z: restores the terminal (palette included), stops the process,
+    /// and when the shell continues it (SIGCONT) takes the terminal back and
+    /// repaints everything on the next refresh. The caller redraws its frame.
     public func suspend() {
         guard active else { return }
         def_prog_mode()
-        endwin()
-        ccurses_raise_tstp()      // blocks here until SIGCONT
+        ccurses_restore_if_active()   // palette, mouse, cursor, endwin
+        ccurses_raise_tstp()          // returns once continued
         reset_prog_mode()
+        ccurses_palette_reapply()
         _ = ccurses_enable_mouse()
+        curs_set(0)
+        ccurses_repaint_all()
         _ = CCurses.refresh()
     }
 }

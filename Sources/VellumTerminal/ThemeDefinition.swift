@@ -31,6 +31,9 @@ public struct ThemeDefinition: Sendable, Hashable {
     }
 
     public var inherits: Located<String>?
+    /// `exact-colors = true|false`: whether #rrggbb colours may redefine
+    /// palette slots (nil: as the parent says; off at the root).
+    public var exactColors: Located<Bool>?
     public var palette: [String: Located<ColorSpec>] = [:]
     public var roles: [ThemeRole: Located<StyleSpec>] = [:]
 }

@@ -53,11 +53,17 @@ public enum ThemeParser {
                 definition.inherits = .init(value: value, line: lineNumber)
             case .top where key == "name":
                 definition.displayName = value
+            case .top where key == "exact-colors":
+                switch value.lowercased() {
+                case "true", "yes", "on": definition.exactColors = .init(value: true, line: lineNumber)
+                case "false", "no", "off": definition.exactColors = .init(value: false, line: lineNumber)
+                default: throw fail("expected true or false")
+                }
             case .top, .roles:
                 guard let role = ThemeRole(rawValue: key) else {
                     let known = ThemeRole.allCases.map(\.rawValue).joined(separator: ", ")
                     throw fail(section == .top
-                        ? "unknown key (expected name, inherits or a role: \(known))"
+                        ? "unknown key (expected name, inherits, exact-colors or a role: \(known))"
                         : "unknown role (known roles: \(known))")
                 }
                 guard definition.roles[role] == nil else { throw fail("defined twice") }

@@ -79,6 +79,7 @@ public enum ThemeResolver {
                 background: try color(spec.background, file: file, line: line, key: role.rawValue),
                 attributes: spec.attributes)
         }
-        return Theme(complete: styles, name: leaf.name, displayName: leaf.displayName)
+        let exactColors = chain.lazy.compactMap(\.exactColors).first?.value ?? false
+        return Theme(complete: styles, name: leaf.name, displayName: leaf.displayName, exactColors: exactColors)
     }
 }

@@ -5,9 +5,10 @@ import Testing
     @Test func asciiAndControl() {
         #expect(DisplayWidth.of("hello") == 5)
         #expect(DisplayWidth.of("") == 0)
-        #expect(DisplayWidth.of("a\tb") == 2)
-        #expect(DisplayWidth.of(Character("\u{7}")) == 0)
-        #expect(DisplayWidth.of(Character("\r\n")) == 0)
+        // Control characters are drawn as one-cell markers (⇥, ␇, ␍⏎).
+        #expect(DisplayWidth.of("a\tb") == 3)
+        #expect(DisplayWidth.of(Character("\u{7}")) == 1)
+        #expect(DisplayWidth.of(Character("\r\n")) == 2)
     }
 
     @Test func cjkAndFullwidth() {
@@ -27,15 +28,17 @@ import Testing
         #expect(DisplayWidth.of(jamo) == 2)
     }
 
+    /// Emoji clusters take the columns ncurses and wcwidth-based terminals
+    /// give their scalars: a cluster that is several cells is drawn as those.
     @Test func emoji() {
         #expect(DisplayWidth.of("😀") == 2)
-        #expect(DisplayWidth.of("👍🏽") == 2)                  // skin tone modifier
-        #expect(DisplayWidth.of("👨‍👩‍👧‍👦") == 2)                 // ZWJ family
-        #expect(DisplayWidth.of("🏳️‍🌈") == 2)                 // flag with VS16 + ZWJ
-        #expect(DisplayWidth.of("🇯🇵🇫🇷") == 4)                // two regional-indicator flags
-        #expect(DisplayWidth.of("❤️") == 2)                   // text emoji + VS16
-        #expect(DisplayWidth.of("❤") == 1)                    // text presentation by default
-        #expect(DisplayWidth.of("1️⃣") == 2)                   // keycap
+        #expect(DisplayWidth.of("👍🏽") == 4)                  // skin tone modifier: two wide cells
+        #expect(DisplayWidth.of("👨‍👩‍👧‍👦") == 8)                 // ZWJ family: four people side by side
+        #expect(DisplayWidth.of("🏳️‍🌈") == 3)                 // 🏳 (narrow) + VS16, then 🌈
+        #expect(DisplayWidth.of("🇯🇵🇫🇷") == 4)                // regional indicators are one cell each
+        #expect(DisplayWidth.of("❤️") == 1)                   // VS16 joins a narrow cell
+        #expect(DisplayWidth.of("❤") == 1)
+        #expect(DisplayWidth.of("1️⃣") == 1)                   // keycap: marks on the digit
         #expect(DisplayWidth.of("a😀b") == 4)
     }
 
@@ -55,7 +58,9 @@ import Testing
         #expect(DisplayWidth.truncate("日本語テキスト", toWidth: 6) == "日本 …")  // gap padded
         #expect(DisplayWidth.of(DisplayWidth.truncate("日本語テキスト", toWidth: 6)) == 6)
         #expect(DisplayWidth.truncate("日本語テキスト", toWidth: 7) == "日本語…")
-        #expect(DisplayWidth.truncate("👨‍👩‍👧‍👦👨‍👩‍👧‍👦", toWidth: 3) == "👨‍👩‍👧‍👦…")
+        #expect(DisplayWidth.truncate("👍🏽👍🏽", toWidth: 5) == "👍🏽…")
+        #expect(DisplayWidth.truncate("👨‍👩‍👧‍👦👨‍👩‍👧‍👦", toWidth: 9) == "👨‍👩‍👧‍👦…")
+        #expect(DisplayWidth.truncate("👨‍👩‍👧‍👦👨‍👩‍👧‍👦", toWidth: 7) == "      …")   // never part of a cluster
         #expect(DisplayWidth.truncate("e\u{301}e\u{301}e\u{301}", toWidth: 2) == "e\u{301}…")
         #expect(DisplayWidth.truncate("abc", toWidth: 0) == "")
         #expect(DisplayWidth.truncate("abc", toWidth: 1) == "…")

@@ -72,7 +72,7 @@ import Testing
             _ = try loader.load(named: "broken")
             Issue.record("expected error")
         } catch {
-            #expect(error.description == "\(userDir.path)/broken.theme:2: key 'bogus': unknown key (expected name, inherits or a role: background, text, header, selection, cursor, highlight, error, status, statusText, border, dim, accent, warning)")
+            #expect(error.description == "\(userDir.path)/broken.theme:2: key 'bogus': unknown key (expected name, inherits, exact-colors or a role: background, text, header, selection, cursor, highlight, error, status, statusText, border, dim, accent, warning)")
         }
 
         // Issue #11 item 14: an unreadable theme names the cause, not Foundation's error.

@@ -77,6 +77,19 @@ import Testing
         #expect(theme[.text].background == .rgb(RGB(0x10, 0x10, 0x10)))
     }
 
+    /// Issue #11, item 16: the palette is redefined only when a theme asks.
+    @Test func exactColorsIsOffUnlessAThemeAsksAndIsInherited() throws {
+        #expect(try resolve("base", ["base": Self.base]).exactColors == false)
+        let exact = "inherits = base\nexact-colors = true\n"
+        #expect(try resolve("exact", ["base": Self.base, "exact": exact]).exactColors == true)
+        let grandchild = "inherits = exact\n"
+        #expect(try resolve("grandchild", ["base": Self.base, "exact": exact, "grandchild": grandchild]).exactColors == true)
+        let off = "inherits = exact\nexact-colors = no\n"
+        #expect(try resolve("off", ["base": Self.base, "exact": exact, "off": off]).exactColors == false)
+        let bad = error("bad", ["base": Self.base, "bad": "inherits = base\nexact-colors = maybe\n"])
+        #expect(bad?.description == "bad.theme:2: key 'exact-colors': expected true or false")
+    }
+
     @Test func topLevelRoleKeysAreAccepted() throws {
         let child = "inherits = base\nselection = fg:#000000 bg:#ffff00\n"
         let theme = try resolve("child", ["base": Self.base, "child": child])

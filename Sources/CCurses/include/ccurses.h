@@ -79,13 +79,38 @@ int ccurses_getmouse(int *x, int *y, uint32_t *bstate);
 // --- Colour -----------------------------------------------------------------
 int ccurses_has_extended_colors(void);
 int ccurses_init_extended_pair(int pair, int fg, int bg);
-int ccurses_init_extended_color(int color, int r, int g, int b);
 int ccurses_can_change_color(void);
+
+// --- Palette ----------------------------------------------------------------
+/// Redefines palette slot `color` to (r, g, b) (0–1000 each) with terminfo's
+/// `initc`, remembering (or0, og0, ob0) as the colour to put back. Written
+/// directly, not through init_color, so ncurses never answers with `oc`
+/// (OSC 104, which resets every colour the user configured). Returns OK/ERR.
+int ccurses_palette_redefine(int color, int r, int g, int b, int r0, int g0, int b0);
+/// Puts back the original of every redefined slot (and only those); the
+/// redefinitions are kept for `ccurses_palette_reapply`.
+void ccurses_palette_restore(void);
+/// Applies the redefinitions again after a restore (resume from Ctrl-Z).
+void ccurses_palette_reapply(void);
+/// Restores and forgets every redefinition (theme change).
+void ccurses_palette_forget(void);
 
 // --- Output ------------------------------------------------------------------
 /// Writes at most n bytes of a UTF-8 string at (y, x). ncursesw decodes the
 /// multibyte string with the current locale (requires setlocale first).
 int ccurses_mvaddnstr_utf8(int y, int x, const char *utf8, int nbytes);
+/// Writes one cell at (y, x): a spacing character followed by up to four
+/// zero-width ones (`count` in all), in the window's current attributes.
+int ccurses_mvadd_cell(int y, int x, const uint32_t *chars, int count);
+/// Makes the next refresh repaint the whole screen.
+void ccurses_repaint_all(void);
+
+// --- Characters and locale ------------------------------------------------------
+/// The C library's wcwidth for `c` under a UTF-8 locale (whatever the
+/// process locale is), i.e. the widths ncurses and most terminals use.
+int ccurses_wcwidth_utf8(uint32_t c);
+/// 1 if the process locale's character set (LC_CTYPE) is UTF-8.
+int ccurses_locale_is_utf8(void);
 
 // --- Misc --------------------------------------------------------------------
 int ccurses_set_escdelay(int ms);
@@ -108,7 +133,10 @@ int ccurses_setupterm_probe(void);
 void ccurses_restore_if_active(void);
 /// Registers ccurses_restore_if_active with atexit exactly once.
 void ccurses_register_atexit(void);
-/// raise(SIGTSTP) after restoring default disposition so the shell gets control.
+/// Stops the process with SIGTSTP (default disposition, unblocked in the
+/// calling thread) so the shell gets control; returns when it is continued
+/// (SIGCONT). Discarded by the kernel in an orphaned process group (no shell
+/// to resume it), so it then returns at once.
 void ccurses_raise_tstp(void);
 int ccurses_isatty(int fd);
 /// newterm(NULL, stdout, stdin) + set_term; unlike initscr it reports
