@@ -1,0 +1,119 @@
+import Foundation
+import Testing
+import VellumStore
+
+/// Proof for "nothing lost, nothing silently changed": a scripted user presses
+/// random keys in the real browser (tmux) while another program writes the same
+/// rows with plain SQL. Afterwards every value in the store must be explained by
+/// an acknowledged save of one side or the other, nothing the external writer
+/// saved may be replaced unless the user saw it (or chose "keep mine" in a
+/// conflict prompt that showed it), and `PRAGMA integrity_check` must be ok.
+///
+/// CI runs a short session; `VELLUM_RANDOM_USER_STEPS=2000` (and
+/// `VELLUM_RANDOM_USER_SEED`) run a long one on demand.
+@Suite("E2E randomized user against another writer", .serialized, .enabled(if: Tmux.path != nil, "tmux is not installed"))
+struct E2ERandomizedUserTests {
+    static let personNames = ["Ada Lovelace", "Alan Turing", "Barbara Liskov", "Grace Hopper", "Edsger Dijkstra"]
+
+    static func model() throws -> ManagedObjectModel {
+        try ModelBuilder()
+            .entity("Person") {
+                $0.attribute("name", .string, optional: false)
+                $0.toMany("items", "Item", inverse: "owner", deleteRule: .nullify)
+            }
+            .entity("Item") {
+                $0.attribute("name", .string, optional: false)
+                $0.attribute("qty", .integer64)
+                $0.attribute("note", .string)
+                $0.toOne("owner", "Person", inverse: "items")
+            }
+            .build()
+    }
+
+    /// 5 people, 12 items (few, so that both sides often meet on one record); returns the items' values by primary key and the people's keys.
+    static func makeStore(at path: String) throws -> (items: [Int64: [String: String]], people: [Int64]) {
+        let store = try PersistentStore(url: URL(fileURLWithPath: path), model: model())
+        let c = try ManagedObjectContext(store: store)
+        let people = try personNames.map { try c.insert("Person", values: ["name": .string($0)]) }
+        for i in 0..<12 {
+            let item = try c.insert("Item", values: ["name": .string("item \(i)"), "qty": .integer(Int64(i * 10)),
+                                                     "note": i % 3 == 0 ? .null : .string("note \(i)")])
+            try item.setToOne("owner", people[i % people.count])
+        }
+        _ = try c.save()
+        let audit = try StoreAudit(path: path)
+        let peoplePKs = try runSQLite(path, "SELECT _pk FROM Person;\n").out.split(separator: "\n").compactMap { Int64($0) }
+        return (audit.rows, peoplePKs)
+    }
+
+    static func environmentInt(_ name: String) -> UInt64? {
+        ProcessInfo.processInfo.environment[name].flatMap { UInt64($0) }
+    }
+
+    @Test func randomizedUserAndExternalWriterLoseNothing() throws {
+        let seed = Self.environmentInt("VELLUM_RANDOM_USER_SEED") ?? 20261130
+        let steps = Int(Self.environmentInt("VELLUM_RANDOM_USER_STEPS") ?? 160)
+        let dir = TempDir()
+        let path = dir.path("random-user.sqlite")
+        let (initial, people) = try Self.makeStore(at: path)
+
+        // The pane outlives the browser, so an exit (and what it printed) stays on screen.
+        let t = Tmux.browser("'\(VellumBinary.url.path)' '\(path)'; echo; echo \"[vellum exited: $?]\"; sleep 120", entity: "Item")
+        func running(_ screen: String) -> Bool { !screen.contains("[vellum exited") }
+        defer { t.kill() }
+        let writer = ExternalSQLWriter(path: path)
+        writer.start(seed: seed &+ 1, pks: initial.keys.sorted(), owners: people, interval: 0.12)
+
+        var user = ScriptedUser(seed: seed, personNames: Self.personNames)
+        var actions: [ScriptedUser.Action] = []
+        var screen = t.screen
+        var openedAt: Double?
+        for step in 0..<steps {
+            let mode = ScriptedUser.mode(of: screen)
+            if mode == .conflict, !actions.isEmpty { actions[actions.count - 1].promptShown = true }
+            Thread.sleep(forTimeInterval: user.thinkTime(mode: mode))
+            let (keys, intent) = user.next(mode: mode)
+            let start = Date().timeIntervalSince1970
+            for k in keys {
+                if k.hasPrefix("text:") { t.type(String(k.dropFirst(5))) } else { t.keys(k) }
+            }
+            actions.append(ScriptedUser.Action(step: step, mode: mode, keys: keys, intent: intent, start: start,
+                                               editorOpenedAt: openedAt))
+            // Let the browser take the keys in: wait for the screen to change (a save, a prompt,
+            // a moved cursor), briefly when nothing is expected to change.
+            let before = screen
+            t.wait(intent == .keys ? 0.15 : 2) { $0 != before }
+            screen = t.screen
+            let now = ScriptedUser.mode(of: screen)
+            if (now == .edit || now == .picker), mode != .edit, mode != .picker, mode != .conflict { openedAt = start }
+            if now != .edit && now != .picker && now != .conflict { openedAt = nil }
+            #expect(running(screen), "the browser exited at step \(step) (seed \(seed)): keys \(keys), screen before:\n\(before)\nafter:\n\(screen)")
+            if !running(screen) { break }
+        }
+        writer.stop()
+
+        // Leave whatever is open, then quit; the browser must still be running.
+        #expect(running(t.screen), "the browser is gone (seed \(seed))")
+        for _ in 0..<4 where ScriptedUser.mode(of: t.screen) != .browse {
+            t.keys(ScriptedUser.mode(of: t.screen) == .conflict ? "t" : "Escape")
+            t.wait(1) { ScriptedUser.mode(of: $0) == .browse }
+        }
+        t.keys("q")
+        #expect(t.wait(for: "[vellum exited: 0]", 5), "the browser did not quit cleanly:\n\(t.screen)")
+
+        let audit = try StoreAudit(path: path)
+        let problems = audit.violations(writer: writer, user: actions, typed: user.typedTokens,
+                                        initial: initial, personPKs: people)
+        let edits = actions.filter { if case .commitEdit = $0.intent { return true } else { return false } }.count
+        let prompts = actions.filter(\.promptShown).count
+        #expect(problems.isEmpty, """
+            seed \(seed), \(steps) steps, \(edits) edits, \(prompts) conflict prompts, \
+            \(writer.acknowledged.count) external writes:
+            \(problems.prefix(20).joined(separator: "\n"))
+            """)
+        // The session did real work on both sides (else the test proves nothing).
+        #expect(edits >= steps / 25, "only \(edits) edits in \(steps) steps")
+        #expect(writer.acknowledged.count >= 20, "only \(writer.acknowledged.count) external writes")
+        #expect(audit.history.contains { $0.author == "view" }, "the user saved nothing")
+    }
+}
