@@ -144,7 +144,6 @@ public final class BrowserSession {
                                         sortDescriptors: state.sort.map { [$0] } ?? [],
                                         basePredicate: try base.map { try VellumStore.Predicate(format: $0) })
             state.rowCount = rows?.count ?? 0
-            applied = (state.filterText, state.sort)
         } catch {
             rows = nil
             state.rowCount = 0
