@@ -62,6 +62,11 @@ extension BrowserSession {
     /// store to interrupt the query (the UI never touches SQL); the query then throws.
     private func runCancellably(_ query: () throws -> Void) throws {
         guard let watcher = cancelKeys else { try query(); return }
+        // While it runs the list shows as it is, with the status saying how to stop it;
+        // the prompt comes back afterwards if the query is refused.
+        let mode = state.mode
+        defer { state.mode = mode }
+        state.mode = .browse
         state.setStatus("filtering… (Esc or Ctrl-C cancels)")
         drawNow?()
         watcher.start(interrupting: context.queryInterrupter)

@@ -17,7 +17,7 @@ public struct ParseError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String {
-        "expected \(CaretDiagnostic.shortened(expected, limit: 200)) at position \(position), found \(CaretDiagnostic.shortened(found))"
+        "expected \(CaretDiagnostic.shortened(expected, limit: 200)) at position \(position), found \(CaretDiagnostic.shortened(found, limit: 120))"
     }
 
     /// The input on one line with a caret under the error position and the message after it:
