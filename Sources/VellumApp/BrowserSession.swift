@@ -38,7 +38,9 @@ public final class BrowserSession {
     /// The edited record as last seen (values and relationships), to re-add it if another writer deletes it.
     private var editSnapshot: ObjectSnapshot?
     /// Picker: the record and to-one being set, and the candidates.
-    private var pickerTarget: (id: ObjectID, key: String, entity: String)?
+    /// `base` is the target the record had when the picker opened: choosing over a different
+    /// one (another writer set it meanwhile) would overwrite their change unseen.
+    private var pickerTarget: (id: ObjectID, key: String, entity: String, base: ObjectID?)?
     private var pickerAll: [(id: ObjectID, name: String)] = []
     private var pickerShown: [ObjectID?] = []
     public static let flashDuration: TimeInterval = 1.0
@@ -432,12 +434,12 @@ public final class BrowserSession {
             state.setStatus(describe(error), error: true)
             return
         }
-        pickerTarget = (object.objectID, r.name, target.name)
+        let current = ((try? object.toOne(r.name)) ?? nil)?.objectID
+        pickerTarget = (object.objectID, r.name, target.name, current)
         state.pickerTitle = "\(r.name) of \(Renderer.displayName(object)) → \(target.name)"
         state.editor = LineEditor()
         state.mode = .picker
         filterPicker()
-        let current = ((try? object.toOne(r.name)) ?? nil)?.objectID
         if let current, let i = pickerShown.firstIndex(of: current) { state.pickerCursor = i }
     }
 
@@ -460,6 +462,21 @@ public final class BrowserSession {
         }
         let chosen = pickerShown[state.pickerCursor]
         let name = chosen.flatMap { id in pickerAll.first { $0.id == id }?.name }
+        // Another writer changed or deleted the relationship while the picker was open:
+        // say what it is now and let the user choose again, knowingly.
+        guard let object = context.registeredObject(for: target.id), !object.isDeleted, (try? object.fireFault()) != nil else {
+            state.mode = .browse
+            pickerTarget = nil
+            state.setStatus("not set: this \(target.id.entityName) was deleted by another writer", error: true)
+            return
+        }
+        let now = ((try? object.toOne(target.key)) ?? nil)
+        if now?.objectID != target.base {
+            pickerTarget?.base = now?.objectID
+            let theirs = now.map { Renderer.displayName($0) } ?? "∅"
+            state.setStatus("\(target.key) is now \(theirs) (another writer) — Enter: yours, Esc: theirs", error: true)
+            return
+        }
         state.mode = .browse
         pickerTarget = nil
         save("set \(target.key)", success: name.map { "\(target.key) = \($0)" } ?? "\(target.key) cleared") { ctx in

@@ -40,6 +40,34 @@ struct E2EBrowserSafetyTests {
 
     /// Item 7: typing a search and pressing Enter sets the first match; a search
     /// matching nothing sets nothing; ∅ clears only when chosen.
+    /// Found by the randomized proof: choosing in the picker after another writer set the
+    /// same to-one (while the picker was open) overwrote their choice without a word.
+    @Test func pickerNeverOverwritesAnotherWritersChangeUnseen() throws {
+        let store = try E2EStore()
+        let t = Tmux.browser(store.command, entity: "Product")
+        defer { t.kill() }
+        #expect(t.wait { _ in shownKey(t, "Product") != nil }, "\(t.screen)")
+        let pk = try #require(shownKey(t, "Product"))
+        func provider() -> String {
+            store.sql("SELECT ifnull(v.name, 'NULL') FROM Product p LEFT JOIN Provider v ON p.provider = v._pk WHERE p._pk = \(pk)")
+        }
+        t.keys("Tab", "j", "j", "j", "j", "j", "e")
+        #expect(t.wait(for: "search:"), "\(t.screen)")
+        t.type("kyoto")
+        #expect(t.wait(for: "Kyoto Crafts"), "\(t.screen)")
+        // Another program sets the provider while the picker is open.
+        let theirs = store.sql("SELECT name FROM Provider WHERE name <> 'Kyoto Crafts' AND _pk <> ifnull((SELECT provider FROM Product WHERE _pk = \(pk)), -1) ORDER BY _pk LIMIT 1")
+        _ = store.sql("UPDATE Product SET provider = (SELECT _pk FROM Provider WHERE name = '\(theirs.replacingOccurrences(of: "'", with: "''"))') WHERE _pk = \(pk)")
+        #expect(t.wait(for: "│ provider  \(theirs)"), "\(t.screen)")
+        t.keys("Enter")
+        #expect(t.wait(for: "provider is now \(theirs)"), "\(t.screen)")
+        #expect(provider() == theirs)
+        // Enter again, knowingly, sets mine.
+        t.keys("Enter")
+        #expect(t.wait(for: "provider = Kyoto Crafts"), "\(t.screen)")
+        #expect(provider() == "Kyoto Crafts")
+    }
+
     @Test func pickerSearchThenEnterSetsTheFirstMatch() throws {
         let store = try E2EStore()
         let t = Tmux.browser(store.command, entity: "Product")

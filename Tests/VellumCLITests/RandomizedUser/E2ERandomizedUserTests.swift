@@ -77,13 +77,16 @@ struct E2ERandomizedUserTests {
             for k in keys {
                 if k.hasPrefix("text:") { t.type(String(k.dropFirst(5))) } else { t.keys(k) }
             }
+            // The picker's warning that another writer set the relationship meanwhile is a prompt too.
+            let warned = mode == .picker && screen.contains("(another writer) — Enter: yours")
             actions.append(ScriptedUser.Action(step: step, mode: mode, keys: keys, intent: intent, start: start,
-                                               editorOpenedAt: openedAt))
+                                               editorOpenedAt: openedAt, promptShown: warned))
             // Let the browser take the keys in: wait for the screen to change (a save, a prompt,
             // a moved cursor), briefly when nothing is expected to change.
+            // In an editor, prompt or picker every key changes the screen; in the list a key may not.
             let before = screen
-            t.wait(intent == .keys ? 0.15 : 2) { $0 != before }
-            screen = t.screen
+            t.wait(mode == .browse && intent == .keys ? 0.3 : 2) { $0 != before }
+            screen = t.settledScreen()
             let now = ScriptedUser.mode(of: screen)
             if (now == .edit || now == .picker), mode != .edit, mode != .picker, mode != .conflict { openedAt = start }
             if now != .edit && now != .picker && now != .conflict { openedAt = nil }
@@ -115,5 +118,21 @@ struct E2ERandomizedUserTests {
         #expect(edits >= steps / 25, "only \(edits) edits in \(steps) steps")
         #expect(writer.acknowledged.count >= 20, "only \(writer.acknowledged.count) external writes")
         #expect(audit.history.contains { $0.author == "view" }, "the user saved nothing")
+    }
+}
+
+extension Tmux {
+    /// The screen once two captures 60 ms apart agree (at most 2 s): the browser has taken
+    /// in the keys sent, so the next choice is made on what the user really sees.
+    func settledScreen() -> String {
+        var last = screen
+        let deadline = Date().addingTimeInterval(2)
+        while Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.06)
+            let now = screen
+            if now == last { return now }
+            last = now
+        }
+        return last
     }
 }

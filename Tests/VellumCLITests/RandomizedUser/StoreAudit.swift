@@ -25,6 +25,8 @@ struct StoreAudit {
     let rows: [Int64: [String: String]]
     let history: [HistoryRow]
     let integrity: String
+    /// The Person rows left at the end.
+    let people: Set<Int64>
 
     init(path: String) throws {
         self.path = path
@@ -37,6 +39,7 @@ struct StoreAudit {
             rows[pk] = Dictionary(uniqueKeysWithValues: zip(Self.columns, f.dropFirst()))
         }
         self.rows = rows
+        people = Set(try runSQLite(path, "SELECT _pk FROM Person;\n").out.split(separator: "\n").compactMap { Int64($0) })
         let sql = """
             SELECT c.id, IFNULL(c.txn, ''), c.timestamp, IFNULL(c.pk, ''), IFNULL(hex(c.pks), ''), c.kind,
                    IFNULL(c.columns, ''), IFNULL(t.author, '')
@@ -109,7 +112,10 @@ struct StoreAudit {
             guard w.kind == .update, let column = w.column else { continue }
             guard let next = nextChange(after: h, pk: w.pk, column: column) else {
                 let now = rows[w.pk]?[column]
-                if now != w.value {
+                // A person deleted later takes its items' owner with it (nullify); SQLite's
+                // ON DELETE SET NULL does that for references the deleting context never loaded.
+                let ownerDeleted = column == "owner" && now == "" && !people.contains(Int64(w.value ?? "") ?? -1)
+                if now != w.value && !ownerDeleted {
                     problems.append("external write \(w.pk).\(column) = \(w.value ?? "") is now \(now ?? "(row gone)") with no recorded save after it")
                 }
                 continue
@@ -124,6 +130,7 @@ struct StoreAudit {
             switch a.intent {
             case .keepMine: sawIt = true
             case .confirmDelete: sawIt = true   // a delete rule (nullify) of a record the user deleted
+            case .pick where a.promptShown: sawIt = true
             case .commitEdit, .commitEmpty, .pick: sawIt = (a.editorOpenedAt ?? 0) > history[h].time
             default: sawIt = false
             }
