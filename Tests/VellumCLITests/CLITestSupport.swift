@@ -41,10 +41,14 @@ final class ChildProcess: @unchecked Sendable {
     private func appendOut(_ d: Data) {
         lock.withLock {
             partial.append(d)
-            while let nl = partial.firstIndex(of: UInt8(ascii: "\n")) {
-                collected.append(String(decoding: partial[partial.startIndex..<nl], as: UTF8.self))
-                partial = Data(partial[partial.index(after: nl)...])
+            // One pass over the chunk, then one copy of the unfinished tail (a large chunk
+            // holds thousands of lines; copying the rest after each one was quadratic).
+            var start = partial.startIndex
+            while let nl = partial[start...].firstIndex(of: UInt8(ascii: "\n")) {
+                collected.append(String(decoding: partial[start..<nl], as: UTF8.self))
+                start = partial.index(after: nl)
             }
+            if start != partial.startIndex { partial = Data(partial[start...]) }
         }
     }
 
@@ -73,15 +77,19 @@ final class ChildProcess: @unchecked Sendable {
         return stderr.contains(text)
     }
 
-    /// Waits for the process to exit (and its stdout to be read to the end).
+    /// Waits for the process to exit, then for its stdout to be read to the end.
+    ///
+    /// Whether the process exited is what counts: a child that another test spawned at
+    /// the same moment can inherit the pipe's write end and keep it open for a while, so
+    /// the end of stdout is waited for only briefly once the process is gone.
     @discardableResult
     func waitForExit(timeout: Double) async -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if !process.isRunning && stdoutClosed { return true }
-            try? await Task.sleep(nanoseconds: 10_000_000)
-        }
-        return false
+        while process.isRunning && Date() < deadline { try? await Task.sleep(nanoseconds: 10_000_000) }
+        if process.isRunning { return false }
+        let drained = Date().addingTimeInterval(2)
+        while !stdoutClosed && Date() < drained { try? await Task.sleep(nanoseconds: 10_000_000) }
+        return true
     }
 
     func signal(_ sig: Int32) { kill(process.processIdentifier, sig) }

@@ -106,3 +106,92 @@ import Testing
         #expect(try sqliteOutput(shop.path, "SELECT stock, price FROM Product") == "0|4.0")
     }
 }
+
+/// Found by the randomized proof (seed 20261130): undoing the delete of a provider
+/// put its products back under it, although another writer had meanwhile given one
+/// of them (nullified by the delete) to another provider.
+@Suite struct UndoRestoreConflictTests {
+    /// People own items; deleting a person nullifies its items' owner.
+    struct Owners {
+        let dir = TempDir()
+        let store: PersistentStore
+        let ctx: ManagedObjectContext
+        let undo = UndoStack()
+        var path: String { dir.file("owners.sqlite").path }
+
+        init() throws {
+            let model = try ModelBuilder()
+                .entity("Person") {
+                    $0.attribute("name", .string)
+                    $0.toMany("items", "Item", inverse: "owner", deleteRule: .nullify)
+                }
+                .entity("Item") {
+                    $0.attribute("name", .string)
+                    $0.attribute("qty", .integer64)
+                    $0.toOne("owner", "Person", inverse: "items")
+                }
+                .build()
+            store = try PersistentStore(url: dir.file("owners.sqlite"), model: model)
+            ctx = try ManagedObjectContext(store: store)
+            ctx.undoStack = undo
+        }
+
+        func owner(of item: String) throws -> String {
+            try sqliteOutput(path, "SELECT coalesce(p.name, '-') FROM Item i LEFT JOIN Person p ON p._pk = i.owner WHERE i.name = '\(item)'")
+        }
+    }
+
+    @Test func undoDeleteNeverTakesBackAnObjectAnotherWriterRelatedElsewhere() throws {
+        let o = try Owners()
+        let ada = try o.ctx.insert("Person", values: ["name": .string("Ada")])
+        let pen = try o.ctx.insert("Item", values: ["name": .string("pen")])
+        let cup = try o.ctx.insert("Item", values: ["name": .string("cup")])
+        try pen.setToOne("owner", ada)
+        try cup.setToOne("owner", ada)
+        try o.ctx.save()
+        o.undo.beginGroup("delete Ada")
+        try o.ctx.delete(ada)
+        o.undo.endGroup()
+        try o.ctx.save()
+
+        // Another writer gives the pen (now without owner) to Alan.
+        let other = try ManagedObjectContext(store: o.store)
+        let alan = try other.insert("Person", values: ["name": .string("Alan")])
+        try other.existingObject(with: pen.objectID).setToOne("owner", alan)
+        try other.save()
+
+        let error = #expect(throws: StoreError.self) { try o.undo.undo(in: o.ctx) }
+        guard case StoreError.conflicts(let conflicts)? = error else { return }
+        #expect(conflicts.map(\.objectID) == [pen.objectID])
+        o.ctx.rollback()
+        try o.ctx.save()
+        #expect(try o.owner(of: "pen") == "Alan")
+        #expect(try o.owner(of: "cup") == "-")
+        #expect(o.undo.canUndo && o.undo.undoActionName == "delete Ada")
+
+        // Knowingly overwriting: Ada comes back with both items.
+        try o.undo.undo(in: o.ctx, overwritingConflicts: true)
+        try o.ctx.save()
+        #expect(try o.owner(of: "pen") == "Ada")
+        #expect(try o.owner(of: "cup") == "Ada")
+    }
+
+    @Test func undoDeleteRestoresRelationsNobodyElseChanged() throws {
+        let o = try Owners()
+        let ada = try o.ctx.insert("Person", values: ["name": .string("Ada")])
+        let pen = try o.ctx.insert("Item", values: ["name": .string("pen")])
+        try pen.setToOne("owner", ada)
+        try o.ctx.save()
+        o.undo.beginGroup("delete Ada")
+        try o.ctx.delete(ada)
+        o.undo.endGroup()
+        try o.ctx.save()
+        // Another writer changes something else on the pen: no conflict.
+        let other = try ManagedObjectContext(store: o.store)
+        try other.existingObject(with: pen.objectID).setValue(.integer(5), forKey: "qty")
+        try other.save()
+        try o.undo.undo(in: o.ctx)
+        try o.ctx.save()
+        #expect(try sqliteOutput(o.path, "SELECT i.qty, p.name FROM Item i JOIN Person p ON p._pk = i.owner") == "5|Ada")
+    }
+}

@@ -27,6 +27,7 @@ struct UndoReplayCheck {
         var order: [ObjectID] = []
         var seen = Set<String>()
         var created = Set<ObjectID>()
+        var restoring: [ObjectSnapshot] = []
         func first(_ id: ObjectID, _ key: String) -> Bool {
             if expected[id] == nil { expected[id] = Expectation(); order.append(id) }
             return seen.insert("\(id.uriString)|\(key)").inserted
@@ -34,9 +35,10 @@ struct UndoReplayCheck {
         for change in changes {
             let id = resolve(change.objectID)
             switch change {
-            case .insert:
+            case .insert(let snapshot):
                 // A restored key must be free: the save checks it (see SaveWriter).
                 created.insert(id)
+                restoring.append(snapshot)
             case .set(_, let key, let old, let new):
                 guard !created.contains(id), first(id, key) else { continue }
                 expected[id]!.found[key] = old
@@ -51,6 +53,18 @@ struct UndoReplayCheck {
                 for (key, value) in snapshot.values where first(id, key) { expected[id]!.found[key] = value }
                 for (key, ids) in snapshot.relationships where first(id, key) {
                     if try !holds(id, key, ids.map(resolve)) { expected[id]!.relationshipsDiffer = true }
+                }
+            }
+        }
+        // A restored object takes its related objects back. Where their side is a to-one,
+        // that moves them: each must still be unrelated (as the delete left it) or
+        // already point at the restored object, else another writer related it elsewhere.
+        for snapshot in restoring {
+            let restoredID = resolve(snapshot.objectID)
+            for (_, inverse, destination) in toOneInverses(of: snapshot) where !created.contains(destination) {
+                guard first(destination, inverse) else { continue }
+                if try !holds(destination, inverse, []) && !holds(destination, inverse, [restoredID]) {
+                    expected[destination]!.relationshipsDiffer = true
                 }
             }
         }
@@ -83,11 +97,26 @@ struct UndoReplayCheck {
         return o.entity.relationships[i].isOrdered ? current == destinations : Set(current) == Set(destinations)
     }
 
-    /// Reloads the loaded saved objects the replay touches; returns the versions they had.
+    /// For a snapshot about to be restored: each destination whose inverse is a to-one,
+    /// with that inverse's name.
+    private func toOneInverses(of snapshot: ObjectSnapshot) -> [(key: String, inverse: String, destination: ObjectID)] {
+        guard let entity = context.model.entity(named: snapshot.entityName) else { return [] }
+        var result: [(key: String, inverse: String, destination: ObjectID)] = []
+        for (key, ids) in snapshot.relationships.sorted(by: { $0.key < $1.key }) {
+            guard let r = entity.relationship(named: key),
+                  context.model.entity(named: r.destination)?.relationship(named: r.inverse)?.isToMany == false else { continue }
+            result += ids.map { (key, r.inverse, resolve($0)) }
+        }
+        return result
+    }
+
+    /// Reloads the loaded saved objects the replay touches (and those a restore relates
+    /// to again); returns the versions they had.
     private func refreshTouchedObjects() throws -> [ObjectID: Int64] {
         var seen = Set<ObjectID>()
-        let loaded = changes.compactMap { change -> ManagedObject? in
-            let id = resolve(change.objectID)
+        var touched = changes.map { resolve($0.objectID) }
+        for case .insert(let snapshot) in changes { touched += toOneInverses(of: snapshot).map(\.destination) }
+        let loaded = touched.compactMap { id -> ManagedObject? in
             guard seen.insert(id).inserted, let o = context.registeredObject(for: id),
                   !o.isInserted, !o.isDeleted, !o.isFault else { return nil }
             return o

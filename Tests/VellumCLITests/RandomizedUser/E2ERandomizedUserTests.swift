@@ -97,7 +97,7 @@ struct E2ERandomizedUserTests {
 
         // Leave whatever is open, then quit; the browser must still be running.
         #expect(running(t.screen), "the browser is gone (seed \(seed))")
-        for _ in 0..<4 where ScriptedUser.mode(of: t.screen) != .browse {
+        for _ in 0..<6 where ScriptedUser.mode(of: t.settledScreen()) != .browse {
             t.keys(ScriptedUser.mode(of: t.screen) == .conflict ? "t" : "Escape")
             t.wait(1) { ScriptedUser.mode(of: $0) == .browse }
         }
@@ -113,11 +113,23 @@ struct E2ERandomizedUserTests {
             seed \(seed), \(steps) steps, \(edits) edits, \(prompts) conflict prompts, \
             \(writer.acknowledged.count) external writes:
             \(problems.prefix(20).joined(separator: "\n"))
+            what the user did before the first:
+            \(Self.actionsBefore(problems.first, actions))
             """)
         // The session did real work on both sides (else the test proves nothing).
         #expect(edits >= steps / 25, "only \(edits) edits in \(steps) steps")
         #expect(writer.acknowledged.count >= 20, "only \(writer.acknowledged.count) external writes")
         #expect(audit.history.contains { $0.author == "view" }, "the user saved nothing")
+    }
+}
+
+extension E2ERandomizedUserTests {
+    /// The twelve actions up to the step a problem names, one per line, to replay it by hand.
+    static func actionsBefore(_ problem: String?, _ actions: [ScriptedUser.Action]) -> String {
+        guard let problem, let range = problem.range(of: #"step (\d+)"#, options: .regularExpression),
+              let step = Int(problem[range].dropFirst(5)) else { return "-" }
+        return actions.filter { $0.step > step - (ProcessInfo.processInfo.environment["VELLUM_RANDOM_USER_CONTEXT"].flatMap { Int($0) } ?? 12) && $0.step <= step }
+            .map { "step \($0.step) in \($0.mode): \($0.keys) (\($0.intent))" }.joined(separator: "\n")
     }
 }
 

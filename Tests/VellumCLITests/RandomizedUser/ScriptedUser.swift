@@ -50,7 +50,8 @@ struct ScriptedUser {
         if hint.contains("Enter save") { return .edit }
         if hint.contains("type to search") { return .picker }
         if hint.contains("Delete this record?") || hint.contains("Delete ") && hint.contains("y = yes") { return .confirmDelete }
-        if hint.contains("Enter apply") { return .filter }
+        // The `/` or `:` line, with its hint or with the error it keeps open.
+        if hint.contains("Enter apply") || lines.suffix(4).contains(where: { $0.hasPrefix("/") || $0.hasPrefix(":") }) { return .filter }
         if hint.contains("Esc close") || hint.contains("Esc cancel") { return .other }
         return .browse
     }
