@@ -86,8 +86,8 @@ struct WatchCommand: AsyncCommand {
         case .unknown:
             let time = Date().formatted(timeStyle)
             if json {
-                return [JSONText.object([("time", JSONText.string(time)), ("author", "null"), ("entity", "null"),
-                                         ("object", "null"), ("kind", JSONText.string("unknown")), ("changed", "[]")])]
+                return [ExportText.jsonObject([("time", ExportText.jsonString(time)), ("author", "null"), ("entity", "null"),
+                                         ("object", "null"), ("kind", ExportText.jsonString("unknown")), ("changed", "[]")])]
             }
             return ["\(time)  -  -  -  unknown  -"]
         case .transactions(let transactions):
@@ -103,13 +103,13 @@ struct WatchCommand: AsyncCommand {
                     }
                     let fields = c.changedKeys.sorted()
                     if json {
-                        result.append(JSONText.object([
-                            ("time", JSONText.string(time)),
-                            ("author", t.author.map(JSONText.string) ?? "null"),
-                            ("entity", JSONText.string(c.objectID.entityName)),
-                            ("object", JSONText.string(c.objectID.uriString)),
-                            ("kind", JSONText.string(kind)),
-                            ("changed", "[" + fields.map(JSONText.string).joined(separator: ",") + "]"),
+                        result.append(ExportText.jsonObject([
+                            ("time", ExportText.jsonString(time)),
+                            ("author", t.author.map(ExportText.jsonString) ?? "null"),
+                            ("entity", ExportText.jsonString(c.objectID.entityName)),
+                            ("object", ExportText.jsonString(c.objectID.uriString)),
+                            ("kind", ExportText.jsonString(kind)),
+                            ("changed", "[" + fields.map(ExportText.jsonString).joined(separator: ",") + "]"),
                         ]))
                     } else {
                         result.append([time, t.author ?? "-", c.objectID.entityName, c.objectID.uriString, kind,
