@@ -1,5 +1,6 @@
 import Foundation
 import VellumStore
+import VellumTerminal
 
 /// `vellum watch STORE [--json]`: prints the change feed of other writers until SIGINT/SIGTERM.
 struct WatchCommand: AsyncCommand {
@@ -125,19 +126,13 @@ struct WatchCommand: AsyncCommand {
     static func waitForTermination() async {
         let queue = DispatchQueue(label: "vellum.watch.signals")
         let once = Once()
-        let sources = Unchecked([DispatchSourceSignal]())
+        let observer = Unchecked<SignalObserver?>(nil)
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            var made: [DispatchSourceSignal] = []
-            for sig in [SIGINT, SIGTERM] {
-                signal(sig, SIG_IGN)
-                let source = DispatchSource.makeSignalSource(signal: sig, queue: queue)
-                source.setEventHandler { if once.claim() { continuation.resume() } }
-                source.resume()
-                made.append(source)
+            observer.value = SignalObserver(signals: [SIGINT, SIGTERM], queue: queue) { _ in
+                if once.claim() { continuation.resume() }
             }
-            sources.value = made
         }
-        for s in sources.value { s.cancel() }
+        observer.value?.cancel()
     }
 }
 
