@@ -25,21 +25,7 @@ public enum ExportText {
     }
 
     /// A JSON string literal: quote, backslash and C0 controls escaped.
-    public static func jsonString(_ s: String) -> String {
-        var out = "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if u.value < 0x20 { out += String(format: "\\u%04x", u.value) } else { out.unicodeScalars.append(u) }
-            }
-        }
-        return out + "\""
-    }
+    public static func jsonString(_ s: String) -> String { QuotedString.quoted(s, .json) }
 
     /// A value as JSON text: numbers and booleans bare, non-finite doubles null, the rest strings.
     public static func jsonValue(_ v: Value) -> String {
