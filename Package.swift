@@ -25,10 +25,12 @@ let package = Package(
         .target(name: "VellumApp", dependencies: ["VellumStore", "VellumTerminal"]),
         .executableTarget(name: "vellum", dependencies: ["VellumStore", "VellumApp", "VellumTerminal"]),
         .executableTarget(name: "vellum-bench", dependencies: ["VellumStore", "CSQLite"]),
-        .testTarget(name: "VellumStoreTests", dependencies: ["VellumStore", "CSQLite"]),
-        .testTarget(name: "VellumTerminalTests", dependencies: ["VellumTerminal"]),
-        .testTarget(name: "VellumCLITests", dependencies: ["vellum", "VellumStore", "VellumApp"]),
-        .testTarget(name: "VellumAppTests", dependencies: ["VellumApp", "VellumStore", "VellumTerminal"]),
+        // What the test targets share: temporary directories, fixtures, waiting, the sqlite3 shell, tmux.
+        .target(name: "VellumTestSupport", dependencies: ["VellumStore"], path: "Tests/VellumTestSupport"),
+        .testTarget(name: "VellumStoreTests", dependencies: ["VellumStore", "CSQLite", "VellumTestSupport"]),
+        .testTarget(name: "VellumTerminalTests", dependencies: ["VellumTerminal", "VellumTestSupport"]),
+        .testTarget(name: "VellumCLITests", dependencies: ["vellum", "VellumStore", "VellumApp", "VellumTestSupport"]),
+        .testTarget(name: "VellumAppTests", dependencies: ["VellumApp", "VellumStore", "VellumTerminal", "VellumTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

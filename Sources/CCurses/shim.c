@@ -11,8 +11,6 @@
 // term.h defines many short macros (lines, columns, ...); it is included only
 // here so they never leak into Swift.
 
-int ccurses_lines(void) { return LINES; }
-int ccurses_cols(void) { return COLS; }
 int ccurses_colors(void) { return COLORS; }
 int ccurses_color_pairs(void) { return COLOR_PAIRS; }
 void ccurses_getmaxyx(int *rows, int *cols) {
@@ -31,13 +29,11 @@ uint32_t ccurses_a_underline(void) { return (uint32_t)A_UNDERLINE; }
 uint32_t ccurses_a_dim(void) { return (uint32_t)A_DIM; }
 uint32_t ccurses_a_italic(void) { return (uint32_t)A_ITALIC; }
 uint32_t ccurses_a_blink(void) { return (uint32_t)A_BLINK; }
-uint32_t ccurses_color_pair(int pair) { return (uint32_t)COLOR_PAIR(pair); }
 int ccurses_attr_set(uint32_t attrs, int pair) {
     // attr_set's pair argument is a short; the opts pointer carries the int.
     int p = pair;
     return attr_set((attr_t)attrs, (short)(pair > 32767 ? 0 : pair), &p);
 }
-int ccurses_attroff_all(void) { return attrset(A_NORMAL); }
 
 int ccurses_key_code_yes(void) { return KEY_CODE_YES; }
 int ccurses_key_up(void) { return KEY_UP; }
@@ -68,10 +64,8 @@ int ccurses_get_wch(uint32_t *ch) {
 
 uint32_t ccurses_button1_pressed(void) { return (uint32_t)BUTTON1_PRESSED; }
 uint32_t ccurses_button1_clicked(void) { return (uint32_t)BUTTON1_CLICKED; }
-uint32_t ccurses_button1_released(void) { return (uint32_t)BUTTON1_RELEASED; }
 uint32_t ccurses_button4_pressed(void) { return (uint32_t)BUTTON4_PRESSED; }
 uint32_t ccurses_button5_pressed(void) { return (uint32_t)BUTTON5_PRESSED; }
-uint32_t ccurses_all_mouse_events(void) { return (uint32_t)ALL_MOUSE_EVENTS; }
 uint32_t ccurses_enable_mouse(void) {
     mmask_t old = 0;
     mmask_t want = BUTTON1_PRESSED | BUTTON1_CLICKED | BUTTON1_RELEASED
@@ -80,7 +74,6 @@ uint32_t ccurses_enable_mouse(void) {
     mouseinterval(0); // report presses immediately, no click-detection delay
     return (uint32_t)got;
 }
-void ccurses_disable_mouse(void) { mmask_t old = 0; mousemask(0, &old); }
 int ccurses_getmouse(int *x, int *y, uint32_t *bstate) {
     MEVENT ev;
     int rc = getmouse(&ev);
@@ -88,13 +81,6 @@ int ccurses_getmouse(int *x, int *y, uint32_t *bstate) {
     return rc;
 }
 
-int ccurses_has_extended_colors(void) {
-#if defined(NCURSES_EXT_COLORS) && NCURSES_VERSION_MAJOR >= 6
-    return 1;
-#else
-    return 0;
-#endif
-}
 int ccurses_init_extended_pair(int pair, int fg, int bg) { return init_extended_pair(pair, fg, bg); }
 int ccurses_can_change_color(void) { return can_change_color() ? 1 : 0; }
 

@@ -128,9 +128,6 @@ public struct AppState: Sendable {
         pickerCursor = pickerItems.isEmpty ? 0 : min(max(0, pickerCursor), pickerItems.count - 1)
     }
 
-    /// Earliest flash expiry, so the loop knows when to redraw.
-    public func nextFlashExpiry() -> Date? { flashes.values.min() }
-
     public mutating func expireFlashes(now: Date) -> Bool {
         let before = flashes.count
         flashes = flashes.filter { $0.value > now }

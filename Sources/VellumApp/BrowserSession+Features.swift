@@ -123,19 +123,4 @@ extension BrowserSession {
             followSelection()
         }
     }
-
-    // MARK: Themes
-
-    /// Embedded and installed theme names, for `:theme` completion.
-    static func availableThemes() -> [String] {
-        var names: Set<String> = ["default", "dracula", "gruvbox-dark", "high-contrast", "light", "monochrome",
-                                  "nord", "solarized-dark", "solarized-light"]
-        let loader = ThemeLoader()
-        for dir in loader.builtInDirectories + [loader.userDirectory].compactMap({ $0 }) {
-            for file in (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? [] where file.hasSuffix("." + ThemeLoader.fileExtension) {
-                names.insert(String(file.dropLast(ThemeLoader.fileExtension.count + 1)))
-            }
-        }
-        return names.sorted()
-    }
 }

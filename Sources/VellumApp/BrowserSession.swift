@@ -54,7 +54,7 @@ public final class BrowserSession {
         token = container.viewContext.observeChanges { [weak self] change in
             MainActor.assumeIsolated { self?.didChange(change) }
         }
-        state.themeNames = Self.availableThemes()
+        state.themeNames = ThemeLoader().availableThemeNames()
         refreshCounts()
         if !state.entityNames.isEmpty { show(0, base: nil, title: nil) }
     }

@@ -104,7 +104,7 @@ final class EventLoop {
     private func draw(_ size: TerminalSize) {
         if Layout.isTooSmall(size) {
             screen.clear()
-            screen.put(row: 0, col: 0, text: "Terminal too small (\(size.columns)x\(size.rows)); need at least 60x12.")
+            screen.put(row: 0, col: 0, text: "Terminal too small (\(size.columns)x\(size.rows)); need at least \(Layout.minimumSize.columns)x\(Layout.minimumSize.rows).")
             screen.put(row: 1, col: 0, text: "Keys are ignored; ^C quits.")
             let ignored = session.state.ignoredKeys
             if ignored > 0 { screen.put(row: 2, col: 0, text: "keys ignored: \(ignored)") }

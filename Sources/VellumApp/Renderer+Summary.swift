@@ -9,13 +9,7 @@ extension Renderer {
         let width = min(size.columns - 4, 76), height = max(8, size.rows - 4)
         let top = max(0, (size.rows - height) / 2), left = max(0, (size.columns - width) / 2)
         let style = f.theme[.text]
-        screen.fill(row: top, col: left, width: width, height: height, style: f.theme[.border])
-        screen.put(row: top, col: left, text: "┌" + String(repeating: "─", count: max(0, width - 2)) + "┐", style: f.theme[.border])
-        for y in (top + 1)..<(top + height - 1) {
-            screen.put(row: y, col: left, text: "│", style: f.theme[.border])
-            screen.put(row: y, col: left + width - 1, text: "│", style: f.theme[.border])
-        }
-        screen.put(row: top + height - 1, col: left, text: "└" + String(repeating: "─", count: max(0, width - 2)) + "┘", style: f.theme[.border])
+        box(screen, top: top, left: left, width: width, height: height, style: f.theme[.border])
         screen.fill(row: top + 1, col: left + 1, width: width - 2, height: height - 2, style: style)
         let inner = width - 4
         var y = top + 1

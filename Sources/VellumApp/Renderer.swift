@@ -272,7 +272,8 @@ enum Renderer {
                    style: style.adding(.bold), maxWidth: r.width - 4)
     }
 
-    private static func box(_ screen: Screen, top: Int, left: Int, width: Int, height: Int, style: Style) {
+    /// A framed, filled rectangle (the overlays' frame).
+    static func box(_ screen: Screen, top: Int, left: Int, width: Int, height: Int, style: Style) {
         screen.fill(row: top, col: left, width: width, height: height, style: style)
         screen.put(row: top, col: left, text: "┌" + String(repeating: "─", count: max(0, width - 2)) + "┐", style: style)
         for y in (top + 1)..<max(top + 1, top + height - 1) {

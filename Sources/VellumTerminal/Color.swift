@@ -7,14 +7,4 @@ public enum Color: Sendable, Hashable {
     /// An xterm-256 palette index.
     case indexed(UInt8)
     case rgb(RGB)
-
-    /// Best RGB approximation, nil for `.default`.
-    public var approximateRGB: RGB? {
-        switch self {
-        case .default: nil
-        case .ansi(let c): c.rgb
-        case .indexed(let i): ColorMapping.rgb(forIndex: i)
-        case .rgb(let v): v
-        }
-    }
 }

@@ -86,8 +86,6 @@ public final class Screen {
         if Screen.current === self { Screen.current = nil }
     }
 
-    public var isActive: Bool { active }
-
     /// Current size in cells (updated by ncurses on resize).
     public var size: TerminalSize {
         var rows: Int32 = 0

@@ -11,9 +11,6 @@ enum Report {
 
     static func format(_ v: Double) -> String { String(format: v >= 100 ? "%.0f" : v >= 1 ? "%.1f" : "%.3f", v) }
 
-    /// The table header line.
-    static func tableHeader(widths: [Int]) -> String { line(header, widths: widths) }
-
     static func line(_ cells: [String], widths: [Int]) -> String {
         var out = ""
         for (i, cell) in cells.enumerated() {

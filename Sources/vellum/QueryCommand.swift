@@ -124,15 +124,3 @@ struct QueryCommand: Command {
         return n
     }
 }
-
-/// Minimal JSON text writing for values (no Foundation encoder: key order and number forms stay exact).
-enum JSONText {
-    static func string(_ s: String) -> String { ExportText.jsonString(s) }
-
-    static func value(_ v: Value) -> String { ExportText.jsonValue(v) }
-
-    /// `{"k":v,...}` in the given order.
-    static func object(_ members: [(String, String)]) -> String {
-        "{" + members.map { string($0.0) + ":" + $0.1 }.joined(separator: ",") + "}"
-    }
-}

@@ -16,30 +16,23 @@ struct QueryPrinter {
     let header: [String]
     let maxWidth: Int?
     private var widths: [Int]?
+    /// CSV and JSON: the same writer as the browser's `:export`.
+    private var export: ExportWriter
     private(set) var count = 0
 
     init(format: QueryCommand.Format, header: [String], maxWidth: Int?) {
         self.format = format
         self.header = header
         self.maxWidth = maxWidth
+        export = ExportWriter(format: format == .json ? .json : .csv, header: header)
     }
 
     /// The text for the next batch of rows (the header or opening bracket before the first).
     mutating func text(for rows: [Row]) -> String {
         defer { count += rows.count }
         switch format {
-        case .csv:
-            var out = count == 0 ? ExportText.csvLine(header) : ""
-            for r in rows { out += ExportText.csvLine([r.id] + r.values.map(ExportText.plain) + r.links.map { $0 ?? "" }) }
-            return out
-        case .json:
-            var out = ""
-            for (i, r) in rows.enumerated() {
-                out += count + i == 0 ? "[\n" : ",\n"
-                let cells = [ExportText.jsonString(r.id)] + r.values.map(ExportText.jsonValue) + r.links.map { $0.map(ExportText.jsonString) ?? "null" }
-                out += "  {" + zip(header, cells).map { ExportText.jsonString($0.0) + ":" + $0.1 }.joined(separator: ",") + "}"
-            }
-            return out
+        case .csv, .json:
+            return export.text(for: rows.map { [.string($0.id)] + $0.values + $0.links.map { $0.map(Value.string) ?? .null } })
         case .table:
             // IDs are never cut: they are what a user copies into the next command.
             let cells = rows.map { r in [r.id] + r.values.map { cell($0.description) } + r.links.map { $0 ?? "nil" } }
@@ -58,8 +51,7 @@ struct QueryPrinter {
     /// What ends the output.
     func ending() -> String {
         switch format {
-        case .csv: return ""
-        case .json: return count == 0 ? "[]\n" : "\n]\n"
+        case .csv, .json: return export.ending()
         case .table: return (widths == nil ? line(header) : "") + "(\(count) object\(count == 1 ? "" : "s"))\n"
         }
     }

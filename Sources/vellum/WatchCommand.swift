@@ -1,5 +1,6 @@
 import Foundation
 import VellumStore
+import VellumTerminal
 
 /// `vellum watch STORE [--json]`: prints the change feed of other writers until SIGINT/SIGTERM.
 struct WatchCommand: AsyncCommand {
@@ -86,8 +87,8 @@ struct WatchCommand: AsyncCommand {
         case .unknown:
             let time = Date().formatted(timeStyle)
             if json {
-                return [JSONText.object([("time", JSONText.string(time)), ("author", "null"), ("entity", "null"),
-                                         ("object", "null"), ("kind", JSONText.string("unknown")), ("changed", "[]")])]
+                return [ExportText.jsonObject([("time", ExportText.jsonString(time)), ("author", "null"), ("entity", "null"),
+                                         ("object", "null"), ("kind", ExportText.jsonString("unknown")), ("changed", "[]")])]
             }
             return ["\(time)  -  -  -  unknown  -"]
         case .transactions(let transactions):
@@ -103,13 +104,13 @@ struct WatchCommand: AsyncCommand {
                     }
                     let fields = c.changedKeys.sorted()
                     if json {
-                        result.append(JSONText.object([
-                            ("time", JSONText.string(time)),
-                            ("author", t.author.map(JSONText.string) ?? "null"),
-                            ("entity", JSONText.string(c.objectID.entityName)),
-                            ("object", JSONText.string(c.objectID.uriString)),
-                            ("kind", JSONText.string(kind)),
-                            ("changed", "[" + fields.map(JSONText.string).joined(separator: ",") + "]"),
+                        result.append(ExportText.jsonObject([
+                            ("time", ExportText.jsonString(time)),
+                            ("author", t.author.map(ExportText.jsonString) ?? "null"),
+                            ("entity", ExportText.jsonString(c.objectID.entityName)),
+                            ("object", ExportText.jsonString(c.objectID.uriString)),
+                            ("kind", ExportText.jsonString(kind)),
+                            ("changed", "[" + fields.map(ExportText.jsonString).joined(separator: ",") + "]"),
                         ]))
                     } else {
                         result.append([time, t.author ?? "-", c.objectID.entityName, c.objectID.uriString, kind,
@@ -125,19 +126,13 @@ struct WatchCommand: AsyncCommand {
     static func waitForTermination() async {
         let queue = DispatchQueue(label: "vellum.watch.signals")
         let once = Once()
-        let sources = Unchecked([DispatchSourceSignal]())
+        let observer = Unchecked<SignalObserver?>(nil)
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            var made: [DispatchSourceSignal] = []
-            for sig in [SIGINT, SIGTERM] {
-                signal(sig, SIG_IGN)
-                let source = DispatchSource.makeSignalSource(signal: sig, queue: queue)
-                source.setEventHandler { if once.claim() { continuation.resume() } }
-                source.resume()
-                made.append(source)
+            observer.value = SignalObserver(signals: [SIGINT, SIGTERM], queue: queue) { _ in
+                if once.claim() { continuation.resume() }
             }
-            sources.value = made
         }
-        for s in sources.value { s.cancel() }
+        observer.value?.cancel()
     }
 }
 

@@ -5,17 +5,13 @@ import VellumStore
 
 /// Runs the built `vellum` binary as a subprocess.
 enum VellumBinary {
-    /// `<package root>`, from this file's path (Tests/VellumCLITests/…).
-    static let packageRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
     /// The `vellum` executable: next to the test bundle (the build directory), else `.build/debug/vellum`.
     static let url: URL = {
         var candidates: [URL] = []
         let bundle = Bundle.main.bundleURL
         candidates.append(bundle.appendingPathComponent("vellum"))
         candidates.append(bundle.deletingLastPathComponent().appendingPathComponent("vellum"))
-        candidates.append(packageRoot.appendingPathComponent(".build/debug/vellum"))
+        candidates.append(PackageRoot.url.appendingPathComponent(".build/debug/vellum"))
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates.last!
     }()
 
@@ -50,17 +46,6 @@ enum VellumBinary {
         return Output(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
                       stderr: String(decoding: errData, as: UTF8.self))
     }
-}
-
-/// A temporary directory removed when released.
-final class TempDir {
-    let url: URL
-    init() {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("vellum-cli-test-\(UUID().uuidString)")
-        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-    deinit { try? FileManager.default.removeItem(at: url) }
-    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
 }
 
 @Suite("vellum binary", .serialized)

@@ -2,17 +2,6 @@ import Foundation
 import Testing
 @testable import VellumStore
 
-/// Runs the main queue until `condition` holds or `timeout` passes.
-@MainActor
-func waitUntil(timeout: TimeInterval = 10, _ condition: () throws -> Bool) async rethrows -> Bool {
-    let deadline = Date().addingTimeInterval(timeout)
-    while Date() < deadline {
-        if try condition() { return true }
-        try? await Task.sleep(nanoseconds: 2_000_000)
-    }
-    return try condition()
-}
-
 @Suite(.serialized) struct ConcurrencyWriteQueueTests {
     @Test func eightProducersThousandWritesEachInOrder() async throws {
         let dir = TempDir()

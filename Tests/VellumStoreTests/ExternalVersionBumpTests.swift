@@ -87,16 +87,3 @@ import Testing
         #expect(try version(url.path) == [2])
     }
 }
-
-/// The rows of a query through the sqlite3 shell, one line each.
-func sqliteRows(_ path: String, _ sql: String) throws -> [String] {
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-    p.arguments = ["-readonly", path, sql]
-    let out = Pipe()
-    p.standardOutput = out
-    try p.run()
-    let data = out.fileHandleForReading.readDataToEndOfFile()
-    p.waitUntilExit()
-    return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
-}

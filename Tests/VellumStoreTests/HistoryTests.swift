@@ -2,18 +2,6 @@ import Foundation
 import Testing
 @testable import VellumStore
 
-/// Runs the sqlite3 shell on a file; returns its exit status.
-@discardableResult
-func sqliteShell(_ path: String, _ sql: String) throws -> Int32 {
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-    p.arguments = ["-cmd", ".timeout 5000", path, sql]
-    p.standardOutput = FileHandle.nullDevice
-    try p.run()
-    p.waitUntilExit()
-    return p.terminationStatus
-}
-
 @Suite struct HistoryTests {
     func model() throws -> ManagedObjectModel {
         try ModelBuilder()

@@ -35,13 +35,6 @@ private func xml(_ entities: String) throws(ModelError) -> ManagedObjectModel {
         """.utf8), file: "test.xml")
 }
 
-/// A fresh temporary directory, removed by the caller.
-private func temporaryDirectory() throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("vellum-model-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
-}
-
 @Suite("Model loading")
 struct ModelLoadingTests {
     // MARK: - Xcode fixtures
@@ -227,8 +220,8 @@ struct ModelLoadingTests {
     // MARK: - .xcdatamodeld / .xcdatamodel folders
 
     @Test func versionedModelFolder() throws {
-        let dir = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let temp = TempDir()
+        let dir = temp.url
         let bundle = dir.appendingPathComponent("Moody.xcdatamodeld")
         let fm = FileManager.default
         for (version, source) in [("Moody.xcdatamodel", "moody-v1"), ("Moody 2.xcdatamodel", "moody-v2")] {
@@ -271,8 +264,8 @@ struct ModelLoadingTests {
     // MARK: - ModelLoader
 
     @Test func loaderChoosesFormatByPathAndContents() throws {
-        let dir = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let temp = TempDir()
+        let dir = temp.url
         let model = try fixture("sample-model-inheritance")
 
         let jsonFile = dir.appendingPathComponent("model.json")

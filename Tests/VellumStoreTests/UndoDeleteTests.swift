@@ -2,20 +2,6 @@ import Foundation
 import Testing
 @testable import VellumStore
 
-/// The sqlite3 shell's output for `sql` on the file at `path` (trimmed), so tests
-/// check what another program sees in the file.
-func sqliteOutput(_ path: String, _ sql: String) throws -> String {
-    let p = Process()
-    let out = Pipe()
-    p.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-    p.arguments = ["-cmd", ".timeout 5000", path, sql]
-    p.standardOutput = out
-    try p.run()
-    let data = out.fileHandleForReading.readDataToEndOfFile()
-    p.waitUntilExit()
-    return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-}
-
 /// Issue #11, item 11: undoing a delete restores the same object (key, ID URI,
 /// values, relationships of every kind, and what its delete cascaded to).
 @Suite struct UndoDeleteTests {

@@ -50,16 +50,15 @@ import Testing
     }
 
     @Test func userDirectoryAndEnvironment() throws {
-        let tmp = FileManager.default.temporaryDirectory.appendingPathComponent("vellum-theme-test-\(UUID().uuidString)")
-        let userDir = tmp.appendingPathComponent("vellum/themes")
+        let tmp = TempDir()
+        let userDir = tmp.file("vellum/themes")
         try FileManager.default.createDirectory(at: userDir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: tmp) }
         try "inherits = nord\n[palette]\nsel-bg = #ff00ff\n".write(
             to: userDir.appendingPathComponent("mine.theme"), atomically: true, encoding: .utf8)
         try "inherits = nord\nbogus = 1\n".write(
             to: userDir.appendingPathComponent("broken.theme"), atomically: true, encoding: .utf8)
 
-        let loader = ThemeLoader(environment: ["XDG_CONFIG_HOME": tmp.path, "VELLUM_THEMES_DIR": Self.repoThemes],
+        let loader = ThemeLoader(environment: ["XDG_CONFIG_HOME": tmp.url.path, "VELLUM_THEMES_DIR": Self.repoThemes],
                                  executablePath: "/nonexistent/bin/vellum")
         #expect(loader.builtInDirectories == [Self.repoThemes])
         #expect(loader.userDirectory == userDir.path)

@@ -12,8 +12,6 @@
 /// globals such as LINES/COLS are imported as mutable vars).
 
 // --- Screen geometry ---------------------------------------------------
-int ccurses_lines(void);
-int ccurses_cols(void);
 int ccurses_colors(void);
 int ccurses_color_pairs(void);
 /// getmaxyx is a macro; writes rows/cols of stdscr.
@@ -32,10 +30,8 @@ uint32_t ccurses_a_underline(void);
 uint32_t ccurses_a_dim(void);
 uint32_t ccurses_a_italic(void);
 uint32_t ccurses_a_blink(void);
-uint32_t ccurses_color_pair(int pair);
 /// attr_set with an extended (int) pair number; works for pairs > 32767.
 int ccurses_attr_set(uint32_t attrs, int pair);
-int ccurses_attroff_all(void);
 
 // --- Keys (KEY_* macros) -------------------------------------------------
 int ccurses_key_code_yes(void);
@@ -66,18 +62,14 @@ int ccurses_get_wch(uint32_t *ch);
 // --- Mouse -----------------------------------------------------------------
 uint32_t ccurses_button1_pressed(void);
 uint32_t ccurses_button1_clicked(void);
-uint32_t ccurses_button1_released(void);
 uint32_t ccurses_button4_pressed(void);
 uint32_t ccurses_button5_pressed(void);
-uint32_t ccurses_all_mouse_events(void);
 /// Enables click + wheel reporting; returns the mask actually granted.
 uint32_t ccurses_enable_mouse(void);
-void ccurses_disable_mouse(void);
 /// getmouse wrapper; returns OK/ERR and fills x, y, bstate.
 int ccurses_getmouse(int *x, int *y, uint32_t *bstate);
 
 // --- Colour -----------------------------------------------------------------
-int ccurses_has_extended_colors(void);
 int ccurses_init_extended_pair(int pair, int fg, int bg);
 int ccurses_can_change_color(void);
 

@@ -42,11 +42,6 @@ extension ManagedObjectContext {
         }
     }
 
-    /// Unsaved objects of a root entity's table (inserted, changed or deleted here).
-    func pendingObjectIDs(rootName: String) -> [ObjectID] {
-        pendingObjects.filter { $0.entity.rootName == rootName }.map(\.objectID)
-    }
-
     /// Loads the values of faults among `objects` in one query per table.
     func loadFaults(_ objects: [ManagedObject]) throws {
         let faults = objects.filter { $0.isFault && !$0.isInserted }

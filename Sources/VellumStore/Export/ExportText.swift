@@ -24,22 +24,10 @@ public enum ExportText {
         cells.map(csvField).joined(separator: ",") + "\r\n"
     }
 
-    public static func jsonString(_ s: String) -> String {
-        var out = "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if u.value < 0x20 { out += String(format: "\\u%04x", u.value) } else { out.unicodeScalars.append(u) }
-            }
-        }
-        return out + "\""
-    }
+    /// A JSON string literal: quote, backslash and C0 controls escaped.
+    public static func jsonString(_ s: String) -> String { QuotedString.quoted(s, .json) }
 
+    /// A value as JSON text: numbers and booleans bare, non-finite doubles null, the rest strings.
     public static func jsonValue(_ v: Value) -> String {
         switch v {
         case .null: return "null"
@@ -55,19 +43,19 @@ public enum ExportText {
         }
     }
 
-    /// CSV of `rows` under `header` (CRLF line ends).
-    public static func csv(header: [String], rows: [[Value]]) -> String {
-        var out = csvLine(header)
-        for r in rows { out += csvLine(r.map(plain)) }
-        return out
+    /// `{"k":v,...}`, members in the given order (values already JSON text).
+    public static func jsonObject(_ members: [(String, String)]) -> String {
+        "{" + members.map { jsonString($0.0) + ":" + $0.1 }.joined(separator: ",") + "}"
     }
 
+    /// CSV of `rows` under `header` (CRLF line ends).
+    public static func csv(header: [String], rows: [[Value]]) -> String { document(.csv, header, rows) }
+
     /// A JSON array of objects, one per line, keys in `keys` order.
-    public static func json(keys: [String], rows: [[Value]]) -> String {
-        if rows.isEmpty { return "[]\n" }
-        let lines = rows.map { r in
-            "  {" + zip(keys, r).map { jsonString($0.0) + ":" + jsonValue($0.1) }.joined(separator: ",") + "}"
-        }
-        return "[\n" + lines.joined(separator: ",\n") + "\n]\n"
+    public static func json(keys: [String], rows: [[Value]]) -> String { document(.json, keys, rows) }
+
+    private static func document(_ format: ExportWriter.Format, _ header: [String], _ rows: [[Value]]) -> String {
+        var writer = ExportWriter(format: format, header: header)
+        return writer.text(for: rows) + writer.ending()
     }
 }

@@ -23,14 +23,6 @@ public enum ComparisonOperator: String, Sendable, Hashable, CaseIterable {
         default: return false
         }
     }
-
-    /// `<`, `<=`, `>`, `>=`.
-    public var isOrdering: Bool {
-        switch self {
-        case .less, .lessOrEqual, .greater, .greaterOrEqual: return true
-        default: return false
-        }
-    }
 }
 
 /// `[c]`, `[d]`, `[cd]` string comparison options.

@@ -29,7 +29,6 @@ public final class Connection {
     let handle: OpaquePointer
     public let path: String
     private var statementCache: [String: Statement] = [:]
-    private var savepointCounter = 0
 
     public init(path: String, options: OpenOptions = OpenOptions()) throws(StoreError) {
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
@@ -170,23 +169,6 @@ public final class Connection {
             return result
         } catch {
             if isInTransaction { try? execute("ROLLBACK") }
-            throw error
-        }
-    }
-
-    /// Runs `body` inside a savepoint (nestable); rolls back to it if `body` throws.
-    public func savepoint<T>(_ body: () throws -> T) throws -> T {
-        savepointCounter += 1
-        let name = "vellum_sp\(savepointCounter)"
-        defer { savepointCounter -= 1 }
-        try execute("SAVEPOINT \(name)")
-        do {
-            let result = try body()
-            try execute("RELEASE \(name)")
-            return result
-        } catch {
-            try? execute("ROLLBACK TO \(name)")
-            try? execute("RELEASE \(name)")
             throw error
         }
     }

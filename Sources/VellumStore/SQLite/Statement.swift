@@ -25,8 +25,6 @@ public final class Statement {
         sqlite3_clear_bindings(handle)
     }
 
-    public func columnName(_ i: Int) -> String { String(cString: sqlite3_column_name(handle, Int32(i))) }
-
     // MARK: Binding (1-based indices, as SQLite)
 
     public func bind(_ values: [Value]) throws(StoreError) {

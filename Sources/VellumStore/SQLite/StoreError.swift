@@ -41,8 +41,6 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     case conflicts([MergeConflict])
     /// The store is busy (locked by another connection) after all retries.
     case busy(path: String, detail: String)
-    /// A predicate or sort failed to compile or evaluate.
-    case query(String)
     /// Any other misuse, described.
     case invalidOperation(String)
 
@@ -71,7 +69,6 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
             if cs.count == 1 { return cs[0].description }
             return "\(cs.count) save conflicts:\n" + cs.map { "  " + $0.description }.joined(separator: "\n")
         case .busy(let path, let detail): return "\(path): database is busy (\(detail))"
-        case .query(let m): return m
         case .invalidOperation(let m): return m
         }
     }

@@ -1,0 +1,77 @@
+import Foundation
+
+/// Drives the real `vellum` binary in tmux: keys in with `send-keys`, the
+/// screen out with `capture-pane`.
+public final class Tmux {
+    public static let path: String? = ["/usr/bin/tmux", "/usr/local/bin/tmux", "/bin/tmux"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    public let name: String
+
+    /// Runs a tool and returns its exit status and output. Uses posix_spawn and
+    /// waitpid directly (Foundation's Process has been seen to miss a tmux
+    /// client's exit), with output in a temporary file rather than a pipe: a tmux
+    /// server the command starts keeps inherited descriptors open.
+    @discardableResult
+    public static func run(_ executable: String, _ arguments: [String]) -> (status: Int32, out: String) {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("vellum-e2e-out-\(UUID().uuidString)").path
+        defer { unlink(file) }
+        let outPath = arguments.first == "new-session" ? "/dev/null" : file
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { for a in argv { free(a) } }
+        var pid: pid_t = 0
+        let rc = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+        guard rc == 0 else { return (-1, "posix_spawn \(executable): \(rc)") }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        let out = (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
+        let exited = (status & 0x7f) == 0
+        return (exited ? (status >> 8) & 0xff : 128 + (status & 0x7f), out)
+    }
+
+    /// Starts `command` (a shell command line) in a detached 120x40 session.
+    /// A tmux server of the test process's own, so tests never touch (or are
+    /// touched by) a user's sessions or another test run.
+    public static let socket = "vellum-e2e-\(getpid())"
+
+    public init(_ command: String, width: Int = 120, height: Int = 40) {
+        name = "vellum-e2e-\(UUID().uuidString.prefix(8))"
+        Self.run(Self.path!, ["-L", Self.socket, "new-session", "-d", "-s", name, "-x", "\(width)", "-y", "\(height)", command])
+    }
+
+    deinit { kill() }
+
+    public func tmux(_ arguments: [String]) -> (status: Int32, out: String) { Self.run(Self.path!, ["-L", Self.socket] + arguments) }
+
+    /// Key names (`Enter`, `Escape`, `C-r`) or literal text.
+    public func keys(_ keys: String...) { _ = tmux(["send-keys", "-t", name] + keys) }
+    public func type(_ text: String) { _ = tmux(["send-keys", "-t", name, "-l", text]) }
+
+    public var screen: String { tmux(["capture-pane", "-p", "-t", name]).out }
+    public var alive: Bool { tmux(["has-session", "-t", name]).status == 0 }
+    public func display(_ format: String) -> String {
+        tmux(["display", "-p", "-t", name, format]).out.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Polls the screen until `condition` holds (true) or the timeout passes (false).
+    /// The default is generous: the full suite runs these beside multi-process
+    /// tests that keep both cores busy, and a wait that succeeds returns at once.
+    @discardableResult
+    public func wait(_ timeout: TimeInterval = 20, until condition: (String) -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        repeat {
+            if condition(screen) { return true }
+            Thread.sleep(forTimeInterval: 0.05)
+        } while Date() < deadline
+        return condition(screen)
+    }
+
+    @discardableResult
+    public func wait(for text: String, _ timeout: TimeInterval = 20) -> Bool { wait(timeout) { $0.contains(text) } }
+
+    public func kill() { _ = tmux(["kill-session", "-t", name]) }
+}
