@@ -74,7 +74,8 @@ public enum KeyBindings {
         s += "\n## Prompts, picker, summary and mouse\n\n| Keys | Action |\n|---|---|\n"
         for p in prompts { s += "| `\(p.label)` | \(p.help) |\n" }
         s += "\n## Commands\n\n| Command | Action |\n|---|---|\n"
-        for c in CommandTable.lineCommands { s += "| `\(c.usage)` | \(c.help) |\n" }
+        // A `|` inside a table cell must be escaped, even in code.
+        for c in CommandTable.lineCommands { s += "| `\(c.usage.replacingOccurrences(of: "|", with: "\\|"))` | \(c.help) |\n" }
         s += "\n## What keys never do\n\n"
         for g in guarantees { s += "* \(g)\n" }
         s += BindingsFileDoc.markdown
