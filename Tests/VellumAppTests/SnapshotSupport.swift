@@ -3,12 +3,13 @@ import Testing
 @testable import VellumApp
 import VellumTerminal
 
-/// Stored expected screens under `Tests/VellumAppTests/Snapshots/NAME.txt`.
+/// Stored expected screens under `Tests/Snapshots/NAME.txt` (outside the test target:
+/// SwiftPM would warn about files it does not build).
 /// `VELLUM_UPDATE_SNAPSHOTS=1 swift test --filter Snapshot` rewrites them
 /// (review the diff before committing); otherwise a mismatch fails with the
 /// lines that differ.
 enum Snapshot {
-    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Snapshots")
+    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../Snapshots").standardizedFileURL
     static var updating: Bool { ProcessInfo.processInfo.environment["VELLUM_UPDATE_SNAPSHOTS"] == "1" }
 
     static func check(_ lines: [String], named name: String, sourceLocation: SourceLocation = #_sourceLocation) {

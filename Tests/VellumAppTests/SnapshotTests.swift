@@ -5,7 +5,7 @@ import VellumStore
 import VellumTerminal
 
 /// The browser rendered into memory (no terminal) in every mode at 80×24 and
-/// 120×40, compared with the stored screens in `Snapshots/` (see `Snapshot`).
+/// 120×40, compared with the stored screens in `Tests/Snapshots/` (see `Snapshot`).
 @MainActor @Suite(.serialized) struct SnapshotTests {
     static let sizes = [TerminalSize(rows: 24, columns: 80), TerminalSize(rows: 40, columns: 120)]
     let theme = ThemeLoader(builtInDirectories: [], userDirectory: nil).loadWithFallback(named: "default", capability: .none).0
@@ -67,6 +67,11 @@ import VellumTerminal
             m.state.conflict = AppState.Conflict(key: "price", mine: "12.5", theirs: "13", deleted: false, author: "demo-writer")
             Snapshot.check(render(m), named: name("conflict", size))
         }
+    }
+
+    @Test func aMismatchShowsTheDifferingLines() {
+        #expect(Snapshot.diff(expected: "a\nb\nc\n", actual: "a\nB\nc\n") == "line 2:\n  expected: b\n  actual:   B")
+        #expect(Snapshot.diff(expected: "a\n", actual: "a\n") == "")
     }
 
     @Test func terminalTooSmall() {
