@@ -1,35 +1,15 @@
 import Foundation
 import VellumStore
 
-/// Entry points the `vellum` CLI calls: `browse FILE [--theme NAME]`,
-/// `demo [--theme NAME]`, and the internal `demo-writer FILE`.
+/// Entry points the `vellum` CLI calls once its one argument parser
+/// (`Sources/vellum/Arguments.swift`) has read the options: `browse FILE`,
+/// `demo`, and the internal `demo-writer FILE`.
 public enum AppCommands {
-    public static func browse(arguments: [String]) async -> Int32 {
-        var theme: String?
-        var path: String?
-        var readOnly = false
-        var i = 0
-        while i < arguments.count {
-            let a = arguments[i]
-            if a == "--read-only" { readOnly = true; i += 1; continue }
-            if a == "--theme", i + 1 < arguments.count { theme = arguments[i + 1]; i += 2; continue }
-            if a.hasPrefix("--theme=") { theme = String(a.dropFirst(8)); i += 1; continue }
-            if path == nil { path = a } else {
-                VellumBrowser.printError("vellum: unexpected argument '\(a)'")
-                return 2
-            }
-            i += 1
-        }
-        guard let path else {
-            VellumBrowser.printError("usage: vellum browse FILE [--theme NAME] [--read-only]")
-            return 2
-        }
-        return await runBrowser(path: path, theme: theme, readOnly: readOnly)
+    public static func browse(path: String, theme: String?, readOnly: Bool) async -> Int32 {
+        await runBrowser(path: path, theme: theme, readOnly: readOnly)
     }
 
-    public static func demo(arguments: [String]) async -> Int32 {
-        var theme: String?
-        if let i = arguments.firstIndex(of: "--theme"), i + 1 < arguments.count { theme = arguments[i + 1] }
+    public static func demo(theme: String?) async -> Int32 {
         let url: URL
         do { url = try demoStoreURL() } catch {
             VellumBrowser.printError("vellum: cannot create the demo store: \(ErrorText.describe(error))")

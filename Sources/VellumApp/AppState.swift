@@ -94,6 +94,8 @@ public struct AppState: Sendable {
     public var sectionHeaders: [Int: String] = [:]
     /// Theme names offered by `:theme` completion.
     public var themeNames: [String] = []
+    /// Which key runs which command (the defaults, changed by the user's bindings file).
+    public var keyMap = KeyMap.defaults
     /// Where the panels are (set by the loop on each draw), for mouse clicks.
     public var layout: Layout?
     /// "Terminal too small" is shown: keys reach nothing (counted, so the screen can say so).

@@ -555,4 +555,5 @@ public final class BrowserSession {
     }
 
     public func setThemeName(_ name: String) { state.themeName = name }
+    public func setKeyMap(_ map: KeyMap) { state.keyMap = map }
 }

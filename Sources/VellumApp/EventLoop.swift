@@ -103,19 +103,14 @@ final class EventLoop {
 
     private func draw(_ size: TerminalSize) {
         if Layout.isTooSmall(size) {
-            screen.clear()
-            screen.put(row: 0, col: 0, text: "Terminal too small (\(size.columns)x\(size.rows)); need at least \(Layout.minimumSize.columns)x\(Layout.minimumSize.rows).")
-            screen.put(row: 1, col: 0, text: "Keys are ignored; ^C quits.")
-            let ignored = session.state.ignoredKeys
-            if ignored > 0 { screen.put(row: 2, col: 0, text: "keys ignored: \(ignored)") }
-            screen.refresh()
+            Renderer.drawTooSmall(size: size, ignoredKeys: session.state.ignoredKeys, on: screen)
             return
         }
         let layout = Layout(size: size)
         session.setLayout(layout)
-        let frame = Frame(state: session.state, layout: layout, theme: theme, fileName: fileName,
-                          entity: session.entity, rows: session.rows, entityCounts: session.entityCounts,
-                          pendingWrites: session.container.pendingWriteCount)
-        Renderer.draw(frame, on: screen)
+        let model = ViewModel.build(state: session.state, layout: layout, fileName: fileName, entity: session.entity,
+                                    rows: session.rows, entityCounts: session.entityCounts,
+                                    pendingWrites: session.container.pendingWriteCount)
+        Renderer.draw(model, theme: theme, on: screen)
     }
 }

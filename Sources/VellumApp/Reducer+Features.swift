@@ -36,8 +36,6 @@ extension AppState {
 }
 
 extension Reducer {
-    static let commandNames = ["export", "filter", "goto", "group", "q", "quit", "sort", "theme"]
-
     // MARK: Column summary overlay
 
     static func summary(_ s: inout AppState, _ key: VellumTerminal.Key) -> [Effect] {
@@ -117,19 +115,14 @@ extension Reducer {
         let prefix: String
         var head: [String]
         if words.isEmpty || (words.count == 1 && !endsWithSpace) {
-            candidates = commandNames; prefix = words.first ?? ""; head = []
+            candidates = CommandTable.typedNames; prefix = words.first ?? ""; head = []
         } else {
             let argumentIndex = endsWithSpace ? words.count - 1 : words.count - 2
             guard argumentIndex == 0 else { return }     // only the first argument completes
             prefix = endsWithSpace ? "" : words.last!
             head = [words[0]]
-            switch words[0] {
-            case "goto": candidates = s.entityNames
-            case "sort", "group", "filter": candidates = s.columnNames
-            case "theme": candidates = s.themeNames
-            case "export": candidates = ["csv", "json"]
-            default: return
-            }
+            guard let command = CommandTable.typed(words[0]) else { return }
+            candidates = command.completion.candidates(in: s)
         }
         let matches = candidates.filter { $0.lowercased().hasPrefix(prefix.lowercased()) }
         guard !matches.isEmpty else { s.setStatus("no completion for '\(prefix)'", error: true); return }

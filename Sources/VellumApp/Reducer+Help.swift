@@ -5,8 +5,8 @@ extension Reducer {
     /// help lists its own keys), the wheel scrolls it, and every other key or
     /// click (Esc, q, ? among them) closes it, as any key did before it scrolled.
     static func help(_ s: inout AppState, _ key: VellumTerminal.Key) -> [Effect] {
-        let overlay = HelpOverlay(size: s.layout?.size ?? HelpOverlay.fallbackSize)
-        switch (key, KeyBindings.action(for: key)) {
+        let overlay = HelpOverlay(size: s.layout?.size ?? HelpOverlay.fallbackSize, lines: KeyBindings.helpLines(s.keyMap))
+        switch (key, s.keyMap.action(for: key)) {
         case (.mouse(let event), _) where event.kind == .wheelDown: s.helpScroll += 3
         case (.mouse(let event), _) where event.kind == .wheelUp: s.helpScroll -= 3
         case (_, .moveDown?): s.helpScroll += 1

@@ -28,7 +28,7 @@ public enum Reducer {
 
     private static func browse(_ s: inout AppState, _ key: VellumTerminal.Key) -> [Effect] {
         if case .mouse(let event) = key { return mouse(&s, event) }
-        guard let action = KeyBindings.action(for: key) else { return [] }
+        guard let action = s.keyMap.action(for: key) else { return [] }
         let sidebar = s.focus == .sidebar, detail = s.focus == .detail
         switch action {
         case .moveDown: if sidebar { s.sidebarCursor += 1 } else if detail { s.detailCursor += 1 } else { s.cursorRow += 1 }
@@ -219,50 +219,17 @@ public enum Reducer {
         }
     }
 
-    /// `:q`, `:theme NAME`, `:sort KEY [desc]`, `:filter PRED`, `:goto ENTITY`.
+    /// Runs a `:` line through the command it names (see `CommandTable`).
     public static func runCommand(_ s: inout AppState, _ line: String) -> [Effect] {
         let trimmed = line.trimmingCharacters(in: .whitespaces)
-        let name = trimmed.prefix { !$0.isWhitespace }
+        let name = String(trimmed.prefix { !$0.isWhitespace })
         let argument = trimmed.dropFirst(name.count).trimmingCharacters(in: .whitespaces)
-        switch name {
-        case "q", "quit": return [.quit]
-        case "theme":
-            guard !argument.isEmpty else { s.setStatus("usage: :theme NAME", error: true); return [] }
-            return [.setTheme(argument)]
-        case "sort":
-            let parts = argument.split(separator: " ")
-            guard let keyPath = parts.first else { return [.applySort(nil)] }
-            let descending = parts.dropFirst().first.map { $0.lowercased().hasPrefix("desc") } ?? false
-            return [.applySort(VellumStore.SortDescriptor(String(keyPath), ascending: !descending))]
-        case "filter":
-            if let error = parseError(argument) {
-                s.setStatus("filter: \(error.description)", error: true)
-                return []
-            }
-            return [.applyFilter(argument)]
-        case "goto":
-            guard let index = s.entityNames.firstIndex(where: { $0.lowercased() == argument.lowercased() }) else {
-                s.setStatus("no entity named '\(argument)'", error: true)
-                return []
-            }
-            return open(&s, index)
-        case "group":
-            let key = argument.split(separator: " ").first.map(String.init)
-            s.groupKey = key
-            s.cursorRow = 0; s.scrollOffset = 0
-            return [.applyGroup]
-        case "export":
-            let parts = argument.split(separator: " ", maxSplits: 1).map(String.init)
-            guard parts.count == 2, ["csv", "json"].contains(parts[0].lowercased()) else {
-                s.setStatus("usage: :export csv|json PATH", error: true)
-                return []
-            }
-            return [.export(format: parts[0].lowercased(), path: parts[1].trimmingCharacters(in: .whitespaces), replacing: false)]
-        case "": return []
-        default:
+        guard !name.isEmpty else { return [] }
+        guard let command = CommandTable.typed(name) else {
             s.setStatus("unknown command :\(name)", error: true)
             return []
         }
+        return command.run(&s, argument)
     }
 
     /// nil when `text` is empty (no filter) or a valid predicate.

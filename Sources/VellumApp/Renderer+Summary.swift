@@ -3,7 +3,7 @@ import VellumTerminal
 
 extension Renderer {
     /// The column summary overlay: statistics, then a scrollable frequency table.
-    static func summaryOverlay(_ f: Frame, _ screen: Screen) {
+    static func summaryOverlay(_ f: Frame, _ screen: any CellCanvas) {
         guard let o = f.state.summary else { return }
         let size = screen.size
         let width = min(size.columns - 4, 76), height = max(8, size.rows - 4)

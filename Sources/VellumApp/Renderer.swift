@@ -2,26 +2,23 @@ import Foundation
 import VellumStore
 import VellumTerminal
 
-/// What the renderer needs besides AppState: read-only data for one frame.
-@MainActor
+/// What one draw needs: the view model (plain values) and the theme.
 struct Frame {
-    var state: AppState
-    var layout: Layout
+    var model: ViewModel
     var theme: Theme
-    var fileName: String
-    var entity: Entity?
-    var rows: RowSource?
-    var entityCounts: [Int]
-    var pendingWrites: Int
+    var state: AppState { model.state }
+    var layout: Layout { model.layout }
 }
 
-/// Draws one frame. Widgets are functions of the frame; nothing here mutates state.
+/// Draws one frame into a cell canvas. Widgets are functions of the view model:
+/// nothing here mutates state or reads the store.
 @MainActor
 enum Renderer {
-    static func draw(_ f: Frame, on screen: Screen) {
+    static func draw(_ model: ViewModel, theme: Theme, on screen: any CellCanvas) {
+        let f = Frame(model: model, theme: theme)
         let t = f.theme
         screen.clear(style: t[.background])
-        screen.setCursor(row: nil)
+        screen.setCursor(row: nil, col: nil)
         sidebar(f, screen)
         divider(f, screen)
         table(f, screen)
@@ -48,11 +45,11 @@ enum Renderer {
         v.isNull ? "∅" : v.description.replacingOccurrences(of: "\n", with: "⏎")
     }
 
-    private static func sidebar(_ f: Frame, _ screen: Screen) {
+    private static func sidebar(_ f: Frame, _ screen: any CellCanvas) {
         let r = f.layout.sidebar, t = f.theme, s = f.state
         screen.put(row: r.row, col: r.col, text: DisplayWidth.fit(" Entities", toWidth: r.width), style: t[.header])
         for (i, name) in s.entityNames.enumerated() where i + 1 < r.height {
-            let count = f.entityCounts.indices.contains(i) ? String(f.entityCounts[i]) : "?"
+            let count = f.model.entityCounts.indices.contains(i) ? String(f.model.entityCounts[i]) : "?"
             let nameWidth = max(1, r.width - DisplayWidth.of(count) - 2)
             let line = " " + DisplayWidth.fit(name, toWidth: nameWidth) + count + " "
             var style = i == s.selectedEntity ? t[.accent] : t[.text]
@@ -61,7 +58,7 @@ enum Renderer {
         }
     }
 
-    private static func divider(_ f: Frame, _ screen: Screen) {
+    private static func divider(_ f: Frame, _ screen: any CellCanvas) {
         let r = f.layout.sidebar
         for row in r.row..<(r.row + r.height) {
             screen.put(row: row, col: r.col + r.width, text: "│", style: f.theme[.border])
@@ -74,19 +71,15 @@ enum Renderer {
         }
     }
 
-    private static func table(_ f: Frame, _ screen: Screen) {
+    private static func table(_ f: Frame, _ screen: any CellCanvas) {
         let r = f.layout.table, t = f.theme, s = f.state
-        guard let entity = f.entity, let rows = f.rows else {
+        guard let table = f.model.table else {
             screen.put(row: r.row + 1, col: r.col + 1, text: "no entity", style: t[.dim])
             return
         }
         // Grouped tables interleave section header lines with the rows.
-        let lines = s.tableLines(height: f.layout.visibleRows)
-        var objects: [(Int, ManagedObject?)] = []
-        for case .row(let index) in lines { objects.append((index, try? rows.object(at: index))) }
-        let cells: [[String]] = objects.map { _, o in
-            s.columnNames.map { key in (try? o?.value(forKey: key)).flatMap { $0 }.map(tableText) ?? "⚠" }
-        }
+        let lines = table.lines
+        let cells = table.rows.map(\.cells)
         var widths = ColumnSizing.widths(headers: s.columnNames, cells: cells)
         var first = ColumnSizing.firstVisible(widths: widths, cursor: s.cursorColumn, available: r.width)
         var visible = Array(first..<widths.count)
@@ -102,27 +95,25 @@ enum Renderer {
         var x = r.col
         for c in visible where x < r.col + r.width {
             var title = s.columnNames[c]
-            if let sort = s.sort ?? rows.effectiveSort, sort.keyPath == [title] { title += sort.ascending ? " ▲" : " ▼" }
+            if let sort = s.sort ?? table.effectiveSort, sort.keyPath == [title] { title += sort.ascending ? " ▲" : " ▼" }
             let style = c == s.cursorColumn ? t[.header].adding(.underline) : t[.header]
             screen.put(row: r.row, col: x, text: DisplayWidth.fit(title, toWidth: widths[c]), style: style, maxWidth: r.col + r.width - x)
             x += widths[c] + 1
         }
-        if rows.count == 0 {
-            screen.put(row: r.row + 1, col: r.col + 1, text: s.filterText.isEmpty ? "no \(entity.name) records — a adds one" : "no records match the filter", style: t[.dim])
+        if table.rowCount == 0 {
+            screen.put(row: r.row + 1, col: r.col + 1, text: s.filterText.isEmpty ? "no \(table.entityName) records — a adds one" : "no records match the filter", style: t[.dim])
         }
-        let now = Date()
         for (line, entry) in lines.enumerated() {
             guard case .header(let title) = entry else { continue }
             screen.fill(row: r.row + 1 + line, col: r.col, width: r.width, style: t[.dim])
             screen.put(row: r.row + 1 + line, col: r.col, text: "▸ " + title, style: t[.dim].adding(.bold), maxWidth: r.width)
         }
         let rowLines = lines.enumerated().compactMap { i, l -> Int? in if case .row = l { return i } else { return nil } }
-        for (n, (index, object)) in objects.enumerated() {
+        for (n, row) in table.rows.enumerated() {
             let line = rowLines[n]
             let y = r.row + 1 + line
-            let selected = index == s.cursorRow
-            let flashing = object.map { o in (s.flashes[o.objectID].map { $0 > now }) ?? false } ?? false
-            var rowStyle = flashing ? t[.highlight] : t[.text]
+            let selected = row.index == s.cursorRow
+            var rowStyle = row.flashing ? t[.highlight] : t[.text]
             if selected { rowStyle = s.focus == .table ? t[.selection] : t[.text].adding(.bold) }
             screen.fill(row: y, col: r.col, width: r.width, style: rowStyle)
             x = r.col
@@ -143,7 +134,7 @@ enum Renderer {
     }
 
     /// Draws a line editor, scrolled so the cursor is visible, and places the terminal cursor.
-    private static func editorLine(_ editor: LineEditor, row: Int, col: Int, width: Int, style: Style, _ screen: Screen) {
+    private static func editorLine(_ editor: LineEditor, row: Int, col: Int, width: Int, style: Style, _ screen: any CellCanvas) {
         var chars = editor.characters[...]
         var cursorCol = editor.cursorColumn
         while cursorCol >= width, !chars.isEmpty {
@@ -154,25 +145,11 @@ enum Renderer {
         screen.setCursor(row: row, col: col + max(0, cursorCol))
     }
 
-    private static func detail(_ f: Frame, _ screen: Screen) {
+    private static func detail(_ f: Frame, _ screen: any CellCanvas) {
         let r = f.layout.detail, t = f.theme, s = f.state
-        guard !r.isEmpty, let entity = f.entity, let rows = f.rows, s.cursorRow < rows.count,
-              let object = try? rows.object(at: s.cursorRow) else { return }
-        var lines: [(String, String, Style)] = []
-        let id = object.objectID.primaryKey.map { "p\($0)" } ?? "new"
-        screen.put(row: r.row, col: r.col + 1, text: DisplayWidth.fit("\(entity.name) \(id)", toWidth: r.width - 1), style: t[.header])
-        for a in entity.attributes where !a.isTransient {
-            lines.append((a.name, (try? object.value(forKey: a.name)).map(cellText) ?? "⚠", t[.text]))
-        }
-        for rel in entity.relationships {
-            if rel.isToMany {
-                let n = (try? object.toMany(rel.name).count).map { "\($0) \(rel.destination)" } ?? "⚠"
-                lines.append((rel.name, "[\(n)]", t[.accent]))
-            } else {
-                let target = (try? object.toOne(rel.name)).flatMap { $0 }
-                lines.append((rel.name, target.map(displayName) ?? "∅", t[.accent]))
-            }
-        }
+        guard !r.isEmpty, let detail = f.model.detail else { return }
+        screen.put(row: r.row, col: r.col + 1, text: DisplayWidth.fit(detail.title, toWidth: r.width - 1), style: t[.header])
+        let lines = detail.fields.map { ($0.name, $0.value, $0.isRelationship ? t[.accent] : t[.text]) }
         let keyWidth = min(14, (lines.map { DisplayWidth.of($0.0) }.max() ?? 4) + 1)
         for (i, line) in lines.enumerated() where i + 1 < r.height {
             let focused = s.focus == .detail && i == s.detailCursor
@@ -181,7 +158,7 @@ enum Renderer {
             screen.put(row: r.row + 1 + i, col: r.col + 2 + keyWidth, text: line.1, style: focused ? t[.selection] : line.2, maxWidth: r.width - keyWidth - 2)
         }
         if s.focus == .detail, s.mode == .browse, r.height > lines.count + 2 {
-            screen.put(row: r.row + r.height - 1, col: r.col + 1, text: "Enter follow/edit  e edit/pick  Tab leave", style: t[.dim], maxWidth: r.width - 1)
+            screen.put(row: r.row + r.height - 1, col: r.col + 1, text: s.keyMap.hintLine(CommandTable.detailHint), style: t[.dim], maxWidth: r.width - 1)
         }
     }
 
@@ -195,7 +172,7 @@ enum Renderer {
         return o.objectID.uriString
     }
 
-    private static func statusBar(_ f: Frame, _ screen: Screen) {
+    private static func statusBar(_ f: Frame, _ screen: any CellCanvas) {
         let r = f.layout.status, t = f.theme, s = f.state
         screen.fill(row: r.row, col: r.col, width: r.width, style: t[.status])
         if s.mode == .filter || s.mode == .command || s.mode == .search {
@@ -205,15 +182,15 @@ enum Renderer {
             editorLine(s.editor, row: r.row, col: w, width: r.width - w, style: t[.status], screen)
             return
         }
-        var parts = [f.fileName, (s.currentEntityName ?? "-") + (s.navigationTitle.map { " (\($0))" } ?? "")]
-        parts.append(f.rows.map { $0.count == 0 ? "row 0/0" : "row \(s.cursorRow + 1)/\($0.count)" } ?? "")
+        var parts = [f.model.fileName, (s.currentEntityName ?? "-") + (s.navigationTitle.map { " (\($0))" } ?? "")]
+        parts.append(f.model.table.map { $0.rowCount == 0 ? "row 0/0" : "row \(s.cursorRow + 1)/\($0.rowCount)" } ?? "")
         if !s.filterText.isEmpty { parts.append("filter: \(s.filterText)") }
         if let sort = s.sort { parts.append("sort: \(sort.keyPath.joined(separator: ".")) \(sort.ascending ? "▲" : "▼")") }
         var live = "● live"
         if let writer = s.lastWriter, let date = s.lastWriteDate { live += " · \(writer) \(timeString(date))" }
         else if let change = s.lastChange { live += " " + timeString(change) }
         parts.append(live)
-        if f.pendingWrites > 0 { parts.append("writes: \(f.pendingWrites)") }
+        if f.model.pendingWrites > 0 { parts.append("writes: \(f.model.pendingWrites)") }
         let x = screen.put(row: r.row, col: 1, text: parts.joined(separator: " │ "), style: t[.statusText], maxWidth: r.width - 2)
         if let message = s.editError ?? s.statusMessage {
             let style = (s.editError != nil || s.statusIsError) ? t[.error] : t[.warning]
@@ -221,7 +198,7 @@ enum Renderer {
         }
     }
 
-    private static func bottomLine(_ f: Frame, _ screen: Screen) {
+    private static func bottomLine(_ f: Frame, _ screen: any CellCanvas) {
         let r = f.layout.hints, t = f.theme, s = f.state
         switch s.mode {
         case .filter:
@@ -236,7 +213,8 @@ enum Renderer {
         case .command where s.promptError != nil:
             screen.put(row: r.row, col: 0, text: " " + (s.promptError ?? ""), style: t[.error], maxWidth: r.width)
         case .command:
-            screen.put(row: r.row, col: 0, text: " :q  :theme NAME  :sort KEY [desc]  :filter PRED  :goto ENTITY  :group [KEY]  :export csv|json PATH  (Tab completes)", style: t[.dim], maxWidth: r.width)
+            let usages = CommandTable.lineCommands.map(\.usage).joined(separator: "  ")
+            screen.put(row: r.row, col: 0, text: " \(usages)  (Tab completes)", style: t[.dim], maxWidth: r.width)
         case .search:
             screen.put(row: r.row, col: 0, text: " Enter find (text fields, case-insensitive)  n/N next/previous  Esc cancel", style: t[.dim], maxWidth: r.width)
         case .summary:
@@ -254,12 +232,12 @@ enum Renderer {
         case .confirmReplace:
             screen.put(row: r.row, col: 0, text: " Replace the existing file? y = yes, n or Esc = no (the old file stays)", style: t[.warning], maxWidth: r.width)
         default:
-            screen.put(row: r.row, col: 0, text: " " + KeyBindings.hint, style: t[.dim], maxWidth: r.width)
+            screen.put(row: r.row, col: 0, text: " " + s.keyMap.hint, style: t[.dim], maxWidth: r.width)
         }
     }
 
-    private static func help(_ f: Frame, _ screen: Screen) {
-        let overlay = HelpOverlay(size: screen.size), r = overlay.box
+    private static func help(_ f: Frame, _ screen: any CellCanvas) {
+        let overlay = HelpOverlay(size: screen.size, lines: KeyBindings.helpLines(f.state.keyMap)), r = overlay.box
         let style = f.theme[.text].adding(.reverse)
         screen.fill(row: r.row, col: r.col, width: r.width, height: r.height, style: style)
         let columnWidth = (r.width - 4) / overlay.columns
@@ -273,7 +251,7 @@ enum Renderer {
     }
 
     /// A framed, filled rectangle (the overlays' frame).
-    static func box(_ screen: Screen, top: Int, left: Int, width: Int, height: Int, style: Style) {
+    static func box(_ screen: any CellCanvas, top: Int, left: Int, width: Int, height: Int, style: Style) {
         screen.fill(row: top, col: left, width: width, height: height, style: style)
         screen.put(row: top, col: left, text: "┌" + String(repeating: "─", count: max(0, width - 2)) + "┐", style: style)
         for y in (top + 1)..<max(top + 1, top + height - 1) {
@@ -283,7 +261,7 @@ enum Renderer {
         screen.put(row: top + height - 1, col: left, text: "└" + String(repeating: "─", count: max(0, width - 2)) + "┘", style: style)
     }
 
-    private static func conflict(_ f: Frame, _ screen: Screen) {
+    private static func conflict(_ f: Frame, _ screen: any CellCanvas) {
         guard let c = f.state.conflict else { return }
         let size = screen.size
         let width = min(size.columns - 4, 70), height = 8
@@ -300,7 +278,7 @@ enum Renderer {
         screen.put(row: top + 6, col: left + 2, text: "\(keep)   t take theirs   Esc \(back)", style: style, maxWidth: width - 4)
     }
 
-    private static func picker(_ f: Frame, _ screen: Screen) {
+    private static func picker(_ f: Frame, _ screen: any CellCanvas) {
         let s = f.state, size = screen.size
         let width = min(size.columns - 4, 60), height = min(size.rows - 4, 20)
         let top = max(0, (size.rows - height) / 2), left = max(0, (size.columns - width) / 2)

@@ -52,6 +52,9 @@ public enum VellumBrowser {
 
         let session = BrowserSession(container: container)
         session.setThemeName(theme.name)
+        let bindings = BindingsFile.load(environment: environment)
+        session.setKeyMap(bindings.keyMap)
+        if let problem = bindings.summary { session.setStatus(problem, error: true) }
         container.onMergeError { [weak session] error in session?.setStatus("merge failed: \(ErrorText.describe(error))", error: true) }
         if readOnly {
             let snapshot: Bool = container.store.readsSnapshot

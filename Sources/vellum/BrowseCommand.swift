@@ -25,10 +25,8 @@ struct BrowseCommand: AsyncCommand {
     @MainActor
     static func runAsync(_ arguments: ParsedArguments, console: Console) async throws {
         let path = try VellumCLI.positionals(arguments, ["FILE"], command: name)[0]
-        var forwarded = [path]
-        if let theme = arguments.option("theme") { forwarded += ["--theme", theme] }
-        if arguments.has(ReadOnlyNotice.flag) { forwarded.append("--read-only") }
-        let status = await AppCommands.browse(arguments: forwarded)
+        let status = await AppCommands.browse(path: path, theme: arguments.option("theme"),
+                                              readOnly: arguments.has(ReadOnlyNotice.flag))
         if status != 0 { throw CLIError.exit(status) }
     }
 }

@@ -21,7 +21,7 @@ struct DemoCommand: AsyncCommand {
     @MainActor
     static func runAsync(_ arguments: ParsedArguments, console: Console) async throws {
         _ = try VellumCLI.positionals(arguments, [], command: name)
-        let status = await AppCommands.demo(arguments: arguments.option("theme").map { ["--theme", $0] } ?? [])
+        let status = await AppCommands.demo(theme: arguments.option("theme"))
         if status != 0 { throw CLIError.exit(status) }
     }
 }

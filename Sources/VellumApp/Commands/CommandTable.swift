@@ -1,0 +1,122 @@
+import VellumStore
+import VellumTerminal
+
+/// Every command of the browser, in the order help and docs list them.
+public enum CommandTable {
+    public static let all: [Command] = [
+        Command("move-down", .moveDown, keys: [.char("j"), .down], help: "next row / entity"),
+        Command("move-up", .moveUp, keys: [.char("k"), .up], help: "previous row / entity"),
+        Command("top", .top, keys: [.char("g"), .home], help: "first row"),
+        Command("bottom", .bottom, keys: [.char("G"), .end], help: "last row"),
+        Command("page-down", .pageDown, keys: [.pageDown, .ctrl("f")], help: "page down"),
+        Command("page-up", .pageUp, keys: [.pageUp, .ctrl("b")], help: "page up"),
+        Command("column-left", .columnLeft, keys: [.char("h"), .left], help: "previous column"),
+        Command("column-right", .columnRight, keys: [.char("l"), .right], help: "next column"),
+        Command("switch-focus", .switchFocus, keys: [.tab, .backTab], help: "focus sidebar / table / detail pane"),
+        Command("open", .open, keys: [.enter], help: "open entity / edit cell / follow relationship"),
+        Command("edit", .edit, keys: [.char("e")], help: "edit cell or field (to-one: picker)"),
+        Command("filter", .filter, keys: [.char("/")], help: "filter with a predicate (empty clears)",
+                line: LineCommand(names: ["filter"], usage: ":filter PRED", completion: .columns, run: filter)),
+        Command("sort-ascending", .sortAscending, keys: [.char("s")], help: "sort by column ascending"),
+        Command("sort-descending", .sortDescending, keys: [.char("S")], help: "sort by column descending"),
+        Command("summary", .summary, keys: [.char("F")], help: "column summary: stats and frequencies (Enter filters)"),
+        Command("search", .search, keys: [.char("f")], help: "find text in string fields"),
+        Command("search-next", .searchNext, keys: [.char("n")], help: "next match of the find"),
+        Command("search-previous", .searchPrevious, keys: [.char("N")], help: "previous match of the find"),
+        Command("add", .add, keys: [.char("a")], help: "add a record"),
+        Command("duplicate", .duplicate, keys: [.char("D")], help: "duplicate the record"),
+        Command("delete", .delete, keys: [.char("d")], help: "delete the record (asks y/n)"),
+        Command("undo", .undo, keys: [.char("u")], help: "undo last edit/add/delete (saved; asks if another writer changed it)"),
+        Command("redo", .redo, keys: [.ctrl("r")], help: "redo"),
+        Command("help", .help, keys: [.char("?")], help: "toggle this help"),
+        Command("command", .command, keys: [.char(":")], help: "command line (see Commands)"),
+        Command("back", .back, keys: [.backspace], help: "back to the previous list"),
+        Command("cancel", .cancel, keys: [.escape], help: "close an editor, prompt or overlay (never leaves a list)"),
+        Command("quit", .quit, keys: [.char("q"), .ctrl("c")], help: "quit",
+                line: LineCommand(names: ["q", "quit"], usage: ":q", completion: .none, run: { _, _ in [.quit] })),
+        Command("suspend", .suspend, keys: [.ctrl("z")], help: "suspend to the shell"),
+        Command("theme", nil, keys: [], help: "switch theme",
+                line: LineCommand(names: ["theme"], usage: ":theme NAME", completion: .themes, run: theme)),
+        Command("sort", nil, keys: [], help: "sort by a key path",
+                line: LineCommand(names: ["sort"], usage: ":sort KEY [desc]", completion: .columns, run: sort)),
+        Command("goto", nil, keys: [], help: "open an entity",
+                line: LineCommand(names: ["goto"], usage: ":goto ENTITY", completion: .entities, run: goto)),
+        Command("group", nil, keys: [], help: "group rows into sections by KEY (none: ungroup)",
+                line: LineCommand(names: ["group"], usage: ":group [KEY]", completion: .columns, run: group)),
+        Command("export", nil, keys: [], help: "write the current list to a file (never over a database; whole or not at all)",
+                line: LineCommand(names: ["export"], usage: ":export csv|json PATH", completion: .choices(["csv", "json"]), run: export)),
+    ]
+
+    /// The hint bar in browse mode: commands shown together under one word, with their first keys.
+    static let hintBar: [(names: [String], word: String)] = [
+        (["move-down", "move-up"], "move"), (["column-left", "column-right"], "column"), (["switch-focus"], "focus"),
+        (["open"], "open/edit"), (["filter"], "filter"), (["sort-ascending", "sort-descending"], "sort"),
+        (["summary"], "summary"), (["search"], "find"), (["add"], "add"), (["delete"], "delete"), (["undo"], "undo"),
+        (["command"], "cmd"), (["help"], "help"), (["quit"], "quit"),
+    ]
+
+    /// The detail pane's hint while it has the focus.
+    static let detailHint: [(names: [String], word: String)] = [
+        (["open"], "follow/edit"), (["edit"], "edit/pick"), (["switch-focus"], "leave"),
+    ]
+
+    public static func named(_ name: String) -> Command? { all.first { $0.name == name } }
+
+    /// The command a `:` line names (`q` and `quit` both name quit).
+    public static func typed(_ name: String) -> LineCommand? {
+        all.lazy.compactMap(\.line).first { $0.names.contains(name) }
+    }
+
+    /// Every name `:` accepts, for completion.
+    static var typedNames: [String] { all.compactMap(\.line).flatMap(\.names).sorted() }
+
+    /// The `:` commands as help and the command prompt list them.
+    static var lineCommands: [(usage: String, help: String)] {
+        all.compactMap { c in c.line.map { ($0.usage, c.help) } }
+    }
+
+    // MARK: Handlers of the `:` commands
+
+    private static func filter(_ s: inout AppState, _ argument: String) -> [Effect] {
+        if let error = Reducer.parseError(argument) {
+            s.setStatus("filter: \(error.description)", error: true)
+            return []
+        }
+        return [.applyFilter(argument)]
+    }
+
+    private static func theme(_ s: inout AppState, _ argument: String) -> [Effect] {
+        guard !argument.isEmpty else { s.setStatus("usage: :theme NAME", error: true); return [] }
+        return [.setTheme(argument)]
+    }
+
+    private static func sort(_ s: inout AppState, _ argument: String) -> [Effect] {
+        let parts = argument.split(separator: " ")
+        guard let keyPath = parts.first else { return [.applySort(nil)] }
+        let descending = parts.dropFirst().first.map { $0.lowercased().hasPrefix("desc") } ?? false
+        return [.applySort(VellumStore.SortDescriptor(String(keyPath), ascending: !descending))]
+    }
+
+    private static func goto(_ s: inout AppState, _ argument: String) -> [Effect] {
+        guard let index = s.entityNames.firstIndex(where: { $0.lowercased() == argument.lowercased() }) else {
+            s.setStatus("no entity named '\(argument)'", error: true)
+            return []
+        }
+        return Reducer.open(&s, index)
+    }
+
+    private static func group(_ s: inout AppState, _ argument: String) -> [Effect] {
+        s.groupKey = argument.split(separator: " ").first.map(String.init)
+        s.cursorRow = 0; s.scrollOffset = 0
+        return [.applyGroup]
+    }
+
+    private static func export(_ s: inout AppState, _ argument: String) -> [Effect] {
+        let parts = argument.split(separator: " ", maxSplits: 1).map(String.init)
+        guard parts.count == 2, ["csv", "json"].contains(parts[0].lowercased()) else {
+            s.setStatus("usage: :export csv|json PATH", error: true)
+            return []
+        }
+        return [.export(format: parts[0].lowercased(), path: parts[1].trimmingCharacters(in: .whitespaces), replacing: false)]
+    }
+}
