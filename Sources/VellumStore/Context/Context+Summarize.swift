@@ -3,7 +3,11 @@ import Foundation
 extension ManagedObjectContext {
     /// Summarizes `attribute` over the rows `request` matches (its sort, limit and
     /// offset are ignored). Unsaved changes in this context are not included.
-    public func summarize(_ request: FetchRequest, attribute: String, limit: Int = 50) throws -> ColumnSummary {
+    public func summarize(_ request: FetchRequest, attribute: String, limit: Int = 50) throws(StoreError) -> ColumnSummary {
+        try StoreError.nesting { try summary(request, attribute: attribute, limit: limit) }
+    }
+
+    private func summary(_ request: FetchRequest, attribute: String, limit: Int) throws -> ColumnSummary {
         let entity = try self.entity(request.entityName)
         guard let index = entity.attributeIndexByName[attribute] else { throw StoreError.unknownKey(entity: entity.name, key: attribute) }
         let type = entity.attributes[index].type
