@@ -77,6 +77,6 @@ extension BrowserSession {
 
     /// A predicate error on one line (the prompt shows the caret); anything else in words.
     func describeQuery(_ error: any Error) -> String {
-        (error as? QueryError)?.oneLine ?? describe(error)
+        ((error as? StoreError)?.queryError ?? error as? QueryError)?.oneLine ?? describe(error)
     }
 }

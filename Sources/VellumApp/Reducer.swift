@@ -235,6 +235,6 @@ public enum Reducer {
     /// nil when `text` is empty (no filter) or a valid predicate.
     public static func parseError(_ text: String) -> ParseError? {
         guard !text.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
-        do { _ = try VellumStore.Predicate(format: text); return nil } catch { return error }
+        do { _ = try VellumStore.Predicate(format: text); return nil } catch { return error.parseError }
     }
 }

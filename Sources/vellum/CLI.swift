@@ -176,6 +176,7 @@ enum VellumCLI {
         switch error {
         case let e as CLIError: return e.description
         case let e as ModelError: return e.description
+        case StoreError.query(let e): return e.rendered(width: DisplayWidth.of)
         case let e as StoreError: return e.description
         case let e as ArgumentError: return e.description
         case let e as QueryError: return e.rendered(width: DisplayWidth.of)

@@ -64,7 +64,7 @@ struct QueryCommand: Command {
         var sort: [VellumStore.SortDescriptor] = []
         if let text = arguments.option("sort") {
             do { sort = try VellumStore.SortDescriptor.parseList(text) } catch {
-                throw CLIError.usage("invalid --sort:\n" + error.caretDiagnostic(input: text, width: DisplayWidth.of), command: name)
+                throw CLIError.usage("invalid --sort:\n" + (error.parseError?.caretDiagnostic(input: text, width: DisplayWidth.of) ?? error.description), command: name)
             }
             for s in sort {
                 do { try s.validate(entity: entity, model: store.model) } catch {

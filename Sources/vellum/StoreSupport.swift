@@ -71,7 +71,7 @@ enum StoreSupport {
         guard let text else { return nil }
         let predicate: VellumStore.Predicate
         do { predicate = try VellumStore.Predicate(format: text) } catch {
-            throw CLIError.usage("invalid --where predicate:\n" + error.caretDiagnostic(input: text, width: DisplayWidth.of), command: command)
+            throw CLIError.usage("invalid --where predicate:\n" + (error.parseError?.caretDiagnostic(input: text, width: DisplayWidth.of) ?? error.description), command: command)
         }
         do { try predicate.validate(entity: entity, model: model) } catch {
             throw CLIError.runtime("invalid --where predicate for \(entity.name): \(error.rendered(width: DisplayWidth.of))")

@@ -63,3 +63,8 @@ enum QueryFixtures {
 
     static var item: Entity { model.entity(named: "Item")! }
 }
+
+/// The syntax error a parse threw (nil when it threw none).
+func parseError<T>(_ body: () throws -> T) -> ParseError? {
+    do { _ = try body(); return nil } catch { return (error as? StoreError)?.parseError }
+}

@@ -62,10 +62,11 @@ struct ResultsControllerTests {
 
     @Test func sectionsNeedTheirKeyAsFirstSort() throws {
         let a = ResultsController(fetchRequest: FetchRequest(entityName: "Product"), context: view, sectionKeyPath: "price")
-        #expect(throws: ResultsControllerError.missingSortDescriptors) { try a.performFetch() }
+        #expect(try #require(throws: StoreError.self) { try a.performFetch() }.resultsError == .missingSortDescriptors)
         let b = ResultsController(fetchRequest: FetchRequest(entityName: "Product", sortDescriptors: [SortDescriptor("name")]),
                                   context: view, sectionKeyPath: "price")
-        #expect(throws: ResultsControllerError.sectionKeyPathNotFirstSortKey(sectionKeyPath: "price", firstSortKey: "name")) { try b.performFetch() }
+        #expect(try #require(throws: StoreError.self) { try b.performFetch() }.resultsError
+                == .sectionKeyPathNotFirstSortKey(sectionKeyPath: "price", firstSortKey: "name"))
     }
 
     /// Without sort descriptors the order is by object ID; it stays live.

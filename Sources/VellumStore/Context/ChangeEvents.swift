@@ -35,29 +35,6 @@ public struct ObjectsDidChange: Sendable {
     }
 }
 
-/// A committed save: which objects it inserted, updated and deleted, with the
-/// changed keys per object, who wrote it, and a sequence token.
-public struct DidSave: Sendable {
-    public var inserted: Set<ObjectID>
-    public var updated: Set<ObjectID>
-    public var deleted: Set<ObjectID>
-    public var changedKeys: [ObjectID: Set<String>]
-    public var author: String?
-    /// Increases with every save through the same store object.
-    public var sequence: Int64
-    public init(inserted: Set<ObjectID>, updated: Set<ObjectID>, deleted: Set<ObjectID>,
-                changedKeys: [ObjectID: Set<String>], author: String?, sequence: Int64) {
-        self.inserted = inserted
-        self.updated = updated
-        self.deleted = deleted
-        self.changedKeys = changedKeys
-        self.author = author
-        self.sequence = sequence
-    }
-
-    public var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }
-}
-
 extension ManagedObjectContext {
     /// Registers a callback for this context's `objectsDidChange` events.
     @discardableResult

@@ -3,7 +3,11 @@ import Foundation
 extension ManagedObjectContext {
     /// Fetches objects. The result reflects this context's unsaved inserts,
     /// changes and deletes (evaluated in memory with the same predicate and sort).
-    public func fetch(_ request: FetchRequest) throws -> [ManagedObject] {
+    public func fetch(_ request: FetchRequest) throws(StoreError) -> [ManagedObject] {
+        try StoreError.nesting { try fetchObjects(request) }
+    }
+
+    private func fetchObjects(_ request: FetchRequest) throws -> [ManagedObject] {
         let entity = try self.entity(request.entityName)
         let pending = request.includesPendingChanges ? pendingObjects(of: entity, request: request) : []
         let pagingInSQL = pending.isEmpty
@@ -69,14 +73,18 @@ extension ManagedObjectContext {
     }
 
     /// Object IDs only: no values are loaded.
-    public func fetchObjectIDs(_ request: FetchRequest) throws -> [ObjectID] {
+    public func fetchObjectIDs(_ request: FetchRequest) throws(StoreError) -> [ObjectID] {
         var r = request
         r.resultType = .objectIDs
         return try fetch(r).map(\.objectID)
     }
 
     /// The number of objects a fetch would return.
-    public func count(_ request: FetchRequest) throws -> Int {
+    public func count(_ request: FetchRequest) throws(StoreError) -> Int {
+        try StoreError.nesting { try countRows(request) }
+    }
+
+    private func countRows(_ request: FetchRequest) throws -> Int {
         let entity = try self.entity(request.entityName)
         if request.includesPendingChanges && pendingObjects.contains(where: { $0.entity.rootName == entity.rootName }) {
             return try fetchObjectIDs(request).count
@@ -92,7 +100,7 @@ extension ManagedObjectContext {
     }
 
     /// Fetch by entity name with an optional predicate and sort: the seeds' convenience.
-    public func fetch(_ entityName: String, where predicate: Predicate? = nil, sortedBy sort: [SortDescriptor] = [], limit: Int? = nil) throws -> [ManagedObject] {
+    public func fetch(_ entityName: String, where predicate: Predicate? = nil, sortedBy sort: [SortDescriptor] = [], limit: Int? = nil) throws(StoreError) -> [ManagedObject] {
         try fetch(FetchRequest(entityName: entityName, predicate: predicate, sortDescriptors: sort, fetchLimit: limit))
     }
 

@@ -86,7 +86,7 @@ extension ManagedObjectContext {
         let event = DidSave(inserted: insertedIDs, updated: updatedIDs, deleted: deletedIDs, changedKeys: keys,
                             author: transactionAuthor, sequence: store.nextSaveSequence())
         for body in saveObservers.values { body(event) }
-        store.publish(event, from: self)
+        store.publish(event, from: ObjectIdentifier(self))
         return event
     }
 }

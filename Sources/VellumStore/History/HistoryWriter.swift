@@ -19,7 +19,7 @@ struct HistoryWriter {
         INSERT INTO \(HistorySchema.changes) (txn, timestamp, entity, pk, kind, columns, tombstone, pks) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
         """
 
-    func record(inserted: [ManagedObject], updated: [(ManagedObject, Set<String>)], deleted: [ManagedObject]) throws {
+    func record<Object: HistoryRecordable>(inserted: [Object], updated: [(Object, Set<String>)], deleted: [Object]) throws {
         var groups: [GroupKey: Int] = [:]  // index into `order`
         var order: [(key: GroupKey, pks: [Int64])] = []
         var last: (key: GroupKey, index: Int)?
@@ -70,9 +70,9 @@ struct HistoryWriter {
     }
 
     /// The values kept for a deleted object, as the triggers write them (column → value).
-    private func tombstone(of o: ManagedObject) -> String? {
+    private func tombstone(of o: some HistoryRecordable) -> String? {
         guard let m = layout.mapping(for: o.entity.name) else { return nil }
-        let values = o.committed ?? o.values
+        let values = o.storedValues
         var object: [String: Any] = [:]
         for (i, a) in o.entity.attributes.enumerated() where a.preservesValueInHistoryOnDeletion {
             guard let column = m.attributeColumns[i], i < values.count else { continue }

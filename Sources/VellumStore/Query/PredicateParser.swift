@@ -3,14 +3,18 @@ import Foundation
 extension Predicate {
     /// Parses NSPredicate format syntax (see docs/predicates.md). `$variables`
     /// found in `variables` are replaced by their values; others stay variables.
-    public init(format: String, variables: [String: Value] = [:]) throws(ParseError) {
+    public init(format: String, variables: [String: Value] = [:]) throws(StoreError) {
+        do { self = try Predicate(parsing: format, variables: variables) } catch { throw .parse(error) }
+    }
+
+    init(parsing format: String, variables: [String: Value]) throws(ParseError) {
         var parser = try PredicateParser(format)
         let p = try parser.parsePredicateToEnd()
         self = variables.isEmpty ? p : p.substitutingKnown(variables)
     }
 
     /// Same as `init(format:variables:)`.
-    public static func parse(_ format: String, variables: [String: Value] = [:]) throws(ParseError) -> Predicate {
+    public static func parse(_ format: String, variables: [String: Value] = [:]) throws(StoreError) -> Predicate {
         try Predicate(format: format, variables: variables)
     }
 }

@@ -38,7 +38,11 @@ public struct SortDescriptor: Sendable, Hashable, CustomStringConvertible {
     /// Parses `"name,-price,title[c],provider.name[l]"`: comma-separated key
     /// paths, a leading `-` for descending (`+` for ascending is accepted), an
     /// optional `[c]` (case-insensitive) or `[l]` (localized standard) suffix.
-    public static func parseList(_ text: String) throws(ParseError) -> [SortDescriptor] {
+    public static func parseList(_ text: String) throws(StoreError) -> [SortDescriptor] {
+        do { return try parsingList(text) } catch { throw .parse(error) }
+    }
+
+    static func parsingList(_ text: String) throws(ParseError) -> [SortDescriptor] {
         var result: [SortDescriptor] = []
         var offset = 0
         for part in text.split(separator: ",", omittingEmptySubsequences: false) {

@@ -1,25 +1,5 @@
 import Foundation
 
-/// Errors from `ResultsController`.
-public enum ResultsControllerError: Error, Sendable, Equatable, CustomStringConvertible {
-    case missingSortDescriptors
-    case sectionKeyPathNotFirstSortKey(sectionKeyPath: String, firstSortKey: String)
-    case sectionSortMustBeBinary(String)
-    case notFetched
-    case indexPathOutOfRange(ResultsIndexPath)
-
-    public var description: String {
-        switch self {
-        case .missingSortDescriptors: return "a results controller needs at least one sort descriptor"
-        case .sectionKeyPathNotFirstSortKey(let s, let f):
-            return "the section key path '\(s)' must be the first sort descriptor's key path (it is '\(f)')"
-        case .sectionSortMustBeBinary(let s): return "the sort descriptor for the section key path '\(s)' must use binary comparison"
-        case .notFetched: return "performFetch() has not been called"
-        case .indexPathOutOfRange(let p): return "index path \(p) is out of range"
-        }
-    }
-}
-
 /// Keeps a sorted, optionally sectioned list of a fetch request's results up to
 /// date as the context changes, like `NSFetchedResultsController`.
 ///
@@ -72,15 +52,19 @@ public final class ResultsController {
     /// With `firstPage`, only that many leading rows are read now (plus a count of
     /// all of them, `fetchedObjectCount`), so a screen can be drawn at once; call
     /// `completeFetch()` afterwards to index the rest (it reports one reload).
-    public func performFetch(firstPage: Int? = nil) throws {
+    public func performFetch(firstPage: Int? = nil) throws(StoreError) {
+        try StoreError.nesting { try indexRows(firstPage: firstPage) }
+    }
+
+    private func indexRows(firstPage: Int?) throws {
         let descriptors = fetchRequest.sortDescriptors
         if let sectionKeyPath {
-            guard let first = descriptors.first else { throw ResultsControllerError.missingSortDescriptors }
+            guard let first = descriptors.first else { throw StoreError.results(.missingSortDescriptors) }
             let firstKey = first.keyPath.joined(separator: ".")
             guard firstKey == sectionKeyPath else {
-                throw ResultsControllerError.sectionKeyPathNotFirstSortKey(sectionKeyPath: sectionKeyPath, firstSortKey: firstKey)
+                throw StoreError.results(.sectionKeyPathNotFirstSortKey(sectionKeyPath: sectionKeyPath, firstSortKey: firstKey))
             }
-            guard first.comparison == .binary else { throw ResultsControllerError.sectionSortMustBeBinary(sectionKeyPath) }
+            guard first.comparison == .binary else { throw StoreError.results(.sectionSortMustBeBinary(sectionKeyPath)) }
         }
         let entity = try context.entity(fetchRequest.entityName)
         rootName = entity.rootName
@@ -107,9 +91,9 @@ public final class ResultsController {
     /// the full list (same query, same order) and the count was already reported,
     /// so nothing visible moves and no change set is sent. (A change arriving while
     /// only the first page is indexed triggers a full reload instead.)
-    public func completeFetch() throws {
+    public func completeFetch() throws(StoreError) {
         guard fetched, partialCount != nil else { return }
-        try refetch()
+        try StoreError.nesting { try refetch() }
     }
 
     func refetch(limit: Int? = nil) throws {
@@ -148,9 +132,9 @@ public final class ResultsController {
 
     public var numberOfSections: Int { fetched ? index.sections.count : 0 }
 
-    public func objectID(at indexPath: ResultsIndexPath) throws -> ObjectID {
+    public func objectID(at indexPath: ResultsIndexPath) throws(StoreError) -> ObjectID {
         if partialCount != nil, index.position(of: indexPath) == nil { try completeFetch() }
-        guard let p = index.position(of: indexPath) else { throw ResultsControllerError.indexPathOutOfRange(indexPath) }
+        guard let p = index.position(of: indexPath) else { throw StoreError.results(.indexPathOutOfRange(indexPath)) }
         return index.entries[p].id
     }
 
@@ -158,7 +142,7 @@ public final class ResultsController {
     /// are loaded in the same query.
     public func object(at indexPath: ResultsIndexPath) throws -> ManagedObject {
         if partialCount != nil, index.position(of: indexPath) == nil { try completeFetch() }
-        guard let p = index.position(of: indexPath) else { throw ResultsControllerError.indexPathOutOfRange(indexPath) }
+        guard let p = index.position(of: indexPath) else { throw StoreError.results(.indexPathOutOfRange(indexPath)) }
         let object = try context.object(with: index.entries[p].id)
         if object.isFault {
             let size = fetchRequest.fetchBatchSize > 0 ? fetchRequest.fetchBatchSize : 50

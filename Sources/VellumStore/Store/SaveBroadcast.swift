@@ -39,8 +39,9 @@ final class SaveBroadcast: @unchecked Sendable {
 extension PersistentStore {
     var currentSaveSequence: Int64 { broadcast.current }
     func nextSaveSequence() -> Int64 { broadcast.next() }
-    func publish(_ event: DidSave, from context: ManagedObjectContext) {
-        broadcast.publish(event, from: ObjectIdentifier(context))
+    /// `source` identifies the saving context (subscribers skip their own saves).
+    func publish(_ event: DidSave, from source: ObjectIdentifier) {
+        broadcast.publish(event, from: source)
     }
 
     /// Calls `body` after every save through this store, from the saving thread,

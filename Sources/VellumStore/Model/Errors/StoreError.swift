@@ -41,6 +41,14 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     case conflicts([MergeConflict])
     /// The store is busy (locked by another connection) after all retries.
     case busy(path: String, detail: String)
+    /// A predicate or sort does not fit the model, or failed to compile or evaluate.
+    case query(QueryError)
+    /// A predicate or sort string has a syntax error.
+    case parse(ParseError)
+    /// A model was refused.
+    case model(ModelError)
+    /// A results controller was misused.
+    case results(ResultsControllerError)
     /// Any other misuse, described.
     case invalidOperation(String)
 
@@ -69,6 +77,10 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
             if cs.count == 1 { return cs[0].description }
             return "\(cs.count) save conflicts:\n" + cs.map { "  " + $0.description }.joined(separator: "\n")
         case .busy(let path, let detail): return "\(path): database is busy (\(detail))"
+        case .query(let e): return e.description
+        case .parse(let e): return e.description
+        case .model(let e): return e.description
+        case .results(let e): return e.description
         case .invalidOperation(let m): return m
         }
     }
