@@ -19,7 +19,8 @@ extension Value {
         case (.undefined, _): return self
         case (.string, .string): return self
         case (.integer16, .integer(let i)), (.integer32, .integer(let i)), (.integer64, .integer(let i)):
-            guard type.integerRange!.contains(i) else { throw mismatch("\(i) is out of range for \(type.rawValue)") }
+            let range = type.integerRange!
+            guard range.contains(i) else { throw mismatch("\(i) is out of range \(range.lowerBound)...\(range.upperBound) for \(type.rawValue)") }
             return self
         case (.integer16, .bool(let b)), (.integer32, .bool(let b)), (.integer64, .bool(let b)):
             return .integer(b ? 1 : 0)

@@ -15,9 +15,6 @@ public enum ValueParser {
             value = .string(input)
         case .integer16, .integer32, .integer64:
             guard let i = Int64(text) else { return .failure(.init("'\(text)' is not an integer")) }
-            if let range = attribute.type.integerRange, !range.contains(i) {
-                return .failure(.init("\(i) is out of range \(range.lowerBound)...\(range.upperBound)"))
-            }
             value = .integer(i)
         case .double, .float:
             guard let d = Double(text), d.isFinite else { return .failure(.init("'\(text)' is not a number")) }
