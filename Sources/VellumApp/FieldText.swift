@@ -31,33 +31,24 @@ public enum FieldText {
             return ValueParser.parse(input, for: attribute)
         }
         let text = input.trimmingCharacters(in: .whitespacesAndNewlines)
-        if text.isEmpty {
-            return attribute.isOptional ? .success(.null) : .failure(.init("\(attribute.name) is required"))
+        // Empty text, and JSON null, mean no value; whether that may be stored is the core's to say.
+        if text.isEmpty || (attribute.type == .transformable && text == "null") {
+            guard let reason = ValueRules.violation(of: .null, for: attribute) else { return .success(.null) }
+            return .failure(.init("\(attribute.name) \(reason)\(text.isEmpty ? "" : " (null is no value)")"))
         }
         if attribute.type == .binary {
             // Positions refer to the text as typed, so the untrimmed input is read.
             switch BinaryTextFormat.data(from: input) {
             case .success(let data):
-                if let reason = lengthViolation(data, attribute) { return .failure(.init("\(attribute.name): \(reason)")) }
+                if let reason = ValueRules.violation(of: .data(data), for: attribute) { return .failure(.init("\(attribute.name): \(reason)")) }
                 return .success(.data(data))
             case .failure(let error): return .failure(.init("\(attribute.name): \(error)"))
             }
         }
-        if let error = JSONSyntax.firstError(in: input) {
-            return .failure(.init("\(attribute.name) is not valid JSON at \(error)"))
-        }
-        // JSON null is no value: stored as NULL, never as the text 'null'.
-        if text == "null" {
-            return attribute.isOptional ? .success(.null) : .failure(.init("\(attribute.name) is required (null is no value)"))
+        // The typed text is checked (positions refer to it as typed); the trimmed text is stored.
+        if let reason = ValueRules.violation(of: .string(input), for: attribute) {
+            return .failure(.init("\(attribute.name) is \(reason)"))
         }
         return .success(.string(text))
-    }
-
-    /// The model's min/max for binary is a length in bytes; said here so the
-    /// editor refuses it before the save's validation would.
-    private static func lengthViolation(_ data: Data, _ attribute: AttributeDescription) -> String? {
-        if let min = attribute.minValue, Double(data.count) < min { return "must be at least \(Int(min)) bytes, not \(data.count)" }
-        if let max = attribute.maxValue, Double(data.count) > max { return "must be at most \(Int(max)) bytes, not \(data.count)" }
-        return nil
     }
 }

@@ -12,7 +12,7 @@ struct Validator {
             let rules = o.entity.validationRules
             for i in rules.attributes {
                 let a = o.entity.attributes[i]
-                if let reason = Self.check(o.values[i], against: a) {
+                if let reason = ValueRules.ruleViolation(ofCoerced: o.values[i], for: a) {
                     failures.append(ValidationFailure(entity: o.entity.name, key: a.name, reason: reason, objectURI: uri))
                 }
             }
@@ -41,33 +41,6 @@ struct Validator {
                 let remaining = try context.relation(of: o, at: i).current.filter { !$0.isDeleted && (r.isToMany || !$0.isMissing) }
                 if !remaining.isEmpty { return .deleteDenied(entity: o.entity.name, relationship: r.name, count: remaining.count) }
             }
-        }
-        return nil
-    }
-
-    /// Why a value breaks an attribute's rules, or nil when it is fine.
-    static func check(_ value: Value, against a: AttributeDescription) -> String? {
-        if value.isNull { return a.isOptional ? nil : "is required" }
-        // Values were coerced to the attribute's type when set; only rules remain.
-        if a.minValue == nil && a.maxValue == nil && a.regex == nil { return nil }
-        let measure: Double?
-        let unit: String
-        switch value {
-        case .string(let s) where a.type == .string: measure = Double(s.count); unit = "characters"
-        case .data(let d): measure = Double(d.count); unit = "bytes"
-        case .date(let d): measure = d.timeIntervalSinceReferenceDate; unit = ""
-        default: measure = value.doubleValue; unit = ""
-        }
-        if let m = measure {
-            if let min = a.minValue, m < min {
-                return unit.isEmpty ? "must be at least \(Value.formatDouble(min)) (is \(value))" : "must be at least \(Int(min)) \(unit) long"
-            }
-            if let max = a.maxValue, m > max {
-                return unit.isEmpty ? "must be at most \(Value.formatDouble(max)) (is \(value))" : "must be at most \(Int(max)) \(unit) long"
-            }
-        }
-        if let pattern = a.regex, case .string(let s) = value, !TextFolding.matchesRegex(s, pattern: pattern) {
-            return "'\(s)' does not match the pattern \(pattern)"
         }
         return nil
     }

@@ -19,11 +19,15 @@ extension Value {
         case (.undefined, _): return self
         case (.string, .string): return self
         case (.integer16, .integer(let i)), (.integer32, .integer(let i)), (.integer64, .integer(let i)):
-            guard type.integerRange!.contains(i) else { throw mismatch("\(i) is out of range for \(type.rawValue)") }
+            let range = type.integerRange!
+            guard range.contains(i) else { throw mismatch("\(i) is out of range \(range.lowerBound)...\(range.upperBound) for \(type.rawValue)") }
             return self
         case (.integer16, .bool(let b)), (.integer32, .bool(let b)), (.integer64, .bool(let b)):
             return .integer(b ? 1 : 0)
-        case (.double, .double), (.float, .double): return self
+        case (.double, .double(let d)), (.float, .double(let d)):
+            // SQLite would store NaN as NULL; no path takes a value it cannot keep.
+            guard d.isFinite else { throw mismatch("\(d) is not a finite number") }
+            return self
         case (.double, .integer(let i)), (.float, .integer(let i)): return .double(Double(i))
         case (.decimal, .decimal): return self
         case (.decimal, .integer(let i)): return .decimal(Decimal(i))
@@ -39,12 +43,10 @@ extension Value {
         case (.transformable, .string(let s)) where s.trimmingCharacters(in: .whitespacesAndNewlines) == "null":
             return .null   // JSON null is no value, not the text 'null'
         case (.transformable, .string(let s)):
-            guard (try? JSONSerialization.jsonObject(with: Data(s.utf8), options: [.fragmentsAllowed])) != nil else {
-                throw mismatch("not valid JSON")
-            }
+            if let error = JSONSyntax.firstError(in: s) { throw mismatch("not valid JSON at \(error)") }
             return self
         case (.transformable, .data(let d)):
-            guard let s = String(data: d, encoding: .utf8) else { throw mismatch("not valid JSON") }
+            guard let s = String(validating: d, as: UTF8.self) else { throw mismatch("not valid JSON: not UTF-8 text") }
             return try Value.string(s).coerced(to: type)
         default:
             throw mismatch()

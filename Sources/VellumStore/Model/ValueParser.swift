@@ -2,25 +2,19 @@ import Foundation
 
 /// Turns what the user typed into a `Value` for an attribute, or a reason
 /// it cannot be stored. Pure, so the editor can keep the text and show why.
+/// This is input syntax only: whether the value may be stored is `ValueRules`'.
 public enum ValueParser {
     public static func parse(_ input: String, for attribute: AttributeDescription, now: Date = Date()) -> Result<Value, ValueParseError> {
         let text = input.trimmingCharacters(in: .whitespaces)
-        if text.isEmpty && attribute.type != .string {
-            return attribute.isOptional ? .success(.null) : .failure(.init("\(attribute.name) is required"))
-        }
+        if text.isEmpty && attribute.type != .string { return noValue(for: attribute) }
         let value: Value
         switch attribute.type {
         case .string:
             // Empty means no value: nil where that is allowed, never a silent "".
-            if input.isEmpty {
-                return attribute.isOptional ? .success(.null) : .failure(.init("\(attribute.name) is required"))
-            }
+            if input.isEmpty { return noValue(for: attribute) }
             value = .string(input)
         case .integer16, .integer32, .integer64:
             guard let i = Int64(text) else { return .failure(.init("'\(text)' is not an integer")) }
-            if let range = attribute.type.integerRange, !range.contains(i) {
-                return .failure(.init("\(i) is out of range \(range.lowerBound)...\(range.upperBound)"))
-            }
             value = .integer(i)
         case .double, .float:
             guard let d = Double(text), d.isFinite else { return .failure(.init("'\(text)' is not a number")) }
@@ -57,8 +51,14 @@ public enum ValueParser {
         case .binary, .transformable, .undefined:
             return .failure(.init("\(attribute.type.rawValue) attributes cannot be entered as text"))
         }
-        if let reason = boundsViolation(value, attribute) { return .failure(.init(reason)) }
+        if let reason = ValueRules.violation(of: value, for: attribute) { return .failure(.init(reason)) }
         return .success(value)
+    }
+
+    /// Empty text: no value, where the rules allow none.
+    private static func noValue(for attribute: AttributeDescription) -> Result<Value, ValueParseError> {
+        guard let reason = ValueRules.violation(of: .null, for: attribute) else { return .success(.null) }
+        return .failure(.init("\(attribute.name) \(reason)"))
     }
 
     /// Says how `input` will be stored when that is not the text typed: a decimal
@@ -73,35 +73,10 @@ public enum ValueParser {
     public static func editText(_ value: Value) -> String {
         value.isNull ? "" : value.description
     }
-
-    private static func boundsViolation(_ value: Value, _ a: AttributeDescription) -> String? {
-        let measure: Double?
-        switch value {
-        case .string(let s): measure = Double(s.count)
-        case .integer, .double, .decimal, .date: measure = value.doubleValue
-        default: measure = nil
-        }
-        guard let m = measure else { return nil }
-        let what = value.stringValue != nil ? "length" : "value"
-        if let min = a.minValue, m < min { return "\(what) must be at least \(Value.formatBound(min, a.type))" }
-        if let max = a.maxValue, m > max { return "\(what) must be at most \(Value.formatBound(max, a.type))" }
-        if let pattern = a.regex, case .string(let s) = value,
-           s.range(of: "^(?:\(pattern))$", options: .regularExpression) == nil {
-            return "does not match \(pattern)"
-        }
-        return nil
-    }
 }
 
 public struct ValueParseError: Error, Sendable, Equatable, CustomStringConvertible {
     public var reason: String
     public init(_ reason: String) { self.reason = reason }
     public var description: String { reason }
-}
-
-extension Value {
-    fileprivate static func formatBound(_ d: Double, _ type: AttributeType) -> String {
-        if type == .date { return Value.iso8601(Date(timeIntervalSince1970: d)) }
-        return d == d.rounded() && abs(d) < 1e15 ? String(Int64(d)) : String(d)
-    }
 }

@@ -6,16 +6,23 @@ public struct JSONSyntaxError: Error, Sendable, Equatable, CustomStringConvertib
     public var column: Int
     public var message: String
 
+    public init(line: Int, column: Int, message: String) {
+        self.line = line
+        self.column = column
+        self.message = message
+    }
+
     public var description: String { "line \(line), column \(column): \(message)" }
 }
 
-/// Checks that text is exactly one JSON value, for the transformable field
-/// editor. Why not JSONSerialization: on Linux its errors carry no usable
+/// Checks that text is exactly one JSON value: the one JSON rule of
+/// `ValueRules` for transformable attributes (the store, the field editor and
+/// the CLI all ask it). Why not JSONSerialization: on Linux its errors carry no usable
 /// position ("Unexpected end of file during JSON parse."), and the user needs
 /// to know where to look in a line that may be longer than the screen.
 public enum JSONSyntax {
     /// Deeper nesting is refused rather than risking the stack on typed input.
-    static let maximumDepth = 512
+    public static let maximumDepth = 512
 
     /// nil when `text` is valid JSON.
     public static func firstError(in text: String) -> JSONSyntaxError? {
@@ -118,11 +125,9 @@ public enum JSONSyntax {
                     switch current {
                     case "\"", "\\", "/", "b", "f", "n", "r", "t": index += 1
                     case "u":
+                        let escape = index - 1
                         index += 1
-                        for _ in 0..<4 {
-                            guard let h = current, Character(h).isHexDigit else { throw error("expected 4 hex digits after \\u") }
-                            index += 1
-                        }
+                        try surrogatePair(startingWith: try hexEscape(), escapeAt: escape)
                     default: throw error("unknown escape \\\(current.map(String.init) ?? "")")
                     }
                 case _ where c.value < 0x20: throw error("control character in a string (write it as an escape)")
@@ -130,6 +135,31 @@ public enum JSONSyntax {
                 }
             }
             throw error("unterminated string")
+        }
+
+        /// The code unit of `\uXXXX`, read after the `u`.
+        mutating func hexEscape() throws(JSONSyntaxError) -> UInt32 {
+            var unit: UInt32 = 0
+            for _ in 0..<4 {
+                guard let h = current, h.isASCII, let digit = Character(h).hexDigitValue else { throw error("expected 4 hex digits after \\u") }
+                unit = unit << 4 | UInt32(digit)
+                index += 1
+            }
+            return unit
+        }
+
+        /// A UTF-16 surrogate escape must be a high one followed by a low one:
+        /// alone it is no character, and the store's JSON reader refuses it.
+        mutating func surrogatePair(startingWith unit: UInt32, escapeAt escape: Int) throws(JSONSyntaxError) {
+            func lone() -> JSONSyntaxError {
+                index = escape
+                return error("lone surrogate \\u\(String(unit, radix: 16, uppercase: true)) (half of a character)")
+            }
+            if (0xDC00...0xDFFF).contains(unit) { throw lone() }
+            guard (0xD800...0xDBFF).contains(unit) else { return }
+            guard current == "\\", index + 1 < scalars.count, scalars[index + 1] == "u" else { throw lone() }
+            index += 2
+            guard (0xDC00...0xDFFF).contains(try hexEscape()) else { throw lone() }
         }
 
         mutating func digits() -> Int {
