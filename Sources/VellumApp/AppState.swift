@@ -24,7 +24,7 @@ public struct AppState: Sendable {
     /// Where Backspace/Esc returns to.
     public struct Place: Sendable, Equatable {
         public var entityIndex: Int
-        public var basePredicate: String?
+        public var basePredicate: VellumStore.Predicate?
         public var title: String?
         public var filterText: String
         public var sort: VellumStore.SortDescriptor?

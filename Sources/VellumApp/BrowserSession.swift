@@ -14,7 +14,6 @@ public final class BrowserSession {
     public internal(set) var state = AppState()
     public internal(set) var rows: RowSource?
     public private(set) var entityCounts: [Int] = []
-    public private(set) var quitRequested = false
     public let undoStack = UndoStack()
     /// Set when something visible changed; the loop redraws and clears it.
     public var needsRedraw = true {
@@ -22,9 +21,6 @@ public final class BrowserSession {
     }
     /// Wakes the event loop when the state wants a redraw (e.g. after a merged save).
     var onNeedsRedraw: (() -> Void)?
-    /// Theme change requests for the loop (which owns the terminal).
-    public var pendingThemeName: String?
-    public var suspendRequested = false
     /// True while this session mutates and saves the view context: those changes do not flash.
     var writingLocally = false
     private var token: ObservationToken?
@@ -84,25 +80,28 @@ public final class BrowserSession {
     /// The selection is a record, not a row number: a key that only moves the
     /// cursor selects the record under it; after anything else (a save may have
     /// moved rows) the cursor follows the selected record.
-    public func handle(_ key: VellumTerminal.Key) async {
+    /// Returns what the key asks of the terminal (quit, suspend, a theme) for the loop.
+    @discardableResult
+    public func handle(_ key: VellumTerminal.Key) async -> [TerminalRequest] {
         applyPendingChange()    // rows another writer moved since the last key
         let effects = Reducer.update(&state, key: key)
         needsRedraw = true
-        guard !effects.isEmpty else { syncSelection(); return }
-        for effect in effects { await perform(effect) }
+        let requests = effects.compactMap(TerminalRequest.init)
+        let storeEffects = effects.filter { TerminalRequest($0) == nil }
+        guard !storeEffects.isEmpty else { syncSelection(); return requests }
+        for effect in storeEffects { await perform(effect) }
         followSelection()
+        return requests
     }
 
     func perform(_ effect: Effect) async {
         if refusesInReadOnlyMode(effect) { return }
         switch effect {
-        case .quit: quitRequested = true
-        case .suspend: suspendRequested = true
+        case .quit, .suspend, .setTheme: break   // terminal requests: returned by handle(_:) to the loop
         case .openEntity(let i):
             if i != state.selectedEntity || state.navigationTitle != nil { pushPlace() }
             state.filterText = ""; state.sort = nil
             show(i, base: nil, title: nil)
-        case .setTheme(let name): pendingThemeName = name
         case .applyFilter(let text): applyFilter(text)
         case .applySort(let sort): applySort(sort)
         case .beginEdit: beginEdit(key: currentAttribute()?.name)
@@ -128,7 +127,7 @@ public final class BrowserSession {
     // MARK: Lists and navigation
 
     /// Shows entity `index`, optionally restricted by `base` (relationship lists).
-    private func show(_ index: Int, base: String?, title: String?, select: ObjectID? = nil) {
+    private func show(_ index: Int, base: VellumStore.Predicate?, title: String?, select: ObjectID? = nil) {
         guard state.entityNames.indices.contains(index), let entity = container.model.entity(named: state.entityNames[index]) else { return }
         state.selectedEntity = index
         state.sidebarCursor = index
@@ -144,7 +143,7 @@ public final class BrowserSession {
             let predicate = state.filterText.isEmpty ? nil : try VellumStore.Predicate(format: state.filterText)
             rows = try ResultsRowSource(context: context, entityName: entity.name, predicate: predicate,
                                         sortDescriptors: state.sort.map { [$0] } ?? [],
-                                        basePredicate: try base.map { try VellumStore.Predicate(format: $0) })
+                                        basePredicate: base)
             state.rowCount = rows?.count ?? 0
         } catch {
             rows = nil
@@ -156,7 +155,7 @@ public final class BrowserSession {
         syncSelection()
     }
 
-    private var currentBase: String? { (rows as? ResultsRowSource)?.basePredicate?.description }
+    private var currentBase: VellumStore.Predicate? { (rows as? ResultsRowSource)?.basePredicate }
 
     private func pushPlace() {
         state.backStack.append(AppState.Place(entityIndex: state.selectedEntity, basePredicate: currentBase,
@@ -251,15 +250,16 @@ public final class BrowserSession {
     /// its inverse pointing at `object` (`provider == 12`, `ANY tags == 12`), so
     /// objects related later join the list. An unsaved object (no key yet) gets
     /// the members it has now.
-    static func membership(of object: ManagedObject, in relationship: RelationshipDescription) -> String {
+    static func membership(of object: ManagedObject, in relationship: RelationshipDescription) -> VellumStore.Predicate {
         guard let pk = object.objectID.primaryKey else {
             let keys = ((try? object.toMany(relationship.name)) ?? []).compactMap(\.objectID.primaryKey)
-            return keys.isEmpty ? "FALSEPREDICATE" : "SELF IN {\(keys.map(String.init).joined(separator: ", "))}"
+            return keys.isEmpty ? .false
+                : .comparison(Comparison(.evaluatedObject, .in, .list(keys.map { .constant(.integer($0)) })))
         }
         let inverse = object.context?.model.entity(named: relationship.destination)?.relationship(named: relationship.inverse)
         let comparison = Comparison(.key(relationship.inverse), .equal, .constant(.integer(pk)),
                                     quantifier: inverse?.isToMany == true ? .any : .direct)
-        return VellumStore.Predicate.comparison(comparison).format
+        return .comparison(comparison)
     }
 
     // MARK: Editing
@@ -534,13 +534,29 @@ public final class BrowserSession {
             state.lastWriter = remote.author ?? "another process"
             state.lastWriteDate = remote.date
         }
-        refreshCounts()
+        recountEntities(resizedBy: change)
         followSelection()
         needsRedraw = true
     }
 
     private func refreshCounts() {
         entityCounts = state.entityNames.map { (try? context.count(FetchRequest(entityName: $0))) ?? 0 }
+    }
+
+    /// Recounts only the entities a change can have grown or shrunk (an insert or
+    /// delete of one of their kind): an edit runs no `COUNT(*)`, an add one.
+    private func recountEntities(resizedBy change: ObjectsDidChange) {
+        if change.storeChangedExternally || change.invalidatedAll || entityCounts.count != state.entityNames.count {
+            refreshCounts()
+            return
+        }
+        let resized = Set(change.inserted.union(change.deleted).union(change.invalidated).map(\.entityName))
+        guard !resized.isEmpty else { return }
+        let model = container.model
+        for (i, name) in state.entityNames.enumerated()
+        where resized.contains(where: { model.entity(named: $0)?.isKind(of: name) == true }) {
+            entityCounts[i] = (try? context.count(FetchRequest(entityName: name))) ?? 0
+        }
     }
 
     /// Called by the loop on its tick; true if a flash expired (redraw).
