@@ -64,6 +64,10 @@ public struct AppState: Sendable {
     public var statusIsError = false
     /// Rows changed by other writers, highlighted until the given time.
     public var flashes: [ObjectID: Date] = [:]
+    /// How long a row changed by another writer stays highlighted.
+    public static let flashDuration: TimeInterval = 1.0
+    /// Records per entity, in `entityNames` order (the sidebar shows them).
+    public var entityCounts: [Int] = []
     public var lastChange: Date?
     public var backStack: [Place] = []
     /// A relationship list's restriction (shown in the status bar).

@@ -13,7 +13,7 @@ public final class BrowserSession {
     public let container: PersistentContainer
     public internal(set) var state = AppState()
     public internal(set) var rows: RowSource?
-    public private(set) var entityCounts: [Int] = []
+    public var entityCounts: [Int] { state.entityCounts }
     public let undoStack = UndoStack()
     /// Set when something visible changed; the loop redraws and clears it.
     public var needsRedraw = true {
@@ -39,7 +39,7 @@ public final class BrowserSession {
     private var pickerTarget: (id: ObjectID, key: String, entity: String, base: ObjectID?)?
     private var pickerAll: [(id: ObjectID, name: String)] = []
     private var pickerShown: [ObjectID?] = []
-    public static let flashDuration: TimeInterval = 1.0
+    public static let flashDuration = AppState.flashDuration
 
     public init(container: PersistentContainer) {
         self.container = container
@@ -58,22 +58,16 @@ public final class BrowserSession {
     public var context: ManagedObjectContext { container.viewContext }
     public var entity: Entity? { state.currentEntityName.flatMap { container.model.entity(named: $0) } }
 
-    public func setLayout(_ layout: Layout) {
-        state.layout = layout
-        setPageSize(layout.visibleRows)
+    /// Hands the reducer an input that is not a key (the loop, store events);
+    /// such inputs return no effects.
+    public func send(_ input: Input) {
+        _ = Reducer.reduce(&state, input)
     }
+
+    public func setLayout(_ layout: Layout) { send(.layout(layout)) }
 
     /// The loop says whether "Terminal too small" is shown; keys are ignored while it is.
-    public func setTerminalTooSmall(_ tooSmall: Bool) {
-        guard tooSmall != state.terminalTooSmall else { return }
-        state.terminalTooSmall = tooSmall
-        state.ignoredKeys = 0
-    }
-
-    public func setPageSize(_ n: Int) {
-        state.pageSize = max(1, n)
-        state.clamp()
-    }
+    public func setTerminalTooSmall(_ tooSmall: Bool) { send(.terminalTooSmall(tooSmall)) }
 
     // MARK: Keys and effects
 
@@ -84,7 +78,7 @@ public final class BrowserSession {
     @discardableResult
     public func handle(_ key: VellumTerminal.Key) async -> [TerminalRequest] {
         applyPendingChange()    // rows another writer moved since the last key
-        let effects = Reducer.update(&state, key: key)
+        let effects = Reducer.reduce(&state, .key(key))
         needsRedraw = true
         let requests = effects.compactMap(TerminalRequest.init)
         let storeEffects = effects.filter { TerminalRequest($0) == nil }
@@ -401,7 +395,7 @@ public final class BrowserSession {
             try body(context)
             undoStack.endGroup()
             _ = try context.save()
-            state.setStatus(success)
+            send(.store(.saved(success)))
         } catch {
             undoStack.endGroup()
             context.rollback()
@@ -410,7 +404,7 @@ public final class BrowserSession {
             if case StoreError.conflicts(let cs) = error, cs.allSatisfy({ $0.kind == .version }), let onConflict {
                 onConflict()
             } else {
-                state.setStatus(describe(error), error: true)
+                send(.store(.saveFailed(describe(error))))
             }
         }
         needsRedraw = true
@@ -489,10 +483,7 @@ public final class BrowserSession {
 
     private func didChange(_ change: ObjectsDidChange) {
         let now = Date()
-        if !writingLocally {
-            for id in change.inserted.union(change.updated) { state.flashes[id] = now.addingTimeInterval(Self.flashDuration) }
-            state.lastChange = now
-        }
+        if !writingLocally { send(.store(.changedElsewhere(change.inserted.union(change.updated), at: now))) }
         if let target = editTarget, state.mode == .edit,
            change.updated.contains(target.id) || change.refreshed.contains(target.id)
             || change.deleted.contains(target.id) || change.invalidated.contains(target.id) || change.storeChangedExternally {
@@ -525,22 +516,18 @@ public final class BrowserSession {
         pendingChange = nil
         if let rows, (try? rows.refresh(after: change)) != nil {
             if let source = rows as? ResultsRowSource, !source.lastInserted.isEmpty, !writingLocally {
-                let until = Date().addingTimeInterval(Self.flashDuration)
-                for id in source.lastInserted { state.flashes[id] = until }
-                state.lastChange = Date()
+                send(.store(.changedElsewhere(source.lastInserted, at: Date())))
             }
         }
-        if let remote = container.lastRemoteChange {
-            state.lastWriter = remote.author ?? "another process"
-            state.lastWriteDate = remote.date
-        }
+        if let remote = container.lastRemoteChange { send(.store(.remoteWriter(author: remote.author, at: remote.date))) }
         recountEntities(resizedBy: change)
         followSelection()
         needsRedraw = true
     }
 
     private func refreshCounts() {
-        entityCounts = state.entityNames.map { (try? context.count(FetchRequest(entityName: $0))) ?? 0 }
+        let counts = state.entityNames.map { (try? context.count(FetchRequest(entityName: $0))) ?? 0 }
+        send(.store(.counted(Dictionary(uniqueKeysWithValues: counts.enumerated().map { ($0, $1) }))))
     }
 
     /// Recounts only the entities a change can have grown or shrunk (an insert or
@@ -553,22 +540,24 @@ public final class BrowserSession {
         let resized = Set(change.inserted.union(change.deleted).union(change.invalidated).map(\.entityName))
         guard !resized.isEmpty else { return }
         let model = container.model
+        var counts: [Int: Int] = [:]
         for (i, name) in state.entityNames.enumerated()
         where resized.contains(where: { model.entity(named: $0)?.isKind(of: name) == true }) {
-            entityCounts[i] = (try? context.count(FetchRequest(entityName: name))) ?? 0
+            counts[i] = (try? context.count(FetchRequest(entityName: name))) ?? 0
         }
+        send(.store(.counted(counts)))
     }
 
     /// Called by the loop on its tick; true if a flash expired (redraw).
     public func tick(now: Date = Date()) -> Bool {
-        if state.expireFlashes(now: now) { needsRedraw = true; return true }
+        let before = state.flashes.count
+        send(.tick(now))
+        if state.flashes.count != before { needsRedraw = true; return true }
         return false
     }
 
     public func setStatus(_ message: String, error: Bool = false) {
-        state.setStatus(message, error: error)
+        send(.status(message, error: error))
         needsRedraw = true
     }
-
-    public func setThemeName(_ name: String) { state.themeName = name }
 }

@@ -95,9 +95,8 @@ final class EventLoop {
         let (loaded, error) = Self.loadTheme(name, loader: loader, capability: screen.colorCapability)
         theme = loaded
         screen.setExactColors(loaded.exactColors)
-        session.setThemeName(loaded.name)
-        if let error { session.setStatus("theme: \(error.description) — using \(loaded.name)", error: true) }
-        else { session.setStatus("theme \(loaded.name)") }
+        session.send(.themeLoaded(name: loaded.name, error: error?.description))
+        session.needsRedraw = true
     }
 
     static func loadTheme(_ name: String, loader: ThemeLoader, capability: ColorCapability) -> (Theme, ThemeError?) {

@@ -1,0 +1,20 @@
+import Foundation
+import VellumTerminal
+
+/// Everything that reaches the browser's one loop: keys, store events, the clock
+/// and the terminal. `Reducer.reduce` turns each into the next state and effects.
+public enum Input: Sendable, Equatable {
+    case key(VellumTerminal.Key)
+    case store(StoreEvent)
+    /// The loop's timer: flashes that ran out stop.
+    case tick(Date)
+    /// The panels as drawn (the table's height is the page size).
+    case layout(Layout)
+    /// Whether "Terminal too small" is shown (keys are ignored while it is).
+    case terminalTooSmall(Bool)
+    /// A theme was loaded (`error`: why the asked-for one was not, and this is the fallback).
+    /// The status says so, except a start-up theme that loaded (`quietly`).
+    case themeLoaded(name: String, error: String?, quietly: Bool = false)
+    /// A message for the status line from outside the reducer (opening notices).
+    case status(String, error: Bool)
+}
