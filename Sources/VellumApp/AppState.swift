@@ -77,7 +77,8 @@ public struct AppState: Sendable {
     public var detailFieldCount = 0
     public var conflict: Conflict?
     /// Picker (to-one editing): the shown items and the cursor.
-    public var pickerItems: [String] = []
+    public var picker = PickerList()
+    public var pickerItems: [String] { picker.items }
     public var pickerCursor = 0
     public var pickerTitle = ""
     /// Who wrote last from outside (container.lastRemoteChange).

@@ -37,8 +37,6 @@ public final class BrowserSession {
     /// `base` is the target the record had when the picker opened: choosing over a different
     /// one (another writer set it meanwhile) would overwrite their change unseen.
     private var pickerTarget: (id: ObjectID, key: String, entity: String, base: ObjectID?)?
-    private var pickerAll: [(id: ObjectID, name: String)] = []
-    private var pickerShown: [ObjectID?] = []
     public static let flashDuration = AppState.flashDuration
 
     public init(container: PersistentContainer) {
@@ -108,7 +106,6 @@ public final class BrowserSession {
         case .activateDetailField: activateDetailField(edit: false)
         case .editDetailField: activateDetailField(edit: true)
         case .resolveConflict(let keepMine): resolveConflict(keepMine: keepMine)
-        case .pickerQueryChanged: filterPicker(toFirstMatch: true)
         case .pickerChoose: choosePicked()
         case .openSummary: openSummary()
         case .search(let text, let forward): search(text, forward: forward)
@@ -418,44 +415,31 @@ public final class BrowserSession {
 
     private func openPicker(_ object: ManagedObject, _ r: RelationshipDescription) {
         guard let target = container.model.entity(named: r.destination) else { return }
+        let candidates: [PickerList.Candidate]
         do {
             var request = FetchRequest(entityName: target.name)
             if let sort = ResultsRowSource.defaultSort(for: target) { request.sortDescriptors = [sort] }
             request.fetchLimit = 2000
-            let objects = try context.fetch(request)
-            pickerAll = objects.map { ($0.objectID, Renderer.displayName($0)) }
+            candidates = try context.fetch(request).map { PickerList.Candidate(id: $0.objectID, name: Renderer.displayName($0)) }
         } catch {
-            state.setStatus(describe(error), error: true)
+            send(.status(describe(error), error: true))
             return
         }
         let current = ((try? object.toOne(r.name)) ?? nil)?.objectID
         pickerTarget = (object.objectID, r.name, target.name, current)
-        state.pickerTitle = "\(r.name) of \(Renderer.displayName(object)) → \(target.name)"
-        state.editor = LineEditor()
-        state.mode = .picker
-        filterPicker()
-        if let current, let i = pickerShown.firstIndex(of: current) { state.pickerCursor = i }
-    }
-
-    /// Lists ∅ and the candidates matching the search. After the search changed the
-    /// highlight goes to the first match: ∅ (clear) is only ever chosen explicitly.
-    private func filterPicker(toFirstMatch: Bool = false) {
-        let query = state.editor.text.lowercased()
-        let matches = pickerAll.filter { query.isEmpty || $0.name.lowercased().contains(query) }
-        pickerShown = [nil] + matches.map(\.id)
-        state.pickerItems = ["∅ (none)"] + matches.map(\.name)
-        if toFirstMatch { state.pickerCursor = matches.isEmpty ? 0 : 1 }
-        state.clamp()
+        send(.pickerOpened(title: "\(r.name) of \(Renderer.displayName(object)) → \(target.name)",
+                           candidates: candidates, current: current))
     }
 
     private func choosePicked() {
-        guard let target = pickerTarget, pickerShown.indices.contains(state.pickerCursor) else { state.mode = .browse; return }
-        guard pickerShown.count > 1 || state.editor.text.isEmpty else {
+        let shown = state.picker.shown
+        guard let target = pickerTarget, shown.indices.contains(state.pickerCursor) else { state.mode = .browse; return }
+        guard shown.count > 1 || state.editor.text.isEmpty else {
             state.setStatus("no \(target.entity) matches '\(state.editor.text)' — change the search, or Esc", error: true)
             return
         }
-        let chosen = pickerShown[state.pickerCursor]
-        let name = chosen.flatMap { id in pickerAll.first { $0.id == id }?.name }
+        let chosen = shown[state.pickerCursor]
+        let name = chosen.flatMap(state.picker.name(of:))
         // Another writer changed or deleted the relationship while the picker was open:
         // say what it is now and let the user choose again, knowingly.
         guard let object = context.registeredObject(for: target.id), !object.isDeleted, (try? object.fireFault()) != nil else {

@@ -1,4 +1,5 @@
 import Foundation
+import VellumStore
 import VellumTerminal
 
 /// Everything that reaches the browser's one loop: keys, store events, the clock
@@ -15,6 +16,8 @@ public enum Input: Sendable, Equatable {
     /// A theme was loaded (`error`: why the asked-for one was not, and this is the fallback).
     /// The status says so, except a start-up theme that loaded (`quietly`).
     case themeLoaded(name: String, error: String?, quietly: Bool = false)
+    /// The to-one picker opened over these candidates, on the current target if any.
+    case pickerOpened(title: String, candidates: [PickerList.Candidate], current: ObjectID?)
     /// A message for the status line from outside the reducer (opening notices).
     case status(String, error: Bool)
 }

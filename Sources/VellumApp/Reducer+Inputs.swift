@@ -21,6 +21,12 @@ extension Reducer {
             if let error { state.setStatus("theme: \(error) — using \(name)", error: true) }
             else if !quietly { state.setStatus("theme \(name)") }
         case .status(let message, let error): state.setStatus(message, error: error)
+        case .pickerOpened(let title, let candidates, let current):
+            state.pickerTitle = title
+            state.editor = LineEditor()
+            state.mode = .picker
+            state.picker = PickerList(candidates: candidates)
+            state.pickerCursor = current.flatMap { state.picker.shown.firstIndex(of: $0) } ?? 0
         }
         return []
     }

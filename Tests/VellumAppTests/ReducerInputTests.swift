@@ -92,3 +92,35 @@ import VellumTerminal
         #expect(Self.reduce(&s, .key(.char("q"))).compactMap(TerminalRequest.init) == [.quit])
     }
 }
+
+/// The to-one picker: its candidates are state, searched by the reducer as keys arrive.
+@Suite struct ReducerPickerTests {
+    static let names = ["Kyoto Crafts", "Baltic Amber", "Maison Dubois"]
+
+    static func opened(current: Int?) -> AppState {
+        var s = AppState()
+        let candidates = names.enumerated().map { PickerList.Candidate(id: ReducerInputTests.id(Int64($0.offset + 1)), name: $0.element) }
+        _ = Reducer.reduce(&s, .pickerOpened(title: "provider of Teapot → Provider", candidates: candidates,
+                                             current: current.map { ReducerInputTests.id(Int64($0)) }))
+        return s
+    }
+
+    @Test func opensOnTheCurrentTargetOrOnNone() {
+        let s = Self.opened(current: 2)
+        #expect(s.mode == .picker && s.pickerTitle == "provider of Teapot → Provider")
+        #expect(s.pickerItems == ["∅ (none)"] + Self.names)
+        #expect(s.pickerItems[s.pickerCursor] == "Baltic Amber")
+        #expect(Self.opened(current: nil).pickerCursor == 0)
+    }
+
+    @Test func searchingListsMatchesAndHighlightsTheFirst() {
+        var s = Self.opened(current: nil)
+        for c in "O" { #expect(Reducer.reduce(&s, .key(.char(c))).isEmpty) }
+        #expect(s.pickerItems == ["∅ (none)", "Kyoto Crafts", "Maison Dubois"])
+        #expect(s.pickerCursor == 1)
+        #expect(s.picker.shown[s.pickerCursor] == ReducerInputTests.id(1))
+        for c in "zz" { _ = Reducer.reduce(&s, .key(.char(c))) }
+        #expect(s.pickerItems == ["∅ (none)"] && s.pickerCursor == 0)
+        #expect(Reducer.reduce(&s, .key(.enter)) == [.pickerChoose])
+    }
+}
