@@ -120,29 +120,20 @@ public final class BrowserSession {
     /// Shows entity `index`, optionally restricted by `base` (relationship lists).
     private func show(_ index: Int, base: VellumStore.Predicate?, title: String?, select: ObjectID? = nil) {
         guard state.entityNames.indices.contains(index), let entity = container.model.entity(named: state.entityNames[index]) else { return }
-        state.selectedEntity = index
-        state.sidebarCursor = index
-        state.navigationTitle = title
         let columns = entity.attributes.filter { !$0.isTransient }
-        state.columnNames = columns.map(\.name)
-        state.columnTypes = columns.map(\.type)
-        state.detailFieldCount = columns.count + entity.relationships.count
-        state.detailCursor = 0
-        state.groupKey = nil
-        state.sectionHeaders = [:]
+        var error: String?
         do {
             let predicate = state.filterText.isEmpty ? nil : try VellumStore.Predicate(format: state.filterText)
             rows = try ResultsRowSource(context: context, entityName: entity.name, predicate: predicate,
                                         sortDescriptors: state.sort.map { [$0] } ?? [],
                                         basePredicate: base)
-            state.rowCount = rows?.count ?? 0
-        } catch {
+        } catch let failure {
             rows = nil
-            state.rowCount = 0
-            state.setStatus(describeQuery(error), error: true)
+            error = describeQuery(failure)
         }
-        if let select, let i = rows?.index(of: select) { state.cursorRow = i } else if select != nil { state.cursorRow = 0 }
-        state.clamp()
+        send(.listShown(ListShown(entityIndex: index, title: title, columnNames: columns.map(\.name),
+                                  columnTypes: columns.map(\.type), detailFieldCount: columns.count + entity.relationships.count,
+                                  rowCount: rows?.count ?? 0, cursorRow: select.map { rows?.index(of: $0) ?? 0 }, error: error)))
         syncSelection()
     }
 
@@ -170,12 +161,9 @@ public final class BrowserSession {
 
     /// Puts the cursor back on the selected record after rows moved.
     func followSelection() {
-        if let id = selectedID, let i = rows?.index(of: id) ?? (container.store.permanentID(for: id).flatMap { rows?.index(of: $0) }) {
-            state.cursorRow = i
-        }
-        state.rowCount = rows?.count ?? 0
-        state.sectionHeaders = (rows as? ResultsRowSource)?.sectionHeaders() ?? [:]
-        state.clamp()
+        let row = selectedID.flatMap { id in rows?.index(of: id) ?? container.store.permanentID(for: id).flatMap { rows?.index(of: $0) } }
+        send(.rowsChanged(RowsChanged(rowCount: rows?.count ?? 0, selectedRow: row,
+                                      sectionHeaders: (rows as? ResultsRowSource)?.sectionHeaders() ?? [:])))
         syncSelection()
     }
 

@@ -18,6 +18,10 @@ public enum Input: Sendable, Equatable {
     case themeLoaded(name: String, error: String?, quietly: Bool = false)
     /// The to-one picker opened over these candidates, on the current target if any.
     case pickerOpened(title: String, candidates: [PickerList.Candidate], current: ObjectID?)
+    /// A list was opened (effect result).
+    case listShown(ListShown)
+    /// The open list's rows moved or changed (effect result, store event).
+    case rowsChanged(RowsChanged)
     /// A message for the status line from outside the reducer (opening notices).
     case status(String, error: Bool)
 }

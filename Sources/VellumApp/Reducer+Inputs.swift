@@ -21,6 +21,12 @@ extension Reducer {
             if let error { state.setStatus("theme: \(error) — using \(name)", error: true) }
             else if !quietly { state.setStatus("theme \(name)") }
         case .status(let message, let error): state.setStatus(message, error: error)
+        case .listShown(let list): show(list, in: &state)
+        case .rowsChanged(let rows):
+            if let row = rows.selectedRow { state.cursorRow = row }
+            state.rowCount = rows.rowCount
+            state.sectionHeaders = rows.sectionHeaders
+            state.clamp()
         case .pickerOpened(let title, let candidates, let current):
             state.pickerTitle = title
             state.editor = LineEditor()
@@ -29,6 +35,22 @@ extension Reducer {
             state.pickerCursor = current.flatMap { state.picker.shown.firstIndex(of: $0) } ?? 0
         }
         return []
+    }
+
+    private static func show(_ list: ListShown, in state: inout AppState) {
+        state.selectedEntity = list.entityIndex
+        state.sidebarCursor = list.entityIndex
+        state.navigationTitle = list.title
+        state.columnNames = list.columnNames
+        state.columnTypes = list.columnTypes
+        state.detailFieldCount = list.detailFieldCount
+        state.detailCursor = 0
+        state.groupKey = nil
+        state.sectionHeaders = [:]
+        state.rowCount = list.rowCount
+        if let error = list.error { state.setStatus(error, error: true) }
+        if let row = list.cursorRow { state.cursorRow = row }
+        state.clamp()
     }
 
     private static func apply(_ event: StoreEvent, to state: inout AppState) {
