@@ -207,14 +207,14 @@ public final class BrowserSession {
         case .relationship(let r) where !r.isToMany:
             guard let target = (try? object.toOne(r.name)) ?? nil,
                   let index = state.entityNames.firstIndex(of: target.entity.name) else {
-                state.setStatus("\(r.name) is empty — e picks one", error: true)
+                send(.status("\(r.name) is empty — e picks one", error: true))
                 return
             }
             pushPlace()
             state.filterText = ""; state.sort = nil; state.focus = .table
             state.cursorRow = 0; state.scrollOffset = 0
             show(index, base: nil, title: nil, select: target.objectID)
-            state.setStatus("\(r.name) of \(Renderer.displayName(object))")
+            send(.status("\(r.name) of \(Renderer.displayName(object))"))
         case .relationship(let r):
             guard let index = state.entityNames.firstIndex(of: r.destination) else { return }
             let base = Self.membership(of: object, in: r)
@@ -247,7 +247,7 @@ public final class BrowserSession {
         if container.store.isReadOnly { refuseEditInReadOnlyMode(); return }
         guard let object = currentObject(), let key, let attribute = entity?.attribute(named: key) else { return }
         guard FieldText.isEditable(attribute.type) else {
-            state.setStatus("\(attribute.type.rawValue) attributes cannot be edited here", error: true)
+            send(.status("\(attribute.type.rawValue) attributes cannot be edited here", error: true))
             return
         }
         let value = (try? object.value(forKey: attribute.name)) ?? .null
@@ -258,7 +258,7 @@ public final class BrowserSession {
         state.editIsOptional = attribute.isOptional
         state.conflict = nil
         state.mode = .edit
-        if let hint = FieldText.hint(for: attribute) { state.setStatus(hint) }
+        if let hint = FieldText.hint(for: attribute) { send(.status(hint)) }
     }
 
     private func editedAttribute() -> AttributeDescription? {
@@ -320,7 +320,7 @@ public final class BrowserSession {
         guard let target = editTarget, let conflict = state.conflict else { finishEdit(); return }
         guard keepMine else {
             finishEdit()
-            state.setStatus("kept their \(target.key)")
+            send(.status("kept their \(target.key)"))
             return
         }
         guard let attribute = editedAttribute() else { finishEdit(); return }
@@ -423,7 +423,7 @@ public final class BrowserSession {
         let shown = state.picker.shown
         guard let target = pickerTarget, shown.indices.contains(state.pickerCursor) else { state.mode = .browse; return }
         guard shown.count > 1 || state.editor.text.isEmpty else {
-            state.setStatus("no \(target.entity) matches '\(state.editor.text)' — change the search, or Esc", error: true)
+            send(.status("no \(target.entity) matches '\(state.editor.text)' — change the search, or Esc", error: true))
             return
         }
         let chosen = shown[state.pickerCursor]
@@ -433,14 +433,14 @@ public final class BrowserSession {
         guard let object = context.registeredObject(for: target.id), !object.isDeleted, (try? object.fireFault()) != nil else {
             state.mode = .browse
             pickerTarget = nil
-            state.setStatus("not set: this \(target.id.entityName) was deleted by another writer", error: true)
+            send(.status("not set: this \(target.id.entityName) was deleted by another writer", error: true))
             return
         }
         let now = ((try? object.toOne(target.key)) ?? nil)
         if now?.objectID != target.base {
             pickerTarget?.base = now?.objectID
             let theirs = now.map { Renderer.displayName($0) } ?? "∅"
-            state.setStatus("\(target.key) is now \(theirs) (another writer) — Enter: yours, Esc: theirs", error: true)
+            send(.status("\(target.key) is now \(theirs) (another writer) — Enter: yours, Esc: theirs", error: true))
             return
         }
         state.mode = .browse

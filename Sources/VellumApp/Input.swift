@@ -23,5 +23,5 @@ public enum Input: Sendable, Equatable {
     /// The open list's rows moved or changed (effect result, store event).
     case rowsChanged(RowsChanged)
     /// A message for the status line from outside the reducer (opening notices).
-    case status(String, error: Bool)
+    case status(String, error: Bool = false)
 }
