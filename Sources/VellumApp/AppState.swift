@@ -24,7 +24,7 @@ public struct AppState: Sendable {
     /// Where Backspace/Esc returns to.
     public struct Place: Sendable, Equatable {
         public var entityIndex: Int
-        public var basePredicate: String?
+        public var basePredicate: VellumStore.Predicate?
         public var title: String?
         public var filterText: String
         public var sort: VellumStore.SortDescriptor?
@@ -64,6 +64,10 @@ public struct AppState: Sendable {
     public var statusIsError = false
     /// Rows changed by other writers, highlighted until the given time.
     public var flashes: [ObjectID: Date] = [:]
+    /// How long a row changed by another writer stays highlighted.
+    public static let flashDuration: TimeInterval = 1.0
+    /// Records per entity, in `entityNames` order (the sidebar shows them).
+    public var entityCounts: [Int] = []
     public var lastChange: Date?
     public var backStack: [Place] = []
     /// A relationship list's restriction (shown in the status bar).
@@ -73,7 +77,8 @@ public struct AppState: Sendable {
     public var detailFieldCount = 0
     public var conflict: Conflict?
     /// Picker (to-one editing): the shown items and the cursor.
-    public var pickerItems: [String] = []
+    public var picker = PickerList()
+    public var pickerItems: [String] { picker.items }
     public var pickerCursor = 0
     public var pickerTitle = ""
     /// Who wrote last from outside (container.lastRemoteChange).

@@ -21,7 +21,7 @@ extension BrowserSession {
             state.summary = SummaryOverlay(summary, type: attribute.type)
             state.mode = .summary
         } catch {
-            state.setStatus("summary: \(describe(error))", error: true)
+            send(.status("summary: \(describe(error))", error: true))
         }
     }
 
@@ -30,7 +30,7 @@ extension BrowserSession {
     func search(_ text: String, forward: Bool) {
         guard let source = rows as? ResultsRowSource, let entity else { return }
         let strings = entity.attributes.filter { !$0.isTransient && $0.type == .string }.map(\.name)
-        guard !strings.isEmpty else { state.setStatus("\(entity.name) has no text fields to search", error: true); return }
+        guard !strings.isEmpty else { send(.status("\(entity.name) has no text fields to search", error: true)); return }
         var request = source.controller.fetchRequest
         let match = Reducer.searchPredicate(text, attributes: strings)
         request.predicate = request.predicate.map { .and($0, match) } ?? match
@@ -40,7 +40,7 @@ extension BrowserSession {
             let ids = try context.fetchObjectIDs(request)
             let matches = ids.compactMap { source.index(of: $0) }.sorted()
             guard let next = Reducer.nextMatch(matches, after: state.cursorRow, forward: forward) else {
-                state.setStatus("not found: \(text)", error: true)
+                send(.status("not found: \(text)", error: true))
                 return
             }
             state.focus = .table
@@ -48,9 +48,9 @@ extension BrowserSession {
             state.clamp()
             syncSelection()
             let n = (matches.firstIndex(of: next.row) ?? 0) + 1
-            state.setStatus("\(text): match \(n) of \(matches.count)" + (next.wrapped ? " (wrapped)" : ""))
+            send(.status("\(text): match \(n) of \(matches.count)" + (next.wrapped ? " (wrapped)" : "")))
         } catch {
-            state.setStatus("find: \(describe(error))", error: true)
+            send(.status("find: \(describe(error))", error: true))
         }
     }
 
@@ -62,12 +62,12 @@ extension BrowserSession {
         source.sectionKeyPath = state.groupKey
         do {
             try source.reload()
-            state.setStatus(state.groupKey.map { "grouped by \($0)" } ?? "ungrouped")
+            send(.status(state.groupKey.map { "grouped by \($0)" } ?? "ungrouped"))
         } catch {
             source.sectionKeyPath = old
             state.groupKey = old
             try? source.reload()
-            state.setStatus("group: \(describe(error))", error: true)
+            send(.status("group: \(describe(error))", error: true))
         }
         followSelection()
     }
@@ -83,7 +83,7 @@ extension BrowserSession {
             if !replacing, try writer.check(path) == .existing {
                 state.pendingExport = PendingExport(format: format, path: path)
                 state.mode = .confirmReplace
-                state.setStatus("\(path) exists; replace it? y/n")
+                send(.status("\(path) exists; replace it? y/n"))
                 return
             }
             let keys = entity.attributes.filter { !$0.isTransient }.map(\.name)
@@ -91,9 +91,9 @@ extension BrowserSession {
             let values = try objects.map { o in try keys.map { try o.value(forKey: $0) } }
             let text = format == "json" ? ExportText.json(keys: keys, rows: values) : ExportText.csv(header: keys, rows: values)
             try writer.write(text, to: path, replacing: replacing)
-            state.setStatus("exported \(objects.count) row\(objects.count == 1 ? "" : "s") to \(path)")
+            send(.status("exported \(objects.count) row\(objects.count == 1 ? "" : "s") to \(path)"))
         } catch {
-            state.setStatus("export failed: \(describe(error))", error: true)
+            send(.status("export failed: \(describe(error))", error: true))
         }
     }
 
@@ -104,7 +104,7 @@ extension BrowserSession {
         let keys = entity.attributes.filter { !$0.isTransient }.map(\.name)
         let values: [(String, Value)]
         do { values = try keys.map { ($0, try object.value(forKey: $0)) } } catch {
-            state.setStatus("duplicate: \(describe(error))", error: true)
+            send(.status("duplicate: \(describe(error))", error: true))
             return
         }
         var newID: ObjectID?
@@ -115,7 +115,7 @@ extension BrowserSession {
             newID = copy.objectID
         }
         if state.statusIsError, state.statusMessage != before {
-            state.setStatus("duplicate failed: \(state.statusMessage ?? "")", error: true)
+            send(.status("duplicate failed: \(state.statusMessage ?? "")", error: true))
             return
         }
         if let id = newID {

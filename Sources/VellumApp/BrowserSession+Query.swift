@@ -14,10 +14,10 @@ extension BrowserSession {
             if reason == Self.cancelledReason {
                 // The user stopped it (Esc or Ctrl-C): close the prompt, keep the list as it was.
                 if prompt { state.mode = .browse }
-                state.setStatus("\(what) cancelled; the list is unchanged", error: true)
+                send(.status("\(what) cancelled; the list is unchanged", error: true))
                 return
             }
-            if prompt { state.promptError = "\(what): \(reason)" } else { state.setStatus("\(what): \(reason)", error: true) }
+            if prompt { state.promptError = "\(what): \(reason)" } else { send(.status("\(what): \(reason)", error: true)) }
             return
         }
         if prompt { state.mode = .browse }
@@ -67,7 +67,7 @@ extension BrowserSession {
         let mode = state.mode
         defer { state.mode = mode }
         state.mode = .browse
-        state.setStatus("filtering… (Esc or Ctrl-C cancels)")
+        send(.status("filtering… (Esc or Ctrl-C cancels)"))
         drawNow?()
         watcher.start(interrupting: context.queryInterrupter)
         try query()

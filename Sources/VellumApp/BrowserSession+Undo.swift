@@ -11,18 +11,18 @@ extension BrowserSession {
         do {
             let name = undo ? try undoStack.undo(in: context, overwritingConflicts: overwriting)
                             : try undoStack.redo(in: context, overwritingConflicts: overwriting)
-            guard let name else { state.setStatus(undo ? "nothing to undo" : "nothing to redo"); return }
+            guard let name else { send(.status(undo ? "nothing to undo" : "nothing to redo")); return }
             do { _ = try context.save() } catch {
                 undoStack.cancelLastReplay()   // the action stays, to try again
                 throw error
             }
-            state.setStatus(undo ? "undid \(name)" : "redid \(name)")
+            send(.status(undo ? "undid \(name)" : "redid \(name)"))
         } catch StoreError.conflicts(let conflicts) where conflicts.first?.kind == .version {
             context.rollback()
             showReplayConflict(conflicts[0], undo: undo)
         } catch {
             context.rollback()
-            state.setStatus("\(undo ? "undo" : "redo") failed: \(describe(error))", error: true)
+            send(.status("\(undo ? "undo" : "redo") failed: \(describe(error))", error: true))
         }
         followSelection()
         needsRedraw = true
@@ -48,11 +48,11 @@ extension BrowserSession {
             let name = (undo ? undoStack.undoActionName : undoStack.redoActionName) ?? "the action"
             if undo { undoStack.discardLastAction() } else { undoStack.discardNextRedo() }
             closeReplayConflict()
-            state.setStatus("kept theirs; dropped the \(undo ? "undo" : "redo") of \(name)")
+            send(.status("kept theirs; dropped the \(undo ? "undo" : "redo") of \(name)"))
             return
         }
         if state.conflict?.deleted == true {
-            state.setStatus("the record was deleted by another writer: t drops the \(undo ? "undo" : "redo"), Esc decides later", error: true)
+            send(.status("the record was deleted by another writer: t drops the \(undo ? "undo" : "redo"), Esc decides later", error: true))
             return
         }
         closeReplayConflict()

@@ -13,8 +13,7 @@ public final class BrowserSession {
     public let container: PersistentContainer
     public internal(set) var state = AppState()
     public internal(set) var rows: RowSource?
-    public private(set) var entityCounts: [Int] = []
-    public private(set) var quitRequested = false
+    public var entityCounts: [Int] { state.entityCounts }
     public let undoStack = UndoStack()
     /// Set when something visible changed; the loop redraws and clears it.
     public var needsRedraw = true {
@@ -22,9 +21,6 @@ public final class BrowserSession {
     }
     /// Wakes the event loop when the state wants a redraw (e.g. after a merged save).
     var onNeedsRedraw: (() -> Void)?
-    /// Theme change requests for the loop (which owns the terminal).
-    public var pendingThemeName: String?
-    public var suspendRequested = false
     /// True while this session mutates and saves the view context: those changes do not flash.
     var writingLocally = false
     private var token: ObservationToken?
@@ -41,9 +37,7 @@ public final class BrowserSession {
     /// `base` is the target the record had when the picker opened: choosing over a different
     /// one (another writer set it meanwhile) would overwrite their change unseen.
     private var pickerTarget: (id: ObjectID, key: String, entity: String, base: ObjectID?)?
-    private var pickerAll: [(id: ObjectID, name: String)] = []
-    private var pickerShown: [ObjectID?] = []
-    public static let flashDuration: TimeInterval = 1.0
+    public static let flashDuration = AppState.flashDuration
 
     public init(container: PersistentContainer) {
         self.container = container
@@ -62,47 +56,44 @@ public final class BrowserSession {
     public var context: ManagedObjectContext { container.viewContext }
     public var entity: Entity? { state.currentEntityName.flatMap { container.model.entity(named: $0) } }
 
-    public func setLayout(_ layout: Layout) {
-        state.layout = layout
-        setPageSize(layout.visibleRows)
+    /// Hands the reducer an input that is not a key (the loop, store events);
+    /// such inputs return no effects.
+    public func send(_ input: Input) {
+        _ = Reducer.reduce(&state, input)
     }
+
+    public func setLayout(_ layout: Layout) { send(.layout(layout)) }
 
     /// The loop says whether "Terminal too small" is shown; keys are ignored while it is.
-    public func setTerminalTooSmall(_ tooSmall: Bool) {
-        guard tooSmall != state.terminalTooSmall else { return }
-        state.terminalTooSmall = tooSmall
-        state.ignoredKeys = 0
-    }
-
-    public func setPageSize(_ n: Int) {
-        state.pageSize = max(1, n)
-        state.clamp()
-    }
+    public func setTerminalTooSmall(_ tooSmall: Bool) { send(.terminalTooSmall(tooSmall)) }
 
     // MARK: Keys and effects
 
     /// The selection is a record, not a row number: a key that only moves the
     /// cursor selects the record under it; after anything else (a save may have
     /// moved rows) the cursor follows the selected record.
-    public func handle(_ key: VellumTerminal.Key) async {
+    /// Returns what the key asks of the terminal (quit, suspend, a theme) for the loop.
+    @discardableResult
+    public func handle(_ key: VellumTerminal.Key) async -> [TerminalRequest] {
         applyPendingChange()    // rows another writer moved since the last key
-        let effects = Reducer.update(&state, key: key)
+        let effects = Reducer.reduce(&state, .key(key))
         needsRedraw = true
-        guard !effects.isEmpty else { syncSelection(); return }
-        for effect in effects { await perform(effect) }
+        let requests = effects.compactMap(TerminalRequest.init)
+        let storeEffects = effects.filter { TerminalRequest($0) == nil }
+        guard !storeEffects.isEmpty else { syncSelection(); return requests }
+        for effect in storeEffects { await perform(effect) }
         followSelection()
+        return requests
     }
 
     func perform(_ effect: Effect) async {
         if refusesInReadOnlyMode(effect) { return }
         switch effect {
-        case .quit: quitRequested = true
-        case .suspend: suspendRequested = true
+        case .quit, .suspend, .setTheme: break   // terminal requests: returned by handle(_:) to the loop
         case .openEntity(let i):
             if i != state.selectedEntity || state.navigationTitle != nil { pushPlace() }
             state.filterText = ""; state.sort = nil
             show(i, base: nil, title: nil)
-        case .setTheme(let name): pendingThemeName = name
         case .applyFilter(let text): applyFilter(text)
         case .applySort(let sort): applySort(sort)
         case .beginEdit: beginEdit(key: currentAttribute()?.name)
@@ -115,7 +106,6 @@ public final class BrowserSession {
         case .activateDetailField: activateDetailField(edit: false)
         case .editDetailField: activateDetailField(edit: true)
         case .resolveConflict(let keepMine): resolveConflict(keepMine: keepMine)
-        case .pickerQueryChanged: filterPicker(toFirstMatch: true)
         case .pickerChoose: choosePicked()
         case .openSummary: openSummary()
         case .search(let text, let forward): search(text, forward: forward)
@@ -128,35 +118,26 @@ public final class BrowserSession {
     // MARK: Lists and navigation
 
     /// Shows entity `index`, optionally restricted by `base` (relationship lists).
-    private func show(_ index: Int, base: String?, title: String?, select: ObjectID? = nil) {
+    private func show(_ index: Int, base: VellumStore.Predicate?, title: String?, select: ObjectID? = nil) {
         guard state.entityNames.indices.contains(index), let entity = container.model.entity(named: state.entityNames[index]) else { return }
-        state.selectedEntity = index
-        state.sidebarCursor = index
-        state.navigationTitle = title
         let columns = entity.attributes.filter { !$0.isTransient }
-        state.columnNames = columns.map(\.name)
-        state.columnTypes = columns.map(\.type)
-        state.detailFieldCount = columns.count + entity.relationships.count
-        state.detailCursor = 0
-        state.groupKey = nil
-        state.sectionHeaders = [:]
+        var error: String?
         do {
             let predicate = state.filterText.isEmpty ? nil : try VellumStore.Predicate(format: state.filterText)
             rows = try ResultsRowSource(context: context, entityName: entity.name, predicate: predicate,
                                         sortDescriptors: state.sort.map { [$0] } ?? [],
-                                        basePredicate: try base.map { try VellumStore.Predicate(format: $0) })
-            state.rowCount = rows?.count ?? 0
-        } catch {
+                                        basePredicate: base)
+        } catch let failure {
             rows = nil
-            state.rowCount = 0
-            state.setStatus(describeQuery(error), error: true)
+            error = describeQuery(failure)
         }
-        if let select, let i = rows?.index(of: select) { state.cursorRow = i } else if select != nil { state.cursorRow = 0 }
-        state.clamp()
+        send(.listShown(ListShown(entityIndex: index, title: title, columnNames: columns.map(\.name),
+                                  columnTypes: columns.map(\.type), detailFieldCount: columns.count + entity.relationships.count,
+                                  rowCount: rows?.count ?? 0, cursorRow: select.map { rows?.index(of: $0) ?? 0 }, error: error)))
         syncSelection()
     }
 
-    private var currentBase: String? { (rows as? ResultsRowSource)?.basePredicate?.description }
+    private var currentBase: VellumStore.Predicate? { (rows as? ResultsRowSource)?.basePredicate }
 
     private func pushPlace() {
         state.backStack.append(AppState.Place(entityIndex: state.selectedEntity, basePredicate: currentBase,
@@ -180,12 +161,9 @@ public final class BrowserSession {
 
     /// Puts the cursor back on the selected record after rows moved.
     func followSelection() {
-        if let id = selectedID, let i = rows?.index(of: id) ?? (container.store.permanentID(for: id).flatMap { rows?.index(of: $0) }) {
-            state.cursorRow = i
-        }
-        state.rowCount = rows?.count ?? 0
-        state.sectionHeaders = (rows as? ResultsRowSource)?.sectionHeaders() ?? [:]
-        state.clamp()
+        let row = selectedID.flatMap { id in rows?.index(of: id) ?? container.store.permanentID(for: id).flatMap { rows?.index(of: $0) } }
+        send(.rowsChanged(RowsChanged(rowCount: rows?.count ?? 0, selectedRow: row,
+                                      sectionHeaders: (rows as? ResultsRowSource)?.sectionHeaders() ?? [:])))
         syncSelection()
     }
 
@@ -229,14 +207,14 @@ public final class BrowserSession {
         case .relationship(let r) where !r.isToMany:
             guard let target = (try? object.toOne(r.name)) ?? nil,
                   let index = state.entityNames.firstIndex(of: target.entity.name) else {
-                state.setStatus("\(r.name) is empty — e picks one", error: true)
+                send(.status("\(r.name) is empty — e picks one", error: true))
                 return
             }
             pushPlace()
             state.filterText = ""; state.sort = nil; state.focus = .table
             state.cursorRow = 0; state.scrollOffset = 0
             show(index, base: nil, title: nil, select: target.objectID)
-            state.setStatus("\(r.name) of \(Renderer.displayName(object))")
+            send(.status("\(r.name) of \(Renderer.displayName(object))"))
         case .relationship(let r):
             guard let index = state.entityNames.firstIndex(of: r.destination) else { return }
             let base = Self.membership(of: object, in: r)
@@ -251,15 +229,16 @@ public final class BrowserSession {
     /// its inverse pointing at `object` (`provider == 12`, `ANY tags == 12`), so
     /// objects related later join the list. An unsaved object (no key yet) gets
     /// the members it has now.
-    static func membership(of object: ManagedObject, in relationship: RelationshipDescription) -> String {
+    static func membership(of object: ManagedObject, in relationship: RelationshipDescription) -> VellumStore.Predicate {
         guard let pk = object.objectID.primaryKey else {
             let keys = ((try? object.toMany(relationship.name)) ?? []).compactMap(\.objectID.primaryKey)
-            return keys.isEmpty ? "FALSEPREDICATE" : "SELF IN {\(keys.map(String.init).joined(separator: ", "))}"
+            return keys.isEmpty ? .false
+                : .comparison(Comparison(.evaluatedObject, .in, .list(keys.map { .constant(.integer($0)) })))
         }
         let inverse = object.context?.model.entity(named: relationship.destination)?.relationship(named: relationship.inverse)
         let comparison = Comparison(.key(relationship.inverse), .equal, .constant(.integer(pk)),
                                     quantifier: inverse?.isToMany == true ? .any : .direct)
-        return VellumStore.Predicate.comparison(comparison).format
+        return .comparison(comparison)
     }
 
     // MARK: Editing
@@ -268,7 +247,7 @@ public final class BrowserSession {
         if container.store.isReadOnly { refuseEditInReadOnlyMode(); return }
         guard let object = currentObject(), let key, let attribute = entity?.attribute(named: key) else { return }
         guard FieldText.isEditable(attribute.type) else {
-            state.setStatus("\(attribute.type.rawValue) attributes cannot be edited here", error: true)
+            send(.status("\(attribute.type.rawValue) attributes cannot be edited here", error: true))
             return
         }
         let value = (try? object.value(forKey: attribute.name)) ?? .null
@@ -279,7 +258,7 @@ public final class BrowserSession {
         state.editIsOptional = attribute.isOptional
         state.conflict = nil
         state.mode = .edit
-        if let hint = FieldText.hint(for: attribute) { state.setStatus(hint) }
+        if let hint = FieldText.hint(for: attribute) { send(.status(hint)) }
     }
 
     private func editedAttribute() -> AttributeDescription? {
@@ -341,7 +320,7 @@ public final class BrowserSession {
         guard let target = editTarget, let conflict = state.conflict else { finishEdit(); return }
         guard keepMine else {
             finishEdit()
-            state.setStatus("kept their \(target.key)")
+            send(.status("kept their \(target.key)"))
             return
         }
         guard let attribute = editedAttribute() else { finishEdit(); return }
@@ -401,7 +380,7 @@ public final class BrowserSession {
             try body(context)
             undoStack.endGroup()
             _ = try context.save()
-            state.setStatus(success)
+            send(.store(.saved(success)))
         } catch {
             undoStack.endGroup()
             context.rollback()
@@ -410,7 +389,7 @@ public final class BrowserSession {
             if case StoreError.conflicts(let cs) = error, cs.allSatisfy({ $0.kind == .version }), let onConflict {
                 onConflict()
             } else {
-                state.setStatus(describe(error), error: true)
+                send(.store(.saveFailed(describe(error))))
             }
         }
         needsRedraw = true
@@ -424,57 +403,44 @@ public final class BrowserSession {
 
     private func openPicker(_ object: ManagedObject, _ r: RelationshipDescription) {
         guard let target = container.model.entity(named: r.destination) else { return }
+        let candidates: [PickerList.Candidate]
         do {
             var request = FetchRequest(entityName: target.name)
             if let sort = ResultsRowSource.defaultSort(for: target) { request.sortDescriptors = [sort] }
             request.fetchLimit = 2000
-            let objects = try context.fetch(request)
-            pickerAll = objects.map { ($0.objectID, Renderer.displayName($0)) }
+            candidates = try context.fetch(request).map { PickerList.Candidate(id: $0.objectID, name: Renderer.displayName($0)) }
         } catch {
-            state.setStatus(describe(error), error: true)
+            send(.status(describe(error), error: true))
             return
         }
         let current = ((try? object.toOne(r.name)) ?? nil)?.objectID
         pickerTarget = (object.objectID, r.name, target.name, current)
-        state.pickerTitle = "\(r.name) of \(Renderer.displayName(object)) → \(target.name)"
-        state.editor = LineEditor()
-        state.mode = .picker
-        filterPicker()
-        if let current, let i = pickerShown.firstIndex(of: current) { state.pickerCursor = i }
-    }
-
-    /// Lists ∅ and the candidates matching the search. After the search changed the
-    /// highlight goes to the first match: ∅ (clear) is only ever chosen explicitly.
-    private func filterPicker(toFirstMatch: Bool = false) {
-        let query = state.editor.text.lowercased()
-        let matches = pickerAll.filter { query.isEmpty || $0.name.lowercased().contains(query) }
-        pickerShown = [nil] + matches.map(\.id)
-        state.pickerItems = ["∅ (none)"] + matches.map(\.name)
-        if toFirstMatch { state.pickerCursor = matches.isEmpty ? 0 : 1 }
-        state.clamp()
+        send(.pickerOpened(title: "\(r.name) of \(Renderer.displayName(object)) → \(target.name)",
+                           candidates: candidates, current: current))
     }
 
     private func choosePicked() {
-        guard let target = pickerTarget, pickerShown.indices.contains(state.pickerCursor) else { state.mode = .browse; return }
-        guard pickerShown.count > 1 || state.editor.text.isEmpty else {
-            state.setStatus("no \(target.entity) matches '\(state.editor.text)' — change the search, or Esc", error: true)
+        let shown = state.picker.shown
+        guard let target = pickerTarget, shown.indices.contains(state.pickerCursor) else { state.mode = .browse; return }
+        guard shown.count > 1 || state.editor.text.isEmpty else {
+            send(.status("no \(target.entity) matches '\(state.editor.text)' — change the search, or Esc", error: true))
             return
         }
-        let chosen = pickerShown[state.pickerCursor]
-        let name = chosen.flatMap { id in pickerAll.first { $0.id == id }?.name }
+        let chosen = shown[state.pickerCursor]
+        let name = chosen.flatMap(state.picker.name(of:))
         // Another writer changed or deleted the relationship while the picker was open:
         // say what it is now and let the user choose again, knowingly.
         guard let object = context.registeredObject(for: target.id), !object.isDeleted, (try? object.fireFault()) != nil else {
             state.mode = .browse
             pickerTarget = nil
-            state.setStatus("not set: this \(target.id.entityName) was deleted by another writer", error: true)
+            send(.status("not set: this \(target.id.entityName) was deleted by another writer", error: true))
             return
         }
         let now = ((try? object.toOne(target.key)) ?? nil)
         if now?.objectID != target.base {
             pickerTarget?.base = now?.objectID
             let theirs = now.map { Renderer.displayName($0) } ?? "∅"
-            state.setStatus("\(target.key) is now \(theirs) (another writer) — Enter: yours, Esc: theirs", error: true)
+            send(.status("\(target.key) is now \(theirs) (another writer) — Enter: yours, Esc: theirs", error: true))
             return
         }
         state.mode = .browse
@@ -489,10 +455,7 @@ public final class BrowserSession {
 
     private func didChange(_ change: ObjectsDidChange) {
         let now = Date()
-        if !writingLocally {
-            for id in change.inserted.union(change.updated) { state.flashes[id] = now.addingTimeInterval(Self.flashDuration) }
-            state.lastChange = now
-        }
+        if !writingLocally { send(.store(.changedElsewhere(change.inserted.union(change.updated), at: now))) }
         if let target = editTarget, state.mode == .edit,
            change.updated.contains(target.id) || change.refreshed.contains(target.id)
             || change.deleted.contains(target.id) || change.invalidated.contains(target.id) || change.storeChangedExternally {
@@ -525,35 +488,48 @@ public final class BrowserSession {
         pendingChange = nil
         if let rows, (try? rows.refresh(after: change)) != nil {
             if let source = rows as? ResultsRowSource, !source.lastInserted.isEmpty, !writingLocally {
-                let until = Date().addingTimeInterval(Self.flashDuration)
-                for id in source.lastInserted { state.flashes[id] = until }
-                state.lastChange = Date()
+                send(.store(.changedElsewhere(source.lastInserted, at: Date())))
             }
         }
-        if let remote = container.lastRemoteChange {
-            state.lastWriter = remote.author ?? "another process"
-            state.lastWriteDate = remote.date
-        }
-        refreshCounts()
+        if let remote = container.lastRemoteChange { send(.store(.remoteWriter(author: remote.author, at: remote.date))) }
+        recountEntities(resizedBy: change)
         followSelection()
         needsRedraw = true
     }
 
     private func refreshCounts() {
-        entityCounts = state.entityNames.map { (try? context.count(FetchRequest(entityName: $0))) ?? 0 }
+        let counts = state.entityNames.map { (try? context.count(FetchRequest(entityName: $0))) ?? 0 }
+        send(.store(.counted(Dictionary(uniqueKeysWithValues: counts.enumerated().map { ($0, $1) }))))
+    }
+
+    /// Recounts only the entities a change can have grown or shrunk (an insert or
+    /// delete of one of their kind): an edit runs no `COUNT(*)`, an add one.
+    private func recountEntities(resizedBy change: ObjectsDidChange) {
+        if change.storeChangedExternally || change.invalidatedAll || entityCounts.count != state.entityNames.count {
+            refreshCounts()
+            return
+        }
+        let resized = Set(change.inserted.union(change.deleted).union(change.invalidated).map(\.entityName))
+        guard !resized.isEmpty else { return }
+        let model = container.model
+        var counts: [Int: Int] = [:]
+        for (i, name) in state.entityNames.enumerated()
+        where resized.contains(where: { model.entity(named: $0)?.isKind(of: name) == true }) {
+            counts[i] = (try? context.count(FetchRequest(entityName: name))) ?? 0
+        }
+        send(.store(.counted(counts)))
     }
 
     /// Called by the loop on its tick; true if a flash expired (redraw).
     public func tick(now: Date = Date()) -> Bool {
-        if state.expireFlashes(now: now) { needsRedraw = true; return true }
+        let before = state.flashes.count
+        send(.tick(now))
+        if state.flashes.count != before { needsRedraw = true; return true }
         return false
     }
 
     public func setStatus(_ message: String, error: Bool = false) {
-        state.setStatus(message, error: error)
+        send(.status(message, error: error))
         needsRedraw = true
     }
-
-    public func setThemeName(_ name: String) { state.themeName = name }
-    public func setKeyMap(_ map: KeyMap) { state.keyMap = map }
 }

@@ -26,8 +26,6 @@ public enum Effect: Sendable, Equatable {
     case editDetailField
     /// Conflict prompt answer: true keeps the typed value, false takes theirs.
     case resolveConflict(keepMine: Bool)
-    /// The picker's query changed: refilter its list.
-    case pickerQueryChanged
     /// Enter in the picker: set the to-one to the chosen record.
     case pickerChoose
     /// `F`: summarize the current column over the current list (opens the overlay).

@@ -62,22 +62,14 @@ final class EventLoop {
         for await _ in wakeups {
             if (try? session.rows?.completeIndexing()) == true { session.needsRedraw = true }
             // Every key that is already there, without waiting for more.
-            while !session.quitRequested, let key = screen.readKey(timeoutMilliseconds: 0) {
+            var quit = false
+            while !quit, let key = screen.readKey(timeoutMilliseconds: 0) {
                 if key == .resize { session.needsRedraw = true }
                 session.setTerminalTooSmall(Layout.isTooSmall(screen.size))
-                await session.handle(key)
+                for request in await session.handle(key) { quit = perform(request) || quit }
             }
-            if session.quitRequested { break }
+            if quit { break }
             _ = session.tick()
-            if let name = session.pendingThemeName {
-                session.pendingThemeName = nil
-                applyTheme(name)
-            }
-            if session.suspendRequested {
-                session.suspendRequested = false
-                screen.suspend()
-                session.needsRedraw = true
-            }
             let size = screen.size
             if size != lastSize { lastSize = size; session.needsRedraw = true }
             if session.needsRedraw {
@@ -87,13 +79,24 @@ final class EventLoop {
         }
     }
 
+    /// Acts on what a key asked of the terminal; true when it asked to quit.
+    private func perform(_ request: TerminalRequest) -> Bool {
+        switch request {
+        case .quit: return true
+        case .setTheme(let name): applyTheme(name)
+        case .suspend:
+            screen.suspend()
+            session.needsRedraw = true
+        }
+        return false
+    }
+
     func applyTheme(_ name: String) {
         let (loaded, error) = Self.loadTheme(name, loader: loader, capability: screen.colorCapability)
         theme = loaded
         screen.setExactColors(loaded.exactColors)
-        session.setThemeName(loaded.name)
-        if let error { session.setStatus("theme: \(error.description) — using \(loaded.name)", error: true) }
-        else { session.setStatus("theme \(loaded.name)") }
+        session.send(.themeLoaded(name: loaded.name, error: error?.description))
+        session.needsRedraw = true
     }
 
     static func loadTheme(_ name: String, loader: ThemeLoader, capability: ColorCapability) -> (Theme, ThemeError?) {

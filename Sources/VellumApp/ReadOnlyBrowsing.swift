@@ -35,6 +35,6 @@ extension BrowserSession {
     /// Leaves any editor, prompt or picker the reducer opened, and says why nothing happens.
     func refuseEditInReadOnlyMode() {
         state.mode = .browse
-        state.setStatus(ReadOnlyBrowsing.refusal, error: true)
+        send(.status(ReadOnlyBrowsing.refusal, error: true))
     }
 }

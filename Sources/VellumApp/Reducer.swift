@@ -131,8 +131,9 @@ public enum Reducer {
         case .pageDown: s.pickerCursor += 10
         case .enter: return [.pickerChoose]
         default:
-            // The session moves the highlight to the first match.
-            if s.editor.handle(key) { return [.pickerQueryChanged] }
+            // After the search changed the highlight goes to the first match: ∅ (clear)
+            // is only ever chosen explicitly.
+            if s.editor.handle(key) { s.pickerCursor = s.picker.search(s.editor.text) == 0 ? 0 : 1 }
         }
         s.clamp()
         return []

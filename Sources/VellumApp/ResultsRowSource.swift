@@ -134,12 +134,14 @@ public final class ResultsRowSource: RowSource {
         return true
     }
 
+    /// The list's restriction and the user's filter, composed as values: nothing is
+    /// printed and parsed again, so no filter the parser accepted can be lost here.
     func combinedPredicate() -> VellumStore.Predicate? {
         switch (basePredicate, predicate) {
         case (nil, nil): return nil
         case (let b?, nil): return b
         case (nil, let p?): return p
-        case (let b?, let p?): return (try? VellumStore.Predicate(format: "(\(b.description)) AND (\(p.description))")) ?? b
+        case (let b?, let p?): return .and(b, p)
         }
     }
 

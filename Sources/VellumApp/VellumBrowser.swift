@@ -51,16 +51,19 @@ public enum VellumBrowser {
         screen.setExactColors(theme.exactColors)
 
         let session = BrowserSession(container: container)
-        session.setThemeName(theme.name)
+        session.send(.themeLoaded(name: theme.name, error: nil, quietly: true))
+        container.onMergeError { [weak session] error in
+            session?.send(.store(.mergeFailed(ErrorText.describe(error))))
+            session?.needsRedraw = true
+        }
         let bindings = BindingsFile.load(environment: environment)
-        session.setKeyMap(bindings.keyMap)
+        session.send(.keyMapLoaded(bindings.keyMap))
         if let problem = bindings.summary { session.setStatus(problem, error: true) }
-        container.onMergeError { [weak session] error in session?.setStatus("merge failed: \(ErrorText.describe(error))", error: true) }
         if readOnly {
             let snapshot: Bool = container.store.readsSnapshot
             session.setStatus(ReadOnlyBrowsing.openedMessage(requested: askedReadOnly, snapshot: snapshot))
         }
-        if let themeError { session.setStatus("theme: \(themeError.description) — using \(theme.name)", error: true) }
+        if let themeError { session.send(.themeLoaded(name: theme.name, error: themeError.description)) }
         let loop = EventLoop(session: session, screen: screen,
                              fileName: URL(fileURLWithPath: storePath).lastPathComponent, theme: theme)
         await loop.run()

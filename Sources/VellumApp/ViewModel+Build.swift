@@ -51,11 +51,11 @@ extension ViewModel {
     @MainActor
     static func relatedCount(_ object: ManagedObject, _ rel: RelationshipDescription) -> Int? {
         guard let context = object.context else { return nil }
-        guard object.objectID.primaryKey != nil, !object.hasChanges,
-              let predicate = try? VellumStore.Predicate(format: BrowserSession.membership(of: object, in: rel)) else {
+        guard object.objectID.primaryKey != nil, !object.hasChanges else {
             // Unsaved or changed here: the context holds the answer.
             return try? object.toMany(rel.name).count
         }
+        let predicate = BrowserSession.membership(of: object, in: rel)
         return try? context.count(FetchRequest(entityName: rel.destination, predicate: predicate))
     }
 }

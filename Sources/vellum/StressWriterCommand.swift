@@ -42,7 +42,7 @@ struct StressWriterCommand: AsyncCommand {
         // Resume from what the store holds (a restarted writer carries on).
         var live: [Int64: Int64] = try await container.enqueue { context in
             var rows: [Int64: Int64] = [:]
-            for o in try context.fetch("Row", where: try VellumStore.Predicate(format: "owner == '\(owner)'")) {
+            for o in try context.fetch("Row", where: Key("owner") == owner) {
                 rows[try o.value(forKey: "key").integerValue ?? 0] = try o.value(forKey: "value").integerValue ?? 0
             }
             return rows
@@ -101,7 +101,7 @@ struct StressWriterCommand: AsyncCommand {
     }
 
     static func row(_ context: ManagedObjectContext, owner: String, key: Int64) throws -> ManagedObject? {
-        try context.fetch("Row", where: try VellumStore.Predicate(format: "owner == '\(owner)' AND key == \(key)"), limit: 1).first
+        try context.fetch("Row", where: Key("owner") == owner && Key("key") == key, limit: 1).first
     }
 
     static func perform(_ op: Op, context: ManagedObjectContext, owner: String, writer: Int64,

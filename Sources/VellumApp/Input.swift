@@ -1,0 +1,29 @@
+import Foundation
+import VellumStore
+import VellumTerminal
+
+/// Everything that reaches the browser's one loop: keys, store events, the clock
+/// and the terminal. `Reducer.reduce` turns each into the next state and effects.
+public enum Input: Sendable, Equatable {
+    case key(VellumTerminal.Key)
+    case store(StoreEvent)
+    /// The loop's timer: flashes that ran out stop.
+    case tick(Date)
+    /// The panels as drawn (the table's height is the page size).
+    case layout(Layout)
+    /// Whether "Terminal too small" is shown (keys are ignored while it is).
+    case terminalTooSmall(Bool)
+    /// A theme was loaded (`error`: why the asked-for one was not, and this is the fallback).
+    /// The status says so, except a start-up theme that loaded (`quietly`).
+    case themeLoaded(name: String, error: String?, quietly: Bool = false)
+    /// The to-one picker opened over these candidates, on the current target if any.
+    case pickerOpened(title: String, candidates: [PickerList.Candidate], current: ObjectID?)
+    /// A list was opened (effect result).
+    case listShown(ListShown)
+    /// The open list's rows moved or changed (effect result, store event).
+    case rowsChanged(RowsChanged)
+    /// The key bindings: the command table's defaults with the user's bindings file applied.
+    case keyMapLoaded(KeyMap)
+    /// A message for the status line from outside the reducer (opening notices).
+    case status(String, error: Bool = false)
+}
