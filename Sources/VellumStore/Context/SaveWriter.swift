@@ -68,15 +68,17 @@ struct SaveWriter {
         var next: [String: Int64] = [:]
         var current: (root: String, key: Int64)?
         for o in inserted where o.objectID.isTemporary {
-            let table = layout.table(of: o.entity.name)!
-            if current?.root != table {
+            // Keyed by root entity (one table each); the layout names the table only when the root changes.
+            let root = o.entity.rootName
+            if current?.root != root {
                 if let current { next[current.root] = current.key }
-                var key = next[table] ?? 0
+                var key = next[root] ?? 0
                 if key == 0 {
                     // Past both the AUTOINCREMENT counter and the largest row: keys are never reused.
+                    let table = layout.table(of: root)!
                     key = 1 + (try db.scalarInt(layout.largestKeyEverSQL(table: table), [.string(table)]) ?? 0)
                 }
-                current = (table, key)
+                current = (root, key)
             }
             o.pendingKey = current!.key
             current!.key += 1
