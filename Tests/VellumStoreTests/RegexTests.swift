@@ -36,7 +36,7 @@ import Testing
             } else {
                 let c = SQLCompilation(layout: layout, model: QueryFixtures.model)
                 let w = try c.predicate(p, scope: SQLScope(alias: "t0", entity: QueryFixtures.item))
-                q = CompiledQuery(table: "Item", whereClause: w, joins: "", orderBy: "t0.\"_pk\"", bindings: c.bindings)
+                q = CompiledQuery(table: "Item", whereClause: w, joins: "", orderBy: "t0.\"_pk\"", bindings: c.bindings, layout: layout)
             }
             return .success(try conn.rows(q.selectSQL(), q.bindings).map { if case .integer(let i) = $0[0] { return i } else { return -1 } })
         } catch { return .failure("\(error)") }

@@ -91,10 +91,12 @@ struct ConflictResolver {
                     continue
                 }
                 claimed[claimKey] = o
-                let columns = indices.map { quoteIdentifier(m.attributeColumns[$0]!) }
-                var sql = "SELECT \"_pk\", \"_version\" FROM \(quoteIdentifier(m.table)) WHERE " + columns.map { "\($0) = ?" }.joined(separator: " AND ")
+                let (layout, q) = (context.store.layout, context.store.layout.dialect)
+                let columns = indices.map { q.quote(m.attributeColumns[$0]!) }
+                var sql = "SELECT \(layout.qualifiedKey()), \(q.quote(layout.versionColumn)) FROM \(q.quote(m.table)) WHERE "
+                    + columns.map { "\($0) = ?" }.joined(separator: " AND ")
                 var bindings = values
-                if let pk = o.objectID.primaryKey { sql += " AND \"_pk\" <> ?"; bindings.append(.integer(pk)) }
+                if let pk = o.objectID.primaryKey { sql += " AND \(layout.qualifiedKey()) <> ?"; bindings.append(.integer(pk)) }
                 guard let row = try db.rows(sql, bindings).first, let pk = row[0].integerValue else { continue }
                 if deletedKeys.contains("\(o.entity.rootName)#\(pk)") { continue }
                 let existingID = context.store.objectID(entity: o.entity.name, primaryKey: pk)

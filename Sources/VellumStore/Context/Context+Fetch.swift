@@ -32,9 +32,8 @@ extension ManagedObjectContext {
         let root = try self.entity(entity.rootName)
         let selection = self.selection(for: root)
         let idsOnly = request.resultType == .objectIDs || request.fetchBatchSize > 0
-        var (compiledQuery, bindings) = restricted(compiled, to: entity, includesSubentities: request.includesSubentities)
-        compiledQuery.table = root.name
-        let sql = compiledQuery.selectSQL(columns: idsOnly ? "t0.\"_pk\", t0.\"_entity\", t0.\"_version\"" : selection.selectList,
+        let (compiledQuery, bindings) = restricted(compiled, to: entity, includesSubentities: request.includesSubentities)
+        let sql = compiledQuery.selectSQL(columns: idsOnly ? store.layout.qualifiedSystemColumns("t0") : selection.selectList,
                                           limit: pagingInSQL ? request.fetchLimit : nil,
                                           offset: pagingInSQL && request.fetchOffset > 0 ? request.fetchOffset : nil)
         let statement = try connection.cachedStatement(sql)
@@ -109,8 +108,7 @@ extension ManagedObjectContext {
     private func restricted(_ query: CompiledQuery, to entity: Entity, includesSubentities: Bool) -> (CompiledQuery, [Value]) {
         guard !includesSubentities, !entity.subentityNames.isEmpty else { return (query, query.bindings) }
         var q = query
-        q.whereClause = "(\(q.whereClause)) AND t0.\"_entity\" = ?\(q.bindings.count + 1)"
-        q.bindings.append(.string(entity.name))
+        q.restrict(toEntity: entity.name)
         return (q, q.bindings)
     }
 

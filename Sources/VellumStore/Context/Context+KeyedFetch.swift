@@ -2,7 +2,7 @@ import Foundation
 
 extension ManagedObjectContext {
     /// Stored rows matching `request` as (ID, sort-key values), in the request's
-    /// order, selecting only `_pk`, `_entity` and the sort-key columns. Unsaved
+    /// order, selecting only the key, the entity and the sort-key columns. Unsaved
     /// changes are NOT applied (the results controller re-evaluates them in memory).
     func fetchKeyedIDs(_ request: FetchRequest, limit: Int? = nil) throws -> [(id: ObjectID, keys: SortKeys)] {
         var rows: [(id: ObjectID, keys: SortKeys)] = []
@@ -19,10 +19,9 @@ extension ManagedObjectContext {
             sortDescriptors: request.sortDescriptors, variables: request.variables)
         var query = compiledQuery
         if !request.includesSubentities, !entity.subentityNames.isEmpty {
-            query.whereClause = "(\(query.whereClause)) AND t0.\"_entity\" = ?\(query.bindings.count + 1)"
-            query.bindings.append(.string(entity.name))
+            query.restrict(toEntity: entity.name)
         }
-        var columns = "t0.\"_pk\", t0.\"_entity\""
+        var columns = store.layout.qualifiedKey("t0") + ", " + store.layout.qualifiedEntity("t0")
         for t in terms { columns += ", " + t.sql }
         let statement = try connection.cachedStatement(query.selectSQL(columns: columns, limit: limit))
         try statement.bind(query.bindings)

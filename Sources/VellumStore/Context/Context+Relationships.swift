@@ -16,15 +16,18 @@ extension ManagedObjectContext {
                 if object.isFault { try fulfillFault(object) }
                 if let r = object.relations[index] { return r }
             case .inverseForeignKey(let table, let column, let position):
-                let order = position.map { "\(quoteIdentifier($0)), " } ?? ""
-                let rows = try connection.rows("SELECT \"_pk\", \"_entity\" FROM \(quoteIdentifier(table)) WHERE \(quoteIdentifier(column)) = ? ORDER BY \(order)\"_pk\"", [.integer(pk)])
+                let (layout, q) = (store.layout, store.layout.dialect)
+                let order = position.map { "\(q.quote($0)), " } ?? ""
+                let rows = try connection.rows("SELECT \(layout.qualifiedKey()), \(layout.qualifiedEntity()) FROM \(q.quote(table)) WHERE \(q.quote(column)) = ? ORDER BY \(order)\(layout.qualifiedKey())", [.integer(pk)])
                 stored = rows.compactMap(objectForRow)
             case .joinTable(let table, let source, let target, let position):
                 let destination = try entity(relationship.destination)
-                let order = position.map { "j.\(quoteIdentifier($0)), " } ?? ""
+                let (layout, q) = (store.layout, store.layout.dialect)
+                let order = position.map { "j.\(q.quote($0)), " } ?? ""
                 let rows = try connection.rows("""
-                    SELECT t."_pk", t."_entity" FROM \(quoteIdentifier(table)) AS j JOIN \(quoteIdentifier(destination.rootName)) AS t ON t."_pk" = j.\(quoteIdentifier(target)) \
-                    WHERE j.\(quoteIdentifier(source)) = ? ORDER BY \(order)t."_pk"
+                    SELECT \(layout.qualifiedKey("t")), \(layout.qualifiedEntity("t")) FROM \(q.quote(table)) AS j \
+                    JOIN \(q.quote(layout.table(of: destination.name)!)) AS t ON \(layout.qualifiedKey("t")) = j.\(q.quote(target)) \
+                    WHERE j.\(q.quote(source)) = ? ORDER BY \(order)\(layout.qualifiedKey("t"))
                     """, [.integer(pk)])
                 stored = rows.compactMap(objectForRow)
             }

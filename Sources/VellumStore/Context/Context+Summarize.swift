@@ -17,11 +17,11 @@ extension ManagedObjectContext {
         var query = try QueryCompiler.compile(entity: entity, layout: store.layout, predicate: request.predicate,
                                               sortDescriptors: [], variables: request.variables)
         if !request.includesSubentities, !entity.subentityNames.isEmpty {
-            query.whereClause = "(\(query.whereClause)) AND t0.\"_entity\" = ?\(query.bindings.count + 1)"
-            query.bindings.append(.string(entity.name))
+            query.restrict(toEntity: entity.name)
         }
-        let from = "FROM \(quoteIdentifier(query.table)) AS t0 \(query.joins) WHERE \(query.whereClause)"
-        let c = "t0.\(quoteIdentifier(column))"
+        let q = store.layout.dialect
+        let from = "FROM \(q.quote(query.table)) AS t0 \(query.joins) WHERE \(query.whereClause)"
+        let c = "t0.\(q.quote(column))"
         let numeric = type.isNumeric || type == .date
         let measure = type == .decimal ? "CAST(\(c) AS REAL)" : c
         let stats = try connection.rows(

@@ -130,8 +130,9 @@ public final class ManagedObjectContext {
         }
         var entity = try self.entity(id.entityName)
         if !entity.subentityNames.isEmpty, let pk = id.primaryKey {
-            let table = quoteIdentifier(entity.rootName)
-            if let name = try connection.scalarText("SELECT \"_entity\" FROM \(table) WHERE \"_pk\" = ?", [.integer(pk)]),
+            let layout = store.layout
+            let table = layout.dialect.quote(layout.table(of: entity.name)!)
+            if let name = try connection.scalarText("SELECT \(layout.qualifiedEntity()) FROM \(table) WHERE \(layout.qualifiedKey()) = ?", [.integer(pk)]),
                let concrete = store.model.entity(named: name) { entity = concrete }
         }
         return register(entity: entity, id: id, isFault: true)
@@ -315,7 +316,8 @@ public final class ManagedObjectContext {
             && o.entity.attributeIndexByName[attribute] == index && o.values[index] == coerced { return false }
         let mapping = store.layout.mapping(for: entityName)!
         guard let column = mapping.attributeColumns[index] else { return true }
-        let rows = try connection.rows("SELECT \"_pk\" FROM \(quoteIdentifier(mapping.table)) WHERE \(quoteIdentifier(column)) = ?", [coerced])
+        let q = store.layout.dialect
+        let rows = try connection.rows("SELECT \(store.layout.qualifiedKey()) FROM \(q.quote(mapping.table)) WHERE \(q.quote(column)) = ?", [coerced])
         for row in rows {
             guard let pk = row[0].integerValue else { continue }
             let id = store.objectID(entity: entityName, primaryKey: pk)

@@ -25,12 +25,12 @@ struct RowLoader {
     }
 
     /// The select list for a root's whole hierarchy (so rows of any sub-entity load),
-    /// after the three system columns `_pk`, `_entity`, `_version`.
+    /// after the layout's three system columns (key, entity, version).
     final class Selection {
         let columns: [String]
         var plans: [String: Plan] = [:]
-        let layout: NativeLayout
-        init(entity: Entity, layout: NativeLayout) {
+        let layout: any StoreLayout
+        init(entity: Entity, layout: any StoreLayout) {
             self.layout = layout
             var columns: [String] = []
             var positions: [String: Int] = [:]
@@ -56,7 +56,7 @@ struct RowLoader {
         }
 
         var selectList: String {
-            (["_pk", "_entity", "_version"] + columns).map { "t0." + quoteIdentifier($0) }.joined(separator: ", ")
+            ([layout.qualifiedSystemColumns("t0")] + columns.map { "t0." + layout.dialect.quote($0) }).joined(separator: ", ")
         }
     }
 
@@ -77,7 +77,8 @@ struct RowLoader {
                          _ body: (Int64, Statement) throws -> Void) throws {
         for chunkStart in stride(from: 0, to: keys.count, by: 500) {
             let chunk = keys[chunkStart..<min(keys.count, chunkStart + 500)]
-            let sql = "SELECT \(selection.selectList) FROM \(quoteIdentifier(root.name)) AS t0 WHERE t0.\"_pk\" IN (\(Array(repeating: "?", count: chunk.count).joined(separator: ",")))"
+            let layout = selection.layout
+            let sql = "SELECT \(selection.selectList) FROM \(layout.dialect.quote(layout.table(of: root.name)!)) AS t0 WHERE \(layout.qualifiedKey("t0")) IN (\(layout.dialect.placeholders(chunk.count)))"
             let statement = try chunk.count == 500 ? connection.cachedStatement(sql) : connection.prepare(sql)
             try statement.bind(chunk.map { .integer($0) })
             while try statement.step() { try body(statement.int64(0), statement) }
@@ -141,7 +142,7 @@ struct RowLoader {
 }
 
 /// Finds the concrete entity (and its object-ID scope) of each fetched row from
-/// the `_entity` column, without creating a String per row: a root without
+/// the layout's entity column, without creating a String per row: a root without
 /// sub-entities needs no lookup, otherwise the column's bytes are compared with
 /// the entity names seen so far.
 struct RowEntityResolver {
@@ -149,7 +150,7 @@ struct RowEntityResolver {
     private let single: Resolved?
     private var known: [([UInt8], Resolved)] = []
     private let store: PersistentStore
-    /// The column holding `_entity`.
+    /// The column holding the entity name.
     private let column: Int
 
     init(root: Entity, store: PersistentStore, entityColumn: Int = 1) {

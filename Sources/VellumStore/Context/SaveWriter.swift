@@ -26,7 +26,7 @@ struct SaveWriter {
         self.deleted = deleted
     }
 
-    var layout: NativeLayout { context.store.layout }
+    var layout: any StoreLayout { context.store.layout }
 
     mutating func write(_ db: Connection) throws {
         for o in inserted { o.pendingKey = nil }
@@ -39,7 +39,7 @@ struct SaveWriter {
         // Deletes and updates first, so values they free can be taken by inserts.
         for o in deleted {
             let m = layout.mapping(for: o.entity.name)!
-            try db.run("DELETE FROM \(quoteIdentifier(m.table)) WHERE \"_pk\" = ?", [.integer(o.objectID.primaryKey!)])
+            try db.run("DELETE FROM \(layout.dialect.quote(m.table)) WHERE \(layout.qualifiedKey()) = ?", [.integer(o.objectID.primaryKey!)])
         }
         for o in updated { try updateRow(o, db) }
         var current: (entity: ObjectIdentifier, statement: Statement, columns: Columns)?
@@ -68,16 +68,17 @@ struct SaveWriter {
         var next: [String: Int64] = [:]
         var current: (root: String, key: Int64)?
         for o in inserted where o.objectID.isTemporary {
-            let table = o.entity.rootName
-            if current?.root != table {
+            // Keyed by root entity (one table each); the layout names the table only when the root changes.
+            let root = o.entity.rootName
+            if current?.root != root {
                 if let current { next[current.root] = current.key }
-                var key = next[table] ?? 0
+                var key = next[root] ?? 0
                 if key == 0 {
                     // Past both the AUTOINCREMENT counter and the largest row: keys are never reused.
-                    let sql = "SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = ?1), 0), coalesce((SELECT max(\"_pk\") FROM \(quoteIdentifier(table))), 0))"
-                    key = 1 + (try db.scalarInt(sql, [.string(table)]) ?? 0)
+                    let table = layout.table(of: root)!
+                    key = 1 + (try db.scalarInt(layout.largestKeyEverSQL(table: table), [.string(table)]) ?? 0)
                 }
-                current = (table, key)
+                current = (root, key)
             }
             o.pendingKey = current!.key
             current!.key += 1
@@ -90,8 +91,8 @@ struct SaveWriter {
     private func checkRestoredKeysAreFree(_ db: Connection) throws {
         for o in inserted where !o.objectID.isTemporary {
             let pk = o.objectID.primaryKey!
-            let table = quoteIdentifier(o.entity.rootName)
-            if let other = try db.scalarText("SELECT \"_entity\" FROM \(table) WHERE \"_pk\" = ?", [.integer(pk)]) {
+            let table = layout.dialect.quote(layout.table(of: o.entity.name)!)
+            if let other = try db.scalarText("SELECT \(layout.qualifiedEntity()) FROM \(table) WHERE \(layout.qualifiedKey()) = ?", [.integer(pk)]) {
                 throw StoreError.invalidOperation("cannot restore \(o.objectID.uriString): its key \(pk) was taken by another \(other) row (written by another program)")
             }
         }
@@ -124,8 +125,9 @@ struct SaveWriter {
         if let plan = insertPlans[ObjectIdentifier(entity)] { return plan }
         let m = layout.mapping(for: entity.name)!
         let columns = writtenColumns(m)
-        let names = ["_pk", "_entity", "_version"] + columns.attributes.map(\.1) + columns.foreignKeys.map(\.1)
-        let sql = "INSERT INTO \(quoteIdentifier(m.table)) (\(names.map(quoteIdentifier).joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: names.count).joined(separator: ", ")))"
+        let names = [layout.primaryKeyColumn, layout.entityColumn, layout.versionColumn] + columns.attributes.map(\.1) + columns.foreignKeys.map(\.1)
+        let q = layout.dialect
+        let sql = "INSERT INTO \(q.quote(m.table)) (\(names.map(q.quote).joined(separator: ", "))) VALUES (\(q.placeholders(names.count)))"
         insertPlans[ObjectIdentifier(entity)] = (sql, columns)
         return (sql, columns)
     }
@@ -145,8 +147,9 @@ struct SaveWriter {
         // Unloaded to-one relationships keep their stored key: leave those columns alone.
         // Only changed to-one keys are written, so a concurrent change to another key survives a merge.
         columns.foreignKeys = columns.foreignKeys.filter { o.relations.count > $0.0 && o.relations[$0.0]?.isChanged == true }
-        let sets = (columns.attributes.map(\.1) + columns.foreignKeys.map(\.1)).map { "\(quoteIdentifier($0)) = ?" }
-        let sql = "UPDATE \(quoteIdentifier(m.table)) SET \((sets + ["\"_version\" = ?"]).joined(separator: ", ")) WHERE \"_pk\" = ?"
+        let q = layout.dialect
+        let sets = (columns.attributes.map(\.1) + columns.foreignKeys.map(\.1) + [layout.versionColumn]).map { "\(q.quote($0)) = ?" }
+        let sql = "UPDATE \(q.quote(m.table)) SET \(sets.joined(separator: ", ")) WHERE \(layout.qualifiedKey()) = ?"
         let s = try db.cachedStatement(sql)
         var n = try bindRow(o, s, columns: columns, from: 1)
         s.bind(o.version + 1, at: n); n += 1
@@ -158,6 +161,7 @@ struct SaveWriter {
     /// Many-to-many rows (written from the side that names the join table) and
     /// positions of ordered relationships.
     private func writeJoinRowsAndPositions(_ db: Connection) throws {
+        let q = layout.dialect
         for o in inserted + updated where !o.relations.isEmpty {
             let m = layout.mapping(for: o.entity.name)!
             for (i, storage) in m.relationshipStorage.enumerated() {
@@ -165,29 +169,29 @@ struct SaveWriter {
                 guard let source = primaryKey(o) else { continue }
                 switch storage {
                 case .joinTable(let table, let sourceColumn, let targetColumn, let positionColumn):
-                    if sourceColumn == "source" {
+                    if let join = layout.joinTable(named: table), join.sourceColumn == sourceColumn {
                         let removed = relation.stored.filter { s in !relation.current.contains { $0 === s } }
                         let added = relation.current.filter { c in !relation.stored.contains { $0 === c } }
                         for d in removed where !d.isDeleted {
                             guard let target = primaryKey(d) else { continue }
-                            try db.run("DELETE FROM \(quoteIdentifier(table)) WHERE source = ? AND target = ?", [.integer(source), .integer(target)])
+                            try db.run("DELETE FROM \(q.quote(table)) WHERE \(q.quote(join.sourceColumn)) = ? AND \(q.quote(join.targetColumn)) = ?", [.integer(source), .integer(target)])
                         }
                         for d in added {
                             guard let target = primaryKey(d) else { continue }
-                            try db.run("INSERT OR IGNORE INTO \(quoteIdentifier(table)) (source, target) VALUES (?, ?)", [.integer(source), .integer(target)])
+                            try db.run(q.insertIgnoringDuplicates(into: table, columns: [join.sourceColumn, join.targetColumn]), [.integer(source), .integer(target)])
                         }
                     }
                     if let positionColumn {
                         for (position, d) in relation.current.enumerated() {
                             guard let target = primaryKey(d) else { continue }
-                            try db.run("UPDATE \(quoteIdentifier(table)) SET \(quoteIdentifier(positionColumn)) = ? WHERE \(quoteIdentifier(sourceColumn)) = ? AND \(quoteIdentifier(targetColumn)) = ?",
+                            try db.run("UPDATE \(q.quote(table)) SET \(q.quote(positionColumn)) = ? WHERE \(q.quote(sourceColumn)) = ? AND \(q.quote(targetColumn)) = ?",
                                        [.integer(Int64(position)), .integer(source), .integer(target)])
                         }
                     }
                 case .inverseForeignKey(let table, _, let positionColumn?):
                     for (position, d) in relation.current.enumerated() {
                         guard let target = primaryKey(d) else { continue }
-                        try db.run("UPDATE \(quoteIdentifier(table)) SET \(quoteIdentifier(positionColumn)) = ? WHERE \"_pk\" = ?", [.integer(Int64(position)), .integer(target)])
+                        try db.run("UPDATE \(q.quote(table)) SET \(q.quote(positionColumn)) = ? WHERE \(layout.qualifiedKey()) = ?", [.integer(Int64(position)), .integer(target)])
                     }
                 default:
                     break

@@ -6,10 +6,10 @@ import Foundation
 struct HistoryWriter {
     let db: Connection
     let transaction: Int64
-    let layout: NativeLayout
+    let layout: any StoreLayout
     private let timestamp = Date().timeIntervalSince1970
 
-    init(db: Connection, transaction: Int64, layout: NativeLayout) {
+    init(db: Connection, transaction: Int64, layout: any StoreLayout) {
         self.db = db
         self.transaction = transaction
         self.layout = layout

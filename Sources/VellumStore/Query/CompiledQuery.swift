@@ -2,44 +2,51 @@ import Foundation
 
 /// SQL fragments for one fetch, to be assembled as
 ///
-///     SELECT t0."_pk", … FROM "<table>" AS t0 <joins> WHERE <whereClause> ORDER BY <orderBy>
+///     SELECT t0.<key>, … FROM "<table>" AS t0 <joins> WHERE <whereClause> ORDER BY <orderBy>
 ///
-/// The main table is aliased `t0`. `whereClause` already includes the
-/// `t0."_entity" IN (…)` filter when the entity shares its root's table with
+/// The main table is aliased `t0`; the system columns and the SQL spelling are
+/// the layout's. `whereClause` already includes the `t0.<entity> IN (…)` filter when the entity shares its root's table with
 /// other entities. Parameters are numbered (`?1` … `?N`, possibly used more than
 /// once) and all live in `whereClause`; bind `bindings` in order with
 /// `Statement.bind(_:)`. `joins` and `orderBy` hold no parameters.
-public struct CompiledQuery: Sendable, Hashable {
+public struct CompiledQuery: Sendable {
     /// The root entity's table.
     public var table: String
     public var whereClause: String
     /// LEFT JOINs for to-one key paths (may be empty).
     public var joins: String
-    /// Always ends with `t0."_pk"` so the order is total.
+    /// Always ends with the key column so the order is total.
     public var orderBy: String
     public var bindings: [Value]
+    /// The layout the query was compiled for (its system columns and dialect).
+    public let layout: any StoreLayout
 
-    public init(table: String, whereClause: String, joins: String, orderBy: String, bindings: [Value]) {
+    public init(table: String, whereClause: String, joins: String, orderBy: String, bindings: [Value], layout: any StoreLayout) {
         self.table = table
         self.whereClause = whereClause
         self.joins = joins
         self.orderBy = orderBy
         self.bindings = bindings
+        self.layout = layout
+    }
+
+    /// Narrows the query to rows of exactly `entityName` (no sub-entities).
+    public mutating func restrict(toEntity entityName: String) {
+        bindings.append(.string(entityName))
+        whereClause = "(\(whereClause)) AND \(layout.qualifiedEntity("t0")) = \(layout.dialect.placeholder(bindings.count))"
     }
 
     /// The whole statement, selecting `columns` (default: the primary key).
-    public func selectSQL(columns: String = "t0.\"_pk\"", limit: Int? = nil, offset: Int? = nil) -> String {
-        var sql = "SELECT \(columns) FROM \(quoteIdentifier(table)) AS t0"
+    public func selectSQL(columns: String? = nil, limit: Int? = nil, offset: Int? = nil) -> String {
+        var sql = "SELECT \(columns ?? layout.qualifiedKey("t0")) FROM \(layout.dialect.quote(table)) AS t0"
         if !joins.isEmpty { sql += " " + joins }
         sql += " WHERE " + whereClause + " ORDER BY " + orderBy
-        if let limit { sql += " LIMIT \(limit)" }
-        if let offset { sql += (limit == nil ? " LIMIT -1" : "") + " OFFSET \(offset)" }
-        return sql
+        return sql + layout.dialect.limitOffset(limit: limit, offset: offset)
     }
 
     /// `SELECT COUNT(*) …` with the same filter.
     public func countSQL() -> String {
-        var sql = "SELECT COUNT(*) FROM \(quoteIdentifier(table)) AS t0"
+        var sql = "SELECT COUNT(*) FROM \(layout.dialect.quote(table)) AS t0"
         if !joins.isEmpty { sql += " " + joins }
         return sql + " WHERE " + whereClause
     }

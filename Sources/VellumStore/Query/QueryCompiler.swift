@@ -23,7 +23,7 @@ public enum QueryCompiler {
         let scope = SQLScope(alias: "t0", entity: entity)
         var conditions: [String] = []
         if entity.hierarchyNames.count != root.hierarchyNames.count {
-            conditions.append("t0.\"_entity\" IN (" + entity.hierarchyNames.map { c.bind(.string($0)) }.joined(separator: ", ") + ")")
+            conditions.append("\(layout.qualifiedEntity("t0")) IN (" + entity.hierarchyNames.map { c.bind(.string($0)) }.joined(separator: ", ") + ")")
         }
         if let predicate {
             let p = try predicate.substituting(variables)
@@ -39,18 +39,19 @@ public enum QueryCompiler {
             var term = o.sql
             terms.append((o.sql, r.attributeDescription?.type))
             if o.kind == .string && d.comparison != .binary {
-                term += d.comparison == .caseInsensitive ? " COLLATE VELLUM_NOCASE" : " COLLATE VELLUM_LOCALIZED"
+                term += layout.dialect.sortCollation(caseInsensitive: d.comparison == .caseInsensitive)
             }
             order.append(term + (d.ascending ? " ASC" : " DESC"))
         }
-        order.append("t0.\"_pk\" ASC")
+        order.append("\(layout.qualifiedKey("t0")) ASC")
         let whereClause = conditions.isEmpty ? "1" : conditions.joined(separator: " AND ")
         // A comparison known to be false (`price * 2 < nil`) drops the SQL of operands
         // whose values were already bound; values past the last placeholder used go.
         let used = Self.highestPlaceholder(in: whereClause)
-        let query = CompiledQuery(table: root.name, whereClause: whereClause,
+        guard let table = layout.table(of: root.name) else { throw QueryError("no table mapping for \(root.name)") }
+        let query = CompiledQuery(table: table, whereClause: whereClause,
                                   joins: scope.joins.joined(separator: " "), orderBy: order.joined(separator: ", "),
-                                  bindings: Array(c.bindings.prefix(used)))
+                                  bindings: Array(c.bindings.prefix(used)), layout: layout)
         return (query, terms)
     }
 }
@@ -98,17 +99,24 @@ struct SQLOperand {
 final class SQLCompilation {
     let layout: any StoreLayout
     let model: ManagedObjectModel
+    let dialect: any SQLDialect
+    /// `.<key column>`, quoted: appended to an alias.
+    let keySuffix: String
     var bindings: [Value] = []
     var aliasCounter = 0
 
     init(layout: any StoreLayout, model: ManagedObjectModel) {
         self.layout = layout
         self.model = model
+        dialect = layout.dialect
+        keySuffix = "." + layout.dialect.quote(layout.primaryKeyColumn)
     }
+
+    func quoteIdentifier(_ name: String) -> String { dialect.quote(name) }
 
     func bind(_ v: Value) -> String {
         bindings.append(v)
-        return "?\(bindings.count)"
+        return dialect.placeholder(bindings.count)
     }
 
     func newAlias(_ prefix: String) -> String {
@@ -122,8 +130,8 @@ final class SQLCompilation {
     }
 
     func rootTable(of entityName: String) throws(QueryError) -> String {
-        guard let e = model.entity(named: entityName) else { throw QueryError("the model has no entity named '\(entityName)'") }
-        return e.rootName
+        guard let table = layout.table(of: entityName) else { throw QueryError("the model has no entity named '\(entityName)'") }
+        return table
     }
 
     /// The alias of a to-one destination, LEFT JOINed into `scope` once per (alias, relationship).
@@ -133,9 +141,9 @@ final class SQLCompilation {
         let a = newAlias("t")
         switch try storage(step) {
         case .foreignKey(let column):
-            scope.joins.append("LEFT JOIN \(quoteIdentifier(try rootTable(of: step.relationship.destination))) AS \(a) ON \(a).\"_pk\" = \(alias).\(quoteIdentifier(column))")
+            scope.joins.append("LEFT JOIN \(quoteIdentifier(try rootTable(of: step.relationship.destination))) AS \(a) ON \(a)\(keySuffix) = \(alias).\(quoteIdentifier(column))")
         case .inverseForeignKey(let table, let column, _):
-            scope.joins.append("LEFT JOIN \(quoteIdentifier(table)) AS \(a) ON \(a).\(quoteIdentifier(column)) = \(alias).\"_pk\"")
+            scope.joins.append("LEFT JOIN \(quoteIdentifier(table)) AS \(a) ON \(a).\(quoteIdentifier(column)) = \(alias)\(keySuffix)")
         case .joinTable:
             throw QueryError("to-one relationship '\(step.relationship.name)' of \(step.source.name) is stored in a join table")
         }
@@ -148,12 +156,12 @@ final class SQLCompilation {
         let a = newAlias("s")
         switch try storage(step) {
         case .inverseForeignKey(let table, let column, _):
-            return ("\(quoteIdentifier(table)) AS \(a)", "\(a).\(quoteIdentifier(column)) = \(alias).\"_pk\"", a)
+            return ("\(quoteIdentifier(table)) AS \(a)", "\(a).\(quoteIdentifier(column)) = \(alias)\(keySuffix)", a)
         case .joinTable(let table, let source, let target, _):
             let j = newAlias("j")
             let dest = quoteIdentifier(try rootTable(of: step.relationship.destination))
-            return ("\(quoteIdentifier(table)) AS \(j) JOIN \(dest) AS \(a) ON \(a).\"_pk\" = \(j).\(quoteIdentifier(target))",
-                    "\(j).\(quoteIdentifier(source)) = \(alias).\"_pk\"", a)
+            return ("\(quoteIdentifier(table)) AS \(j) JOIN \(dest) AS \(a) ON \(a)\(keySuffix) = \(j).\(quoteIdentifier(target))",
+                    "\(j).\(quoteIdentifier(source)) = \(alias)\(keySuffix)", a)
         case .foreignKey:
             throw QueryError("to-many relationship '\(step.relationship.name)' of \(step.source.name) is stored as a foreign key")
         }
@@ -174,13 +182,13 @@ final class SQLCompilation {
             return SQLOperand(sql: sql, kind: OperandKind(a.type), nullable: true)
         }
         // Ends at a to-one relationship: its key.
-        guard let last = steps.last else { return SQLOperand(sql: "\(alias).\"_pk\"", kind: .selfID, nullable: false) }
+        guard let last = steps.last else { return SQLOperand(sql: "\(alias)\(keySuffix)", kind: .selfID, nullable: false) }
         for s in steps.dropLast() { current = try joinToOne(s, from: current, scope: scope) }
         if case .foreignKey(let column) = try storage(last) {
             return SQLOperand(sql: "\(current).\(quoteIdentifier(column))", kind: r.kind, nullable: true)
         }
         let a = try joinToOne(last, from: current, scope: scope)
-        return SQLOperand(sql: "\(a).\"_pk\"", kind: r.kind, nullable: true)
+        return SQLOperand(sql: "\(a)\(keySuffix)", kind: r.kind, nullable: true)
     }
 
     static func sqlValue(_ v: Value) -> Value {
@@ -201,8 +209,8 @@ final class SQLCompilation {
         case .constant(let v): return constant(v)
         case .variable(let name):
             guard let element = scope.elements[name] else { throw QueryError("no value for variable $\(name)") }
-            return SQLOperand(sql: "\(element.alias).\"_pk\"", kind: .object(element.entity.name), nullable: false)
-        case .evaluatedObject: return SQLOperand(sql: "t0.\"_pk\"", kind: .selfID, nullable: false)
+            return SQLOperand(sql: "\(element.alias)\(keySuffix)", kind: .object(element.entity.name), nullable: false)
+        case .evaluatedObject: return SQLOperand(sql: "t0\(keySuffix)", kind: .selfID, nullable: false)
         case .list: throw QueryError("a list {…} can only be the right side of IN or BETWEEN")
         case .keyPath(let fullPath):
             let (p, scope) = try base(fullPath, scope)
@@ -315,7 +323,7 @@ final class SQLCompilation {
             var nilChecks: [String] = []
             for s in r.steps[(i + 1)..<next] {
                 current = try joinToOne(s, from: current, scope: sub)
-                nilChecks.append("\(current).\"_pk\" IS NULL")
+                nilChecks.append("\(current)\(keySuffix) IS NULL")
             }
             let inner = try existsValue(r, toMany: next, from: current, test)
             if nilChecks.isEmpty {
@@ -358,7 +366,7 @@ final class SQLCompilation {
         let flags = (c.options.contains(.caseInsensitive) ? 1 : 0) | (c.options.contains(.diacriticInsensitive) ? 2 : 0)
         func fold(_ o: SQLOperand, _ other: SQLOperand) -> String {
             guard flags != 0, o.kind == .string || (o.kind != .null && other.kind == .string) else { return o.sql }
-            return "vellum_fold(\(o.sql), \(flags))"
+            return dialect.fold(o.sql, flags: flags)
         }
         func equal(_ a: SQLOperand, _ b: SQLOperand) -> String {
             "(\(fold(a, b)) IS \(fold(b, a)))"
@@ -395,12 +403,12 @@ final class SQLCompilation {
             guard case .string(var pattern) = v else { return "0" }
             if flags != 0 { pattern = TextFolding.fold(pattern, caseInsensitive: flags & 1 != 0, diacriticInsensitive: flags & 2 != 0) }
             let regex = bind(.string(KeyPathComparison.likeToRegex(pattern)))
-            return "vellum_regexp(\(regex), \(fold(l, SQLOperand(sql: "", kind: .string, nullable: false))))"
+            return dialect.regexpMatch(pattern: regex, text: fold(l, SQLOperand(sql: "", kind: .string, nullable: false)))
         }
         if c.op == .matches, flags != 0, case .constant(.string(let pattern)) = c.rhs {
             guard l.kind != .null else { return "0" }
             let folded = bind(.string(KeyPathComparison.foldPattern(pattern, c.options)))
-            return "vellum_regexp(\(folded), \(fold(l, SQLOperand(sql: "", kind: .string, nullable: false))))"
+            return dialect.regexpMatch(pattern: folded, text: fold(l, SQLOperand(sql: "", kind: .string, nullable: false)))
         }
         let r = try operand(c.rhs, scope: scope)
         switch c.op {
@@ -422,7 +430,7 @@ final class SQLCompilation {
             case .endsWith:
                 let (bx, by) = ("CAST(\(x) AS BLOB)", "CAST(\(y) AS BLOB)")
                 return "COALESCE(\(x) IS NOT NULL AND (length(\(by)) = 0 OR substr(\(bx), -length(\(by))) = \(by)), 0)"
-            default: return "vellum_regexp(\(y), \(x))"
+            default: return dialect.regexpMatch(pattern: y, text: x)
             }
         case .in, .between, .like: return "0"
         }

@@ -179,7 +179,7 @@ public final class Connection {
     }
 }
 
-/// Quotes an SQL identifier.
+/// Quotes an SQL identifier for SQLite (SQL about the file itself; store tables go through the layout's dialect).
 public func quoteIdentifier(_ name: String) -> String {
-    name.utf8.contains(34) ? "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : "\"" + name + "\""
+    SQLiteDialect().quote(name)
 }

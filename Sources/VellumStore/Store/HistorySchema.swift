@@ -45,8 +45,9 @@ enum HistorySchema {
     private static let now = "((julianday('now') - 2440587.5) * 86400.0)"
 
     /// Triggers for one root table: every stored column of its hierarchy is watched.
-    static func triggersSQL(layout: NativeLayout, root: Entity) -> [String] {
-        let table = quoteIdentifier(root.name)
+    static func triggersSQL(layout: any StoreLayout, root: Entity) -> [String] {
+        let table = quoteIdentifier(layout.table(of: root.name) ?? root.name)
+        let (pk, entity, version) = (layout.qualifiedKey(), layout.qualifiedEntity(), quoteIdentifier(layout.versionColumn))
         var columns: [String] = []
         var tombstoneColumns: [String] = []
         for name in root.hierarchyNames {
@@ -70,7 +71,7 @@ enum HistorySchema {
         return [
             """
             CREATE TRIGGER \(quoteIdentifier(prefix + "_insert")) AFTER INSERT ON \(table) BEGIN
-              INSERT INTO \(changes) (txn, timestamp, entity, pk, kind) VALUES (NULL, \(now), NEW."_entity", NEW."_pk", 0);
+              INSERT INTO \(changes) (txn, timestamp, entity, pk, kind) VALUES (NULL, \(now), NEW.\(entity), NEW.\(pk), 0);
             END
             """,
             // The bump is a nested UPDATE of the same row: it does not fire this trigger again
@@ -78,13 +79,13 @@ enum HistorySchema {
             // the WHERE stops it after one step.
             """
             CREATE TRIGGER \(quoteIdentifier(prefix + "_update")) AFTER UPDATE ON \(table) BEGIN
-              INSERT INTO \(changes) (txn, timestamp, entity, pk, kind, columns) VALUES (NULL, \(now), NEW."_entity", NEW."_pk", 1, \(changed));
-              UPDATE \(table) SET "_version" = OLD."_version" + 1 WHERE "_pk" = NEW."_pk" AND NEW."_version" IS OLD."_version";
+              INSERT INTO \(changes) (txn, timestamp, entity, pk, kind, columns) VALUES (NULL, \(now), NEW.\(entity), NEW.\(pk), 1, \(changed));
+              UPDATE \(table) SET \(version) = OLD.\(version) + 1 WHERE \(pk) = NEW.\(pk) AND NEW.\(version) IS OLD.\(version);
             END
             """,
             """
             CREATE TRIGGER \(quoteIdentifier(prefix + "_delete")) AFTER DELETE ON \(table) BEGIN
-              INSERT INTO \(changes) (txn, timestamp, entity, pk, kind, tombstone) VALUES (NULL, \(now), OLD."_entity", OLD."_pk", 2, \(tombstone));
+              INSERT INTO \(changes) (txn, timestamp, entity, pk, kind, tombstone) VALUES (NULL, \(now), OLD.\(entity), OLD.\(pk), 2, \(tombstone));
             END
             """,
         ]
@@ -92,12 +93,12 @@ enum HistorySchema {
 
     /// Triggers for one many-to-many join table: a row inserted, changed or deleted
     /// is an update of the to-many on both sides (a side whose row is gone is skipped).
-    static func triggersSQL(join: NativeLayout.JoinTable) -> [String] {
+    static func triggersSQL(join: JoinTable, layout: any StoreLayout) -> [String] {
         func record(_ rows: [String]) -> String {
-            [("source", join.sourceTable, join.sourceRelationship), ("target", join.targetTable, join.targetRelationship)].map { column, table, relationship in
+            [(join.sourceColumn, join.sourceTable, join.sourceRelationship), (join.targetColumn, join.targetTable, join.targetRelationship)].map { column, table, relationship in
                 let keys = rows.map { "\($0).\(quoteIdentifier(column))" }.joined(separator: ", ")
                 return "  INSERT INTO \(changes) (txn, timestamp, entity, pk, kind, columns) "
-                    + "SELECT NULL, \(now), \"_entity\", \"_pk\", 1, \(literal(relationship)) FROM \(quoteIdentifier(table)) WHERE \"_pk\" IN (\(keys));"
+                    + "SELECT NULL, \(now), \(layout.qualifiedEntity()), \(layout.qualifiedKey()), 1, \(literal(relationship)) FROM \(quoteIdentifier(table)) WHERE \(layout.qualifiedKey()) IN (\(keys));"
             }.joined(separator: "\n")
         }
         let prefix = triggerPrefix + join.table
@@ -107,11 +108,11 @@ enum HistorySchema {
     }
 
     /// Every history trigger of a layout.
-    static func triggersSQL(layout: NativeLayout) -> [String] {
-        layout.model.rootEntities.flatMap { triggersSQL(layout: layout, root: $0) } + layout.joinTables.flatMap(triggersSQL(join:))
+    static func triggersSQL(layout: any StoreLayout) -> [String] {
+        layout.model.rootEntities.flatMap { triggersSQL(layout: layout, root: $0) } + layout.joinTables.flatMap { triggersSQL(join: $0, layout: layout) }
     }
 
-    static func schemaSQL(layout: NativeLayout) -> [String] {
+    static func schemaSQL(layout: any StoreLayout) -> [String] {
         tablesSQL() + triggersSQL(layout: layout) + [recordTriggerVersionSQL()]
     }
 

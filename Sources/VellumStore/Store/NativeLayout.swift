@@ -10,6 +10,9 @@ public final class NativeLayout: StoreLayout {
     public let primaryKeyColumn = "_pk"
     public let entityColumn = "_entity"
     public let versionColumn = "_version"
+    public let dialect: any SQLDialect = SQLiteDialect()
+    public let joinTables: [JoinTable]
+    private let joinTablesByName: [String: JoinTable]
 
     public init(model: ManagedObjectModel) {
         self.model = model
@@ -53,9 +56,18 @@ public final class NativeLayout: StoreLayout {
             }
         }
         self.mappings = mappings
+        joinTables = Self.joinTables(model: model, mappings: mappings)
+        joinTablesByName = Dictionary(uniqueKeysWithValues: joinTables.map { ($0.table, $0) })
     }
 
     public func mapping(for entityName: String) -> EntityMapping? { mappings[entityName] }
+
+    public func joinTable(named table: String) -> JoinTable? { joinTablesByName[table] }
+
+    /// Past both the AUTOINCREMENT counter and the largest row.
+    public func largestKeyEverSQL(table: String) -> String {
+        "SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = ?1), 0), coalesce((SELECT max(\(quoteIdentifier(primaryKeyColumn))) FROM \(quoteIdentifier(table))), 0))"
+    }
 
     /// A to-one owns the foreign key unless its inverse is also to-one and sorts first.
     static func ownsForeignKey(_ r: RelationshipDescription, of entity: Entity, model: ManagedObjectModel) -> Bool {

@@ -18,6 +18,9 @@ public struct StoreOptions: Sendable {
     /// Only create: fail with `fileExists` when anything is at the path (even
     /// a store another process created a moment before).
     public var createOnly: Bool = false
+    /// How the model maps onto tables: Vellum's own layout (`docs/store-format.md`)
+    /// unless a test gives another. Must match the layout the file was created with.
+    public var layout: @Sendable (ManagedObjectModel) -> any StoreLayout = { NativeLayout(model: $0) }
 
     public init(createIfMissing: Bool = true, readOnly: Bool = false, inMemory: Bool = false,
                 busyTimeoutMilliseconds: Int32 = 2000, writeRetries: Int = 5) {
@@ -37,7 +40,7 @@ public struct StoreOptions: Sendable {
 public final class PersistentStore: @unchecked Sendable {
     public let path: String
     public let model: ManagedObjectModel
-    public let layout: NativeLayout
+    public let layout: any StoreLayout
     /// The store's UUID, part of every permanent object ID's URI.
     public let identifier: String
     /// Permanent object-ID scopes per entity name, made once.
@@ -150,7 +153,7 @@ public final class PersistentStore: @unchecked Sendable {
             throw .invalidOperation("\(path): no model given and none stored in the file")
         }
         self.model = resolvedModel
-        self.layout = NativeLayout(model: resolvedModel)
+        self.layout = options.layout(resolvedModel)
         writer = try Connection(path: access.connectionPath(path),
                                 options: access.openOptions(create: !exists, busyTimeoutMilliseconds: options.busyTimeoutMilliseconds))
         try writer.setTriggersEnabled(false)
@@ -177,7 +180,7 @@ public final class PersistentStore: @unchecked Sendable {
         return meta
     }
 
-    static func createSchema(_ writer: Connection, uuid: String, model: ManagedObjectModel, layout: NativeLayout, history: Bool) throws(StoreError) {
+    static func createSchema(_ writer: Connection, uuid: String, model: ManagedObjectModel, layout: any StoreLayout, history: Bool) throws(StoreError) {
         do {
             try writer.transaction(.immediate) {
                 try writer.execute("CREATE TABLE \(quoteIdentifier(Self.metadataTable)) (key TEXT PRIMARY KEY, value TEXT NOT NULL)")

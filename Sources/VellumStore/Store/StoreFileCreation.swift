@@ -24,7 +24,7 @@ extension PersistentStore {
         do {
             // Closing the only connection checkpoints the WAL into the file and removes it.
             let connection = try Connection(path: temporary, options: .init(create: true, busyTimeoutMilliseconds: options.busyTimeoutMilliseconds))
-            try createSchema(connection, uuid: UUID().uuidString, model: model, layout: NativeLayout(model: model), history: options.recordsHistory)
+            try createSchema(connection, uuid: UUID().uuidString, model: model, layout: options.layout(model), history: options.recordsHistory)
         }
         guard fsync(fd) == 0 else { throw .invalidOperation("\(path): cannot write \(temporary): \(FileWriteError.lastErrno)") }
         do {

@@ -1,0 +1,37 @@
+import Foundation
+import Testing
+@testable import VellumStore
+
+/// The layout is the one place that names tables and system columns: a name
+/// of the native format written anywhere else in the store's sources would tie
+/// that code to one layout.
+@Suite struct LayoutSeamTests {
+    /// Files allowed to spell the native layout's names.
+    static let layoutOwned: Set<String> = ["Store/NativeLayout.swift", "Store/NativeLayout+JoinTables.swift"]
+    /// System columns, join-table key and ordering columns of the native layout, as literals.
+    static let nativeNames = [#""_pk""#, #""_entity""#, #""_version""#, #"\"_pk\""#, #"\"_entity\""#, #"\"_version\""#,
+                              #""source""#, #""target""#, #"_position""#, #""_order""#]
+
+    @Test func nativeNamesAppearOnlyInTheLayout() throws {
+        let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Sources/VellumStore").standardizedFileURL
+        let files = try #require(FileManager.default.enumerator(atPath: sources.path)).compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") }
+        #expect(files.count > 50)
+        var offending: [String] = []
+        for file in files.sorted() where !Self.layoutOwned.contains(file) {
+            let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
+            for (n, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                let code = line.trimmingCharacters(in: .whitespaces)
+                if code.hasPrefix("//") { continue }
+                for name in Self.nativeNames where line.contains(name) { offending.append("\(file):\(n + 1): \(name)") }
+            }
+        }
+        #expect(offending.isEmpty, "native layout names outside the layout:\n\(offending.joined(separator: "\n"))")
+    }
+
+    @Test func storesOpenWithTheirLayoutAndTheDefaultIsNative() throws {
+        let dir = TempDir()
+        let store = try Fixtures.openShop(dir)
+        #expect(store.layout is NativeLayout)
+        #expect(try Connection(path: dir.file("shop.sqlite").path).tableExists("Product"))
+    }
+}
