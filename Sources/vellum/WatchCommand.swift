@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import VellumStore
 
 /// `vellum watch STORE [--json]`: prints the change feed of other writers until SIGINT/SIGTERM.
@@ -125,32 +126,30 @@ struct WatchCommand: AsyncCommand {
     static func waitForTermination() async {
         let queue = DispatchQueue(label: "vellum.watch.signals")
         let once = Once()
-        let sources = Unchecked([DispatchSourceSignal]())
+        let sources = [SIGINT, SIGTERM].map { sig in
+            signal(sig, SIG_IGN)
+            return DispatchSource.makeSignalSource(signal: sig, queue: queue)
+        }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            var made: [DispatchSourceSignal] = []
-            for sig in [SIGINT, SIGTERM] {
-                signal(sig, SIG_IGN)
-                let source = DispatchSource.makeSignalSource(signal: sig, queue: queue)
+            for source in sources {
                 source.setEventHandler { if once.claim() { continuation.resume() } }
                 source.resume()
-                made.append(source)
             }
-            sources.value = made
         }
-        for s in sources.value { s.cancel() }
+        for s in sources { s.cancel() }
     }
 }
 
 /// A value moved across a `@Sendable` boundary where the caller guarantees serial use.
+// Unchecked: its one use is the console's `out`, called only from the monitor's serial queue.
 final class Unchecked<T>: @unchecked Sendable {
     var value: T
     init(_ value: T) { self.value = value }
 }
 
 /// True exactly once, from any thread.
-final class Once: @unchecked Sendable {
-    private let lock = NSLock()
-    private var done = false
-    func claim() -> Bool { lock.withLock { if done { return false }; done = true; return true } }
-    var isClaimed: Bool { lock.withLock { done } }
+final class Once: Sendable {
+    private let done = Mutex(false)
+    func claim() -> Bool { done.withLock { done in if done { return false }; done = true; return true } }
+    var isClaimed: Bool { done.withLock { $0 } }
 }
