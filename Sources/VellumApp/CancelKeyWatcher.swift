@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import VellumStore
 
 /// While a query blocks the main thread (which then reads no keys), watches the
@@ -8,7 +7,7 @@ import VellumStore
 final class CancelKeyWatcher: Sendable {
     private let fd: Int32
     /// Shared by the browser's thread and the watching thread.
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private struct State {
         var stopRequested = false
         var sawCancel = false

@@ -1,6 +1,5 @@
 import CSQLite
 import Foundation
-import Synchronization
 import VellumStore
 
 /// Clocks used by the live (write-queue, merge, controller, remote) benchmarks.
@@ -35,10 +34,10 @@ func percentile(_ values: [Double], _ p: Double) -> Double {
 }
 
 /// A value shared with other threads under a lock.
-/// (A class: a `Mutex` cannot be captured by the escaping closures that share it.)
+/// (A class: a noncopyable `Locked` cannot be captured by the escaping closures that share it.)
 final class LockedBox<T: Sendable>: Sendable {
-    private let stored: Mutex<T>
-    init(_ value: T) { stored = Mutex(value) }
+    private let stored: Locked<T>
+    init(_ value: T) { stored = Locked(value) }
     func withLock<R: Sendable>(_ body: (inout T) -> R) -> R { stored.withLock { body(&$0) } }
     var value: T { withLock { $0 } }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import VellumStore
 
 /// `vellum watch STORE [--json]`: prints the change feed of other writers until SIGINT/SIGTERM.
@@ -149,7 +148,7 @@ final class Unchecked<T>: @unchecked Sendable {
 
 /// True exactly once, from any thread.
 final class Once: Sendable {
-    private let done = Mutex(false)
+    private let done = Locked(false)
     func claim() -> Bool { done.withLock { done in if done { return false }; done = true; return true } }
     var isClaimed: Bool { done.withLock { $0 } }
 }

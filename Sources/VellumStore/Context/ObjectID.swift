@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// The identity of a managed object: `Sendable`, so it crosses contexts and
 /// threads where managed objects cannot. Temporary until the object's first save.
@@ -111,7 +110,7 @@ final class ObjectIDScope: Sendable {
     /// Equal for every scope of one root table in one store: IDs that can be equal share it.
     var rootIdentity: ObjectIdentifier { ObjectIdentifier(root ?? self) }
 
-    private static let table = Mutex(ObjectIDScopeTable())
+    private static let table = Locked(ObjectIDScopeTable())
 
     static func intern(entityName: String, rootName: String, storeIdentifier: String) -> ObjectIDScope {
         let root = entityName == rootName ? nil : intern(entityName: rootName, rootName: rootName, storeIdentifier: storeIdentifier)

@@ -7,7 +7,7 @@
 /// sweep when the table has doubled since the last one. Sweeping is amortized O(1)
 /// per new scope, and the table stays within twice the scopes in use (plus a floor).
 /// A scope still held is never dropped, so a reopened store shares it with the IDs
-/// taken before it closed. Not locked itself: `ObjectIDScope` keeps it in a `Mutex`.
+/// taken before it closed. Not locked itself: `ObjectIDScope` keeps it in a `Locked` (a Mutex).
 struct ObjectIDScopeTable {
     private var scopes: [String: ObjectIDScope] = [:]
     private static let floor = 64

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Owns one store and hands out contexts: the main-actor view context for the
 /// UI, private background contexts, and the serial write queue. Every save is
@@ -8,7 +7,7 @@ public final class PersistentContainer: Sendable {
     public let store: PersistentStore
     private let writeQueue: WriteQueue
     /// What the saving threads, the monitor's queue and the main actor share.
-    private let shared = Mutex(Shared())
+    private let shared = Locked(Shared())
     private struct Shared {
         var viewContextIdentity: ObjectIdentifier?
         var saveSubscription: UUID?
@@ -22,14 +21,14 @@ public final class PersistentContainer: Sendable {
     @MainActor private var mergeErrorHandler: ((Error) -> Void)?
     /// The view context's reader connection, opened by `init` so that failures are
     /// thrown there, and taken once by the main actor when it creates the view context.
-    private let viewConnection: Mutex<Connection?>
+    private let viewConnection: Locked<Connection?>
 
     public var model: ManagedObjectModel { store.model }
 
     public init(model: ManagedObjectModel?, storeURL: URL?, options: StoreOptions = StoreOptions()) throws {
         store = try PersistentStore(url: storeURL, model: model, options: options)
         writeQueue = WriteQueue(store: store)
-        viewConnection = Mutex(try store.makeReaderConnection())
+        viewConnection = Locked(try store.makeReaderConnection())
         let subscription = store.subscribeToSaves { [weak self] event, source in
             self?.didSave(event, from: source)
         }

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// The serial write queue: blocks run one at a time in FIFO order, each on a
 /// fresh context that is saved after the block (if it changed anything) and then
@@ -10,7 +9,7 @@ final class WriteQueue: Sendable {
     private let store: PersistentStore
     /// What any thread reads and changes: the pending count and its observers, and
     /// the settings the container changes while the queue reads them for each block.
-    private let shared = Mutex(Shared())
+    private let shared = Locked(Shared())
     private struct Shared {
         var pending = 0
         var pendingObservers: [UUID: @Sendable (Int) -> Void] = [:]
@@ -19,7 +18,7 @@ final class WriteQueue: Sendable {
     }
     /// One reader connection reused by every write context, opened and used on the
     /// queue (the lock is never contended; it lets the compiler check the sharing).
-    private let connection = Mutex<Connection?>(nil)
+    private let connection = Locked<Connection?>(nil)
 
     init(store: PersistentStore) {
         self.store = store

@@ -1,9 +1,8 @@
-import Synchronization
 
 /// History sequence numbers of this process's own saves through one store
 /// object, so the remote-change monitor can skip what was already merged.
 final class OwnTransactions: Sendable {
-    private let sequences = Mutex<Set<Int64>>([])
+    private let sequences = Locked<Set<Int64>>([])
 
     func insert(_ seq: Int64) {
         sequences.withLock { _ = $0.insert(seq) }

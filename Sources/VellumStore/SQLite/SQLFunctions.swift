@@ -1,6 +1,5 @@
 import CSQLite
 import Foundation
-import Synchronization
 
 /// SQL functions and collations registered on every connection, so that SQL and
 /// in-memory evaluation fold case and diacritics with the same Swift code.
@@ -135,7 +134,7 @@ public enum TextFolding {
 
 /// Compiled regular expressions by pattern, shared across threads.
 final class RegexCache: Sendable {
-    private let cache = Mutex<[String: NSRegularExpression?]>([:])
+    private let cache = Locked<[String: NSRegularExpression?]>([:])
     func regex(_ pattern: String) -> NSRegularExpression? {
         cache.withLock { cache in
             if let r = cache[pattern] { return r }

@@ -1,6 +1,5 @@
 import CSQLite
 import Foundation
-import Synchronization
 
 /// Options for opening a store.
 public struct StoreOptions: Sendable {
@@ -56,7 +55,7 @@ public final class PersistentStore: @unchecked Sendable {
     /// True when the file records persistent history.
     public let hasHistory: Bool
     private let writer: Connection
-    private let writerLock = Mutex(())
+    private let writerLock = Locked(())
     let broadcast = SaveBroadcast()
     let temporaryIDs = TemporaryIDMap()
     /// History transactions written by this store object (the monitor skips them).

@@ -1,10 +1,9 @@
 import Foundation
-import Synchronization
 
 /// Saves committed through a store, delivered to every subscriber (the
 /// container merges them into the view context). Thread-safe.
 final class SaveBroadcast: Sendable {
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private struct State {
         var sequence: Int64 = 0
         var subscribers: [UUID: @Sendable (DidSave, ObjectIdentifier) -> Void] = [:]

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Remembers which permanent ID each recently saved temporary ID became, so an
 /// ID taken inside a write block (before its save) still resolves afterwards.
@@ -18,7 +17,7 @@ final class TemporaryIDMap: Sendable {
         var runs: [Run] = []
         var total = 0
     }
-    private let state = Mutex(Runs())
+    private let state = Locked(Runs())
     private let capacity: Int
 
     init(capacity: Int = 1_000_000) { self.capacity = capacity }

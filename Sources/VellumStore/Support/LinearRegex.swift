@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// A regular expression in the ICU syntax of NSPredicate's MATCHES, run by a Pike VM:
 /// time grows with text length × pattern size, never exponentially, so
@@ -44,7 +43,7 @@ public struct LinearRegex: Sendable {
 /// Idle DFAs of one pattern: each match takes one (or a fresh one), so threads never share a DFA.
 final class DFAPool: Sendable {
     private let fresh: RegexDFA
-    private let idle = Mutex<[RegexDFA]>([])
+    private let idle = Locked<[RegexDFA]>([])
 
     init(_ fresh: RegexDFA) { self.fresh = fresh }
 
@@ -55,7 +54,7 @@ final class DFAPool: Sendable {
 
 /// Compiled patterns (and their errors) by pattern text.
 final class LinearRegexCache: Sendable {
-    private let cache = Mutex<[String: Result<LinearRegex, RegexError>]>([:])
+    private let cache = Locked<[String: Result<LinearRegex, RegexError>]>([:])
 
     func regex(_ pattern: String) -> Result<LinearRegex, RegexError> {
         cache.withLock { cache in
