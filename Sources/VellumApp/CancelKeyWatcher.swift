@@ -4,21 +4,24 @@ import VellumStore
 /// While a query blocks the main thread (which then reads no keys), watches the
 /// terminal for Esc or Ctrl-C and asks the store to stop the query. Other keys
 /// typed meanwhile are dropped: they were aimed at a screen that is about to change.
-final class CancelKeyWatcher: @unchecked Sendable {
+final class CancelKeyWatcher: Sendable {
     private let fd: Int32
-    private let lock = NSLock()
-    private var stopRequested = false
-    private var sawCancel = false
-    private var finished: DispatchSemaphore?
+    /// Shared by the browser's thread and the watching thread.
+    private let state = Locked(State())
+    private struct State {
+        var stopRequested = false
+        var sawCancel = false
+        /// Signalled when the watching thread ends.
+        var finished: DispatchSemaphore?
+    }
 
     init(fd: Int32 = STDIN_FILENO) { self.fd = fd }
 
     /// Starts watching; `interrupter` is called on Esc or Ctrl-C (and again every
     /// 20 ms until `stop`, so a statement started after the key is stopped too).
     func start(interrupting interrupter: QueryInterrupter) {
-        lock.withLock { stopRequested = false; sawCancel = false }
         let done = DispatchSemaphore(value: 0)
-        finished = done
+        state.withLock { $0 = State(finished: done) }
         let thread = Thread { [self] in
             watch(interrupter)
             done.signal()
@@ -29,23 +32,28 @@ final class CancelKeyWatcher: @unchecked Sendable {
     /// Stops watching (waits for the watcher, so it reads no key meant for the
     /// browser); true when Esc or Ctrl-C was pressed.
     func stop() -> Bool {
-        lock.withLock { stopRequested = true }
+        let finished = state.withLock { s in
+            s.stopRequested = true
+            return s.finished
+        }
         finished?.wait()
-        finished = nil
-        return lock.withLock { sawCancel }
+        return state.withLock { s in
+            s.finished = nil
+            return s.sawCancel
+        }
     }
 
     private func watch(_ interrupter: QueryInterrupter) {
         var buffer = [UInt8](repeating: 0, count: 64)
         while true {
-            let (stopping, cancelled) = lock.withLock { (stopRequested, sawCancel) }
+            let (stopping, cancelled) = state.withLock { ($0.stopRequested, $0.sawCancel) }
             if stopping { return }
             if cancelled { interrupter.interrupt() }
             var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             guard poll(&pfd, 1, 20) > 0 else { continue }
             let n = read(fd, &buffer, buffer.count)
             if n > 0, Self.isCancel(buffer[0..<n]) {
-                lock.withLock { sawCancel = true }
+                state.withLock { $0.sawCancel = true }
                 interrupter.interrupt()
             }
         }

@@ -34,15 +34,11 @@ func percentile(_ values: [Double], _ p: Double) -> Double {
 }
 
 /// A value shared with other threads under a lock.
-final class LockedBox<T>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: T
-    init(_ value: T) { stored = value }
-    func withLock<R>(_ body: (inout T) -> R) -> R {
-        lock.lock()
-        defer { lock.unlock() }
-        return body(&stored)
-    }
+/// (A class: a noncopyable `Locked` cannot be captured by the escaping closures that share it.)
+final class LockedBox<T: Sendable>: Sendable {
+    private let stored: Locked<T>
+    init(_ value: T) { stored = Locked(value) }
+    func withLock<R: Sendable>(_ body: (inout T) -> R) -> R { stored.withLock { body(&$0) } }
     var value: T { withLock { $0 } }
 }
 

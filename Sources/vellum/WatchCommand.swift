@@ -137,15 +137,15 @@ struct WatchCommand: AsyncCommand {
 }
 
 /// A value moved across a `@Sendable` boundary where the caller guarantees serial use.
+// Unchecked: its one use is the console's `out`, called only from the monitor's serial queue.
 final class Unchecked<T>: @unchecked Sendable {
     var value: T
     init(_ value: T) { self.value = value }
 }
 
 /// True exactly once, from any thread.
-final class Once: @unchecked Sendable {
-    private let lock = NSLock()
-    private var done = false
-    func claim() -> Bool { lock.withLock { if done { return false }; done = true; return true } }
-    var isClaimed: Bool { lock.withLock { done } }
+final class Once: Sendable {
+    private let done = Locked(false)
+    func claim() -> Bool { done.withLock { done in if done { return false }; done = true; return true } }
+    var isClaimed: Bool { done.withLock { $0 } }
 }

@@ -3,6 +3,7 @@ import Foundation
 /// A context confined to its own serial queue. The context itself never leaves
 /// the queue: work runs inside `perform`, and only `Sendable` values (object IDs,
 /// values) come back out — returning a `ManagedObject` does not compile.
+// Unchecked: the (non-Sendable) context is only touched on `queue`.
 public final class BackgroundContext: @unchecked Sendable {
     private let queue: DispatchQueue
     private let queueKey = DispatchSpecificKey<UInt8>()

@@ -3,39 +3,45 @@ import Foundation
 /// Owns one store and hands out contexts: the main-actor view context for the
 /// UI, private background contexts, and the serial write queue. Every save is
 /// merged into the view context (unless `automaticallyMergesChanges` is off).
-public final class PersistentContainer: @unchecked Sendable {
+public final class PersistentContainer: Sendable {
     public let store: PersistentStore
     private let writeQueue: WriteQueue
-    private let lock = NSLock()
-    private var viewContextIdentity: ObjectIdentifier?
-    private var saveSubscription: UUID?
-    private var automaticMerging = true
-    private var viewContextPolicy: MergePolicy = .mergeByPropertyObjectTrump
+    /// What the saving threads, the monitor's queue and the main actor share.
+    private let shared = Locked(Shared())
+    private struct Shared {
+        var viewContextIdentity: ObjectIdentifier?
+        var saveSubscription: UUID?
+        var automaticMerging = true
+        var viewContextPolicy: MergePolicy = .mergeByPropertyObjectTrump
+        var monitor: RemoteChangeMonitor?
+        var remoteObservers: [UUID: @Sendable (RemoteChange) -> Void] = [:]
+        var lastRemote: (author: String?, date: Date)?
+    }
     @MainActor private var viewContextStorage: ManagedObjectContext?
     @MainActor private var mergeErrorHandler: ((Error) -> Void)?
-    private var monitor: RemoteChangeMonitor?
-    /// The view context's reader connection, opened by `init` so that failures are thrown there.
-    private let viewConnection: ConnectionHandOff
-    private var remoteObservers: [UUID: @Sendable (RemoteChange) -> Void] = [:]
-    private var lastRemote: (author: String?, date: Date)?
+    /// The view context's reader connection, opened by `init` so that failures are
+    /// thrown there, and taken once by the main actor when it creates the view context.
+    private let viewConnection: Locked<Connection?>
 
     public var model: ManagedObjectModel { store.model }
 
     public init(model: ManagedObjectModel?, storeURL: URL?, options: StoreOptions = StoreOptions()) throws {
         store = try PersistentStore(url: storeURL, model: model, options: options)
         writeQueue = WriteQueue(store: store)
-        viewConnection = ConnectionHandOff(try store.makeReaderConnection())
-        saveSubscription = store.subscribeToSaves { [weak self] event, source in
+        viewConnection = Locked(try store.makeReaderConnection())
+        let subscription = store.subscribeToSaves { [weak self] event, source in
             self?.didSave(event, from: source)
         }
+        shared.withLock { $0.saveSubscription = subscription }
         if !options.inMemory {
             let m = RemoteChangeMonitor(store: store) { [weak self] change in self?.didChangeRemotely(change) }
             try m.start()
-            monitor = m
+            shared.withLock { $0.monitor = m }
         }
     }
 
     deinit {
+        let (monitor, saveSubscription) = shared.withLock { ($0.monitor, $0.saveSubscription) }
         monitor?.stop()
         if let saveSubscription { store.unsubscribeFromSaves(saveSubscription) }
     }
@@ -43,23 +49,23 @@ public final class PersistentContainer: @unchecked Sendable {
     // MARK: - Other writers
 
     /// Who changed the store last from outside this container, and when.
-    public var lastRemoteChange: (author: String?, date: Date)? { lock.withLock { lastRemote } }
+    public var lastRemoteChange: (author: String?, date: Date)? { shared.withLock { $0.lastRemote } }
 
     /// Calls `body` (on the monitor's queue) for every change made by other writers.
     @discardableResult
     public func observeRemoteChanges(_ body: @escaping @Sendable (RemoteChange) -> Void) -> UUID {
         let id = UUID()
-        lock.withLock { remoteObservers[id] = body }
+        shared.withLock { $0.remoteObservers[id] = body }
         return id
     }
 
-    public func removeRemoteObserver(_ id: UUID) { lock.withLock { remoteObservers[id] = nil } }
+    public func removeRemoteObserver(_ id: UUID) { shared.withLock { $0.remoteObservers[id] = nil } }
 
     private func didChangeRemotely(_ change: RemoteChange) {
-        let observers: [@Sendable (RemoteChange) -> Void] = lock.withLock {
-            if case .transactions(let ts) = change, let last = ts.last { lastRemote = (last.author, last.timestamp) }
-            if case .unknown = change { lastRemote = (nil, Date()) }
-            return Array(remoteObservers.values)
+        let observers: [@Sendable (RemoteChange) -> Void] = shared.withLock { s in
+            if case .transactions(let ts) = change, let last = ts.last { s.lastRemote = (last.author, last.timestamp) }
+            if case .unknown = change { s.lastRemote = (nil, Date()) }
+            return Array(s.remoteObservers.values)
         }
         for o in observers { o(change) }
         guard automaticallyMergesChanges else { return }
@@ -97,27 +103,28 @@ public final class PersistentContainer: @unchecked Sendable {
     /// The context for the UI, confined to the main actor. Created on first use.
     @MainActor public var viewContext: ManagedObjectContext {
         if let c = viewContextStorage { return c }
-        // Its reader connection was opened (and checked) when the container was created.
-        let c = ManagedObjectContext(store: store, connection: viewConnection.take())
+        // Its reader connection was opened (and checked) when the container was created;
+        // only this getter takes it, once, before it stores the context.
+        let c = ManagedObjectContext(store: store, connection: viewConnection.withLock { $0.take() }!)
         c.name = "view"
         c.transactionAuthor = "view"
-        c.mergePolicy = lock.withLock { viewContextPolicy }
+        c.mergePolicy = shared.withLock { $0.viewContextPolicy }
         viewContextStorage = c
-        lock.withLock { viewContextIdentity = ObjectIdentifier(c) }
+        shared.withLock { $0.viewContextIdentity = ObjectIdentifier(c) }
         return c
     }
 
     /// Merge saves from the write queue and background contexts into the view context.
     public var automaticallyMergesChanges: Bool {
-        get { lock.withLock { automaticMerging } }
-        set { lock.withLock { automaticMerging = newValue } }
+        get { shared.withLock { $0.automaticMerging } }
+        set { shared.withLock { $0.automaticMerging = newValue } }
     }
 
     /// Called on the main actor when merging a save into the view context fails (e.g. the file became unreadable).
     @MainActor public func onMergeError(_ body: @escaping (Error) -> Void) { mergeErrorHandler = body }
 
     private func didSave(_ event: DidSave, from source: ObjectIdentifier) {
-        let (merge, viewID) = lock.withLock { (automaticMerging, viewContextIdentity) }
+        let (merge, viewID) = shared.withLock { ($0.automaticMerging, $0.viewContextIdentity) }
         guard merge, let viewID, viewID != source else { return }
         // The main queue is FIFO, so saves merge in commit order.
         DispatchQueue.main.async { [self] in
@@ -183,12 +190,4 @@ public final class PersistentContainer: @unchecked Sendable {
     public func observeSaves(_ body: @escaping @Sendable (DidSave) -> Void) -> UUID {
         store.subscribeToSaves { event, _ in body(event) }
     }
-}
-
-/// Passes a connection made on one thread to the context that will own it on
-/// another (the view context, created on the main actor). Taken once.
-final class ConnectionHandOff: @unchecked Sendable {
-    private let connection: Connection
-    init(_ connection: Connection) { self.connection = connection }
-    func take() -> Connection { connection }
 }

@@ -5,6 +5,7 @@ import Foundation
 /// slow filter runs on the main thread. The running statement (and any started
 /// until `interrupt` is no longer called) fails with "the query was cancelled";
 /// the context stays usable and nothing it holds changes.
+// Unchecked: it only holds the connection open and calls the one thread-safe SQLite function.
 public final class QueryInterrupter: @unchecked Sendable {
     // Holding the connection keeps it open: interrupting a closed one is undefined.
     // `sqlite3_interrupt` is the one call SQLite allows from another thread.

@@ -6,6 +6,8 @@ import Foundation
 /// Wakes the remote-change monitor when the database or its WAL file is written,
 /// using inotify on their folder, so an idle monitor costs no CPU. The monitor
 /// keeps a slow poll as a safety net (files on network mounts send no events).
+// Unchecked: Dispatch does not mark its sources Sendable; this one is only cancelled,
+// which Dispatch allows from any thread, and its handlers run on the given queue.
 final class FileChangeWatcher: @unchecked Sendable {
     private let fd: Int32
     private let source: DispatchSourceRead

@@ -14,6 +14,8 @@ public enum RemoteChange: Sendable {
 /// reports a write to the database or its WAL (no CPU while idle), plus a slow
 /// timer as a safety net; without inotify, the timer polls every 10 ms.
 /// Runs on a private queue.
+// Unchecked: the connection and check state are only touched on `queue`; `timer`,
+// `watcher` and `usesFileEvents` only by the owner, through `start` then `stop`.
 final class RemoteChangeMonitor: @unchecked Sendable {
     private let store: PersistentStore
     private let queue = DispatchQueue(label: "vellum.remote-changes", qos: .userInitiated)

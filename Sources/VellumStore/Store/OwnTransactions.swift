@@ -1,22 +1,19 @@
-import Foundation
 
 /// History sequence numbers of this process's own saves through one store
 /// object, so the remote-change monitor can skip what was already merged.
-final class OwnTransactions: @unchecked Sendable {
-    private let lock = NSLock()
-    private var sequences: Set<Int64> = []
+final class OwnTransactions: Sendable {
+    private let sequences = Locked<Set<Int64>>([])
 
     func insert(_ seq: Int64) {
-        lock.lock(); sequences.insert(seq); lock.unlock()
+        sequences.withLock { _ = $0.insert(seq) }
     }
 
     func removeAll() {
-        lock.lock(); sequences.removeAll(); lock.unlock()
+        sequences.withLock { $0.removeAll() }
     }
 
     /// True (once) if `seq` is one of ours.
     func consume(_ seq: Int64) -> Bool {
-        lock.lock(); defer { lock.unlock() }
-        return sequences.remove(seq) != nil
+        sequences.withLock { $0.remove(seq) != nil }
     }
 }

@@ -37,6 +37,8 @@ public struct StoreOptions: Sendable {
 /// One SQLite store file: its model, layout and identity, the single writer
 /// connection all saves go through, and a factory for reader connections
 /// (one per context; WAL lets them read committed snapshots while the writer works).
+// Unchecked: `writer` (a non-Sendable connection) and `pendingHistory` are only touched
+// while `writerLock` is held; callers' closures reach them, so they cannot live inside it.
 public final class PersistentStore: @unchecked Sendable {
     public let path: String
     public let model: ManagedObjectModel
@@ -44,7 +46,7 @@ public final class PersistentStore: @unchecked Sendable {
     /// The store's UUID, part of every permanent object ID's URI.
     public let identifier: String
     /// Permanent object-ID scopes per entity name, made once.
-    private var idScopes: [String: ObjectIDScope] = [:]
+    private let idScopes: [String: ObjectIDScope]
     public let options: StoreOptions
     /// How the file's connections are opened (read-only use never leaves files behind).
     let access: StoreFileAccess
@@ -56,7 +58,7 @@ public final class PersistentStore: @unchecked Sendable {
     /// True when the file records persistent history.
     public let hasHistory: Bool
     private let writer: Connection
-    private let writerLock = NSLock()
+    private let writerLock = Locked(())
     let broadcast = SaveBroadcast()
     let temporaryIDs = TemporaryIDMap()
     /// History transactions written by this store object (the monitor skips them).
@@ -166,9 +168,11 @@ public final class PersistentStore: @unchecked Sendable {
             hasHistory = options.recordsHistory
             try Self.createSchema(writer, uuid: uuid, model: resolvedModel, layout: layout, history: hasHistory)
         }
+        var scopes: [String: ObjectIDScope] = [:]
         for e in resolvedModel.entitiesByName.values {
-            idScopes[e.name] = ObjectIDScope.intern(entityName: e.name, rootName: e.rootName, storeIdentifier: identifier)
+            scopes[e.name] = ObjectIDScope.intern(entityName: e.name, rootName: e.rootName, storeIdentifier: identifier)
         }
+        idScopes = scopes
         if exists { try upgradeHistoryTriggersIfNeeded() }
     }
 
@@ -211,9 +215,7 @@ public final class PersistentStore: @unchecked Sendable {
 
     /// Runs `body` with the single writer connection, serialized across threads.
     public func withWriter<T>(_ body: (Connection) throws -> T) rethrows -> T {
-        writerLock.lock()
-        defer { writerLock.unlock() }
-        return try body(writer)
+        try writerLock.withLock { _ in try body(writer) }
     }
 
     /// Runs a write transaction on the writer connection, retrying with backoff
@@ -221,24 +223,26 @@ public final class PersistentStore: @unchecked Sendable {
     /// their history through `historyTransaction()` inside `body`.
     public func writeTransaction<T>(author: String? = nil, recordingHistory: Bool = true, _ body: (Connection) throws -> T) throws -> T {
         if isReadOnly { throw StoreError.readOnly(path: path) }
-        writerLock.lock()
-        defer { writerLock.unlock() }
-        try beginImmediateWithRetry()
-        pendingHistory = recordingHistory && hasHistory ? PendingHistory(author: author) : nil
-        defer { pendingHistory = nil }
-        do {
-            let result = try body(writer)
-            let transaction = pendingHistory?.sequence
-            // Marked before COMMIT so the monitor never mistakes it for another writer's.
-            if let transaction { ownTransactions.insert(transaction) }
-            do { try writer.execute("COMMIT") } catch {
-                if let transaction { _ = ownTransactions.consume(transaction) }
+        // The body is called right in the closure: the checker lets the result of a call
+        // of the caller's closure leave the lock, not one passed through another function.
+        return try writerLock.withLock { _ in
+            try beginImmediateWithRetry()
+            pendingHistory = recordingHistory && hasHistory ? PendingHistory(author: author) : nil
+            defer { pendingHistory = nil }
+            do {
+                let result = try body(writer)
+                let transaction = pendingHistory?.sequence
+                // Marked before COMMIT so the monitor never mistakes it for another writer's.
+                if let transaction { ownTransactions.insert(transaction) }
+                do { try writer.execute("COMMIT") } catch {
+                    if let transaction { _ = ownTransactions.consume(transaction) }
+                    throw error
+                }
+                return result
+            } catch {
+                if writer.isInTransaction { try? writer.execute("ROLLBACK") }
                 throw error
             }
-            return result
-        } catch {
-            if writer.isInTransaction { try? writer.execute("ROLLBACK") }
-            throw error
         }
     }
 

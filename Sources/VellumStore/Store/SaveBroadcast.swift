@@ -2,36 +2,34 @@ import Foundation
 
 /// Saves committed through a store, delivered to every subscriber (the
 /// container merges them into the view context). Thread-safe.
-final class SaveBroadcast: @unchecked Sendable {
-    private let lock = NSLock()
-    private var sequence: Int64 = 0
-    private var subscribers: [UUID: @Sendable (DidSave, ObjectIdentifier) -> Void] = [:]
+final class SaveBroadcast: Sendable {
+    private let state = Locked(State())
+    private struct State {
+        var sequence: Int64 = 0
+        var subscribers: [UUID: @Sendable (DidSave, ObjectIdentifier) -> Void] = [:]
+    }
 
     func next() -> Int64 {
-        lock.lock(); defer { lock.unlock() }
-        sequence += 1
-        return sequence
+        state.withLock { s in
+            s.sequence += 1
+            return s.sequence
+        }
     }
 
-    var current: Int64 {
-        lock.lock(); defer { lock.unlock() }
-        return sequence
-    }
+    var current: Int64 { state.withLock { $0.sequence } }
 
     func subscribe(_ body: @escaping @Sendable (DidSave, ObjectIdentifier) -> Void) -> UUID {
         let id = UUID()
-        lock.lock(); subscribers[id] = body; lock.unlock()
+        state.withLock { $0.subscribers[id] = body }
         return id
     }
 
     func unsubscribe(_ id: UUID) {
-        lock.lock(); subscribers[id] = nil; lock.unlock()
+        state.withLock { $0.subscribers[id] = nil }
     }
 
     func publish(_ event: DidSave, from source: ObjectIdentifier) {
-        lock.lock()
-        let targets = Array(subscribers.values)
-        lock.unlock()
+        let targets = state.withLock { Array($0.subscribers.values) }
         for body in targets { body(event, source) }
     }
 }

@@ -8,14 +8,16 @@ import Foundation
 /// and found by binary search — recording a 100k-object save is two array
 /// appends per object, not hashing. Bounded: the oldest entries are forgotten
 /// past `capacity`.
-final class TemporaryIDMap: @unchecked Sendable {
+final class TemporaryIDMap: Sendable {
     private struct Run {
         var counters: [UInt64] = []
         var ids: [ObjectID] = []
     }
-    private let lock = NSLock()
-    private var runs: [Run] = []
-    private var total = 0
+    private struct Runs {
+        var runs: [Run] = []
+        var total = 0
+    }
+    private let state = Locked(Runs())
     private let capacity: Int
 
     init(capacity: Int = 1_000_000) { self.capacity = capacity }
@@ -23,17 +25,18 @@ final class TemporaryIDMap: @unchecked Sendable {
     /// Records one save's renamings (temporary key counter → permanent ID), in counter order.
     func record(_ pairs: [(UInt64, ObjectID)]) {
         guard let first = pairs.first else { return }
-        lock.lock(); defer { lock.unlock() }
-        // Extend the newest run when counters keep increasing (the write queue's saves do).
-        if runs.isEmpty || (runs[runs.count - 1].counters.last ?? 0) >= first.0 || !isSorted(pairs) {
-            runs.append(Run())
-        }
         let sorted = isSorted(pairs) ? pairs : pairs.sorted { $0.0 < $1.0 }
-        runs[runs.count - 1].counters.append(contentsOf: sorted.map(\.0))
-        runs[runs.count - 1].ids.append(contentsOf: sorted.map(\.1))
-        total += pairs.count
-        while total > capacity, runs.count > 1 {
-            total -= runs.removeFirst().counters.count
+        state.withLock { s in
+            // Extend the newest run when counters keep increasing (the write queue's saves do).
+            if s.runs.isEmpty || (s.runs[s.runs.count - 1].counters.last ?? 0) >= first.0 || !isSorted(pairs) {
+                s.runs.append(Run())
+            }
+            s.runs[s.runs.count - 1].counters.append(contentsOf: sorted.map(\.0))
+            s.runs[s.runs.count - 1].ids.append(contentsOf: sorted.map(\.1))
+            s.total += pairs.count
+            while s.total > capacity, s.runs.count > 1 {
+                s.total -= s.runs.removeFirst().counters.count
+            }
         }
     }
 
@@ -43,16 +46,17 @@ final class TemporaryIDMap: @unchecked Sendable {
 
     func permanent(for temporary: UUID) -> ObjectID? {
         guard let counter = TemporaryKey.counter(of: temporary) else { return nil }
-        lock.lock(); defer { lock.unlock() }
-        for run in runs.reversed() {
-            var lo = 0, hi = run.counters.count
-            while lo < hi {
-                let mid = (lo + hi) / 2
-                if run.counters[mid] < counter { lo = mid + 1 } else { hi = mid }
+        return state.withLock { s in
+            for run in s.runs.reversed() {
+                var lo = 0, hi = run.counters.count
+                while lo < hi {
+                    let mid = (lo + hi) / 2
+                    if run.counters[mid] < counter { lo = mid + 1 } else { hi = mid }
+                }
+                if lo < run.counters.count && run.counters[lo] == counter { return run.ids[lo] }
             }
-            if lo < run.counters.count && run.counters[lo] == counter { return run.ids[lo] }
+            return nil
         }
-        return nil
     }
 }
 

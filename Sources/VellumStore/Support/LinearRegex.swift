@@ -41,29 +41,28 @@ public struct LinearRegex: Sendable {
 }
 
 /// Idle DFAs of one pattern: each match takes one (or a fresh one), so threads never share a DFA.
-final class DFAPool: @unchecked Sendable {
-    private let lock = NSLock()
+final class DFAPool: Sendable {
     private let fresh: RegexDFA
-    private var idle: [RegexDFA] = []
+    private let idle = Locked<[RegexDFA]>([])
 
     init(_ fresh: RegexDFA) { self.fresh = fresh }
 
-    func take() -> RegexDFA { lock.withLock { idle.popLast() } ?? fresh }
+    func take() -> RegexDFA { idle.withLock { $0.popLast() } ?? fresh }
 
-    func give(_ dfa: RegexDFA) { lock.withLock { if idle.count < 8 { idle.append(dfa) } } }
+    func give(_ dfa: RegexDFA) { idle.withLock { if $0.count < 8 { $0.append(dfa) } } }
 }
 
 /// Compiled patterns (and their errors) by pattern text.
-final class LinearRegexCache: @unchecked Sendable {
-    private let lock = NSLock()
-    private var cache: [String: Result<LinearRegex, RegexError>] = [:]
+final class LinearRegexCache: Sendable {
+    private let cache = Locked<[String: Result<LinearRegex, RegexError>]>([:])
 
     func regex(_ pattern: String) -> Result<LinearRegex, RegexError> {
-        lock.lock(); defer { lock.unlock() }
-        if let r = cache[pattern] { return r }
-        let r = Result { () throws(RegexError) -> LinearRegex in try LinearRegex(pattern) }
-        if cache.count > 256 { cache.removeAll() }
-        cache[pattern] = r
-        return r
+        cache.withLock { cache in
+            if let r = cache[pattern] { return r }
+            let r = Result { () throws(RegexError) -> LinearRegex in try LinearRegex(pattern) }
+            if cache.count > 256 { cache.removeAll() }
+            cache[pattern] = r
+            return r
+        }
     }
 }

@@ -79,15 +79,15 @@ public enum TextFolding {
 }
 
 /// Compiled regular expressions by pattern, shared across threads.
-final class RegexCache: @unchecked Sendable {
-    private let lock = NSLock()
-    private var cache: [String: NSRegularExpression?] = [:]
+final class RegexCache: Sendable {
+    private let cache = Locked<[String: NSRegularExpression?]>([:])
     func regex(_ pattern: String) -> NSRegularExpression? {
-        lock.lock(); defer { lock.unlock() }
-        if let r = cache[pattern] { return r }
-        let r = try? NSRegularExpression(pattern: pattern)
-        if cache.count > 256 { cache.removeAll() }
-        cache[pattern] = r
-        return r
+        cache.withLock { cache in
+            if let r = cache[pattern] { return r }
+            let r = try? NSRegularExpression(pattern: pattern)
+            if cache.count > 256 { cache.removeAll() }
+            cache[pattern] = r
+            return r
+        }
     }
 }

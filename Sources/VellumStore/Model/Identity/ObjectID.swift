@@ -10,9 +10,9 @@ public struct ObjectID: Sendable, Hashable, CustomStringConvertible, Comparable 
 
     /// Entity, root and store names, shared by every ID of one entity in one store
     /// (one reference instead of three strings keeps IDs small and cheap to copy).
-    /// Unowned: scopes are interned for the life of the process (never removed
-    /// from `ObjectIDScope`'s table), so copying an ID need not count references.
-    unowned(unsafe) let scope: ObjectIDScope
+    /// Strong: an ID held after its store closed still names its entity and store,
+    /// and keeps its scope the interned one (see `ObjectIDScopeTable`).
+    let scope: ObjectIDScope
     public let key: Key
 
     /// The entity the object is known to be (for hierarchies, possibly an ancestor of the row's entity).
@@ -95,7 +95,7 @@ final class ObjectIDScope: Sendable {
     let rootName: String
     let storeIdentifier: String
     /// The scope of the root entity in the same store (nil when this is it).
-    /// Scopes live for the process, so its identity names (store, root table).
+    /// Interned while any scope or ID holds it, so its identity names (store, root table).
     private let root: ObjectIDScope?
 
     private init(entityName: String, rootName: String, storeIdentifier: String, root: ObjectIDScope?) {
@@ -105,28 +105,23 @@ final class ObjectIDScope: Sendable {
         self.root = root
     }
 
+    var isRoot: Bool { root == nil }
+
     /// Equal for every scope of one root table in one store: IDs that can be equal share it.
     var rootIdentity: ObjectIdentifier { ObjectIdentifier(root ?? self) }
 
-    private static let table = ScopeTable()
+    private static let table = Locked(ObjectIDScopeTable())
 
     static func intern(entityName: String, rootName: String, storeIdentifier: String) -> ObjectIDScope {
         let root = entityName == rootName ? nil : intern(entityName: rootName, rootName: rootName, storeIdentifier: storeIdentifier)
-        return table.scope(entityName: entityName, rootName: rootName, storeIdentifier: storeIdentifier) {
-            ObjectIDScope(entityName: entityName, rootName: rootName, storeIdentifier: storeIdentifier, root: root)
+        let key = storeIdentifier + "\u{0}" + rootName + "\u{0}" + entityName
+        return table.withLock { table in
+            table.scope(for: key) {
+                ObjectIDScope(entityName: entityName, rootName: rootName, storeIdentifier: storeIdentifier, root: root)
+            }
         }
     }
 
-    private final class ScopeTable: @unchecked Sendable {
-        private let lock = NSLock()
-        private var scopes: [String: ObjectIDScope] = [:]
-        func scope(entityName: String, rootName: String, storeIdentifier: String, make: () -> ObjectIDScope) -> ObjectIDScope {
-            let key = storeIdentifier + "\u{0}" + rootName + "\u{0}" + entityName
-            lock.lock(); defer { lock.unlock() }
-            if let s = scopes[key] { return s }
-            let s = make()
-            scopes[key] = s
-            return s
-        }
-    }
+    /// Scopes in the intern table now (tests check that it stays bounded).
+    static var internedCount: Int { table.withLock { $0.count } }
 }
