@@ -136,6 +136,20 @@ import Testing
             ctx.undoStack = undo
         }
 
+        /// Saves Ada owning `items` (by name), then deletes her as one saved undoable action;
+        /// returns the items, now without owner.
+        func deleteAdaOwning(_ items: [String]) throws -> [ManagedObject] {
+            let ada = try ctx.insert("Person", values: ["name": .string("Ada")])
+            let objects = try items.map { try ctx.insert("Item", values: ["name": .string($0)]) }
+            for item in objects { try item.setToOne("owner", ada) }
+            try ctx.save()
+            undo.beginGroup("delete Ada")
+            try ctx.delete(ada)
+            undo.endGroup()
+            try ctx.save()
+            return objects
+        }
+
         func owner(of item: String) throws -> String {
             try sqliteOutput(path, "SELECT coalesce(p.name, '-') FROM Item i LEFT JOIN Person p ON p._pk = i.owner WHERE i.name = '\(item)'")
         }
@@ -143,16 +157,7 @@ import Testing
 
     @Test func undoDeleteNeverTakesBackAnObjectAnotherWriterRelatedElsewhere() throws {
         let o = try Owners()
-        let ada = try o.ctx.insert("Person", values: ["name": .string("Ada")])
-        let pen = try o.ctx.insert("Item", values: ["name": .string("pen")])
-        let cup = try o.ctx.insert("Item", values: ["name": .string("cup")])
-        try pen.setToOne("owner", ada)
-        try cup.setToOne("owner", ada)
-        try o.ctx.save()
-        o.undo.beginGroup("delete Ada")
-        try o.ctx.delete(ada)
-        o.undo.endGroup()
-        try o.ctx.save()
+        let pen = try o.deleteAdaOwning(["pen", "cup"])[0]
 
         // Another writer gives the pen (now without owner) to Alan.
         let other = try ManagedObjectContext(store: o.store)
@@ -178,14 +183,7 @@ import Testing
 
     @Test func undoDeleteRestoresRelationsNobodyElseChanged() throws {
         let o = try Owners()
-        let ada = try o.ctx.insert("Person", values: ["name": .string("Ada")])
-        let pen = try o.ctx.insert("Item", values: ["name": .string("pen")])
-        try pen.setToOne("owner", ada)
-        try o.ctx.save()
-        o.undo.beginGroup("delete Ada")
-        try o.ctx.delete(ada)
-        o.undo.endGroup()
-        try o.ctx.save()
+        let pen = try o.deleteAdaOwning(["pen"])[0]
         // Another writer changes something else on the pen: no conflict.
         let other = try ManagedObjectContext(store: o.store)
         try other.existingObject(with: pen.objectID).setValue(.integer(5), forKey: "qty")
