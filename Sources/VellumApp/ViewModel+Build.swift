@@ -37,7 +37,7 @@ extension ViewModel {
         for rel in entity.relationships {
             let value: String
             if rel.isToMany {
-                value = "[" + (relatedCount(object, rel).map { "\($0) \(rel.destination)" } ?? "⚠") + "]"
+                value = "[" + relatedCountText(object, rel) + "]"
             } else {
                 value = (try? object.toOne(rel.name)).flatMap { $0 }.map(Renderer.displayName) ?? "∅"
             }
@@ -46,16 +46,22 @@ extension ViewModel {
         return DetailView(title: "\(entity.name) \(id)", fields: fields)
     }
 
+    /// "12 Product", or ⚠ and why the count failed (the mark alone told the user nothing).
+    @MainActor
+    static func relatedCountText(_ object: ManagedObject, _ rel: RelationshipDescription) -> String {
+        do { return "\(try relatedCount(object, rel)) \(rel.destination)" } catch { return "⚠ " + ErrorText.reason(error) }
+    }
+
     /// How many objects a to-many relationship holds, by a COUNT over its inverse
     /// (the same membership a followed relationship lists).
     @MainActor
-    static func relatedCount(_ object: ManagedObject, _ rel: RelationshipDescription) -> Int? {
-        guard let context = object.context else { return nil }
+    static func relatedCount(_ object: ManagedObject, _ rel: RelationshipDescription) throws -> Int {
+        guard let context = object.context else { throw StoreError.invalidOperation("\(object.objectID.uriString): its context no longer exists") }
         guard object.objectID.primaryKey != nil, !object.hasChanges else {
             // Unsaved or changed here: the context holds the answer.
-            return try? object.toMany(rel.name).count
+            return try object.toMany(rel.name).count
         }
         let predicate = BrowserSession.membership(of: object, in: rel)
-        return try? context.count(FetchRequest(entityName: rel.destination, predicate: predicate))
+        return try context.count(FetchRequest(entityName: rel.destination, predicate: predicate))
     }
 }

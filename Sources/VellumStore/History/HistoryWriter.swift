@@ -70,27 +70,29 @@ struct HistoryWriter {
     }
 
     /// The values kept for a deleted object, as the triggers write them (column → value).
+    /// Every value encodes (an infinity too), so no tombstone is dropped.
     private func tombstone(of o: some HistoryRecordable) -> String? {
         guard let m = layout.mapping(for: o.entity.name) else { return nil }
         let values = o.storedValues
-        var object: [String: Any] = [:]
+        var columns: [(column: String, value: TombstoneJSON.Scalar)] = []
         for (i, a) in o.entity.attributes.enumerated() where a.preservesValueInHistoryOnDeletion {
             guard let column = m.attributeColumns[i], i < values.count else { continue }
+            let value: TombstoneJSON.Scalar
             switch values[i] {
-            case .null: object[column] = NSNull()
-            case .integer(let v): object[column] = v
-            case .bool(let b): object[column] = b ? 1 : 0
-            case .double(let d): object[column] = d
-            case .date(let d): object[column] = d.timeIntervalSince1970
-            case .string(let s): object[column] = s
-            case .decimal(let d): object[column] = "\(d)"
-            case .uri(let u): object[column] = u.absoluteString
-            case .uuid(let u): object[column] = u.uuidString
-            case .data(let d): object[column] = d.base64EncodedString()
+            case .null: value = .null
+            case .integer(let v): value = .number(String(v))
+            case .bool(let b): value = .number(b ? "1" : "0")
+            case .double(let d): value = TombstoneJSON.number(d)
+            case .date(let d): value = TombstoneJSON.number(d.timeIntervalSince1970)
+            case .string(let s): value = .string(s)
+            case .decimal(let d): value = .string("\(d)")
+            case .uri(let u): value = .string(u.absoluteString)
+            case .uuid(let u): value = .string(u.uuidString)
+            case .data(let d): value = .string(d.base64EncodedString())
             }
+            columns.append((column, value))
         }
-        guard !object.isEmpty, let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return nil }
-        return String(decoding: data, as: UTF8.self)
+        return columns.isEmpty ? nil : TombstoneJSON.encode(columns)
     }
 
     static func pack(_ keys: [Int64]) -> Data {

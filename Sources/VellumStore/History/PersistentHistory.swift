@@ -35,7 +35,7 @@ extension PersistentStore {
             let keys = row[4].integerValue.map { [$0] } ?? row[10].dataValue.map(HistoryWriter.unpack) ?? []
             let txn = row[1].integerValue
             let changedKeys = propertyNames(forColumns: row[6].stringValue, entity: entityName)
-            let kept = tombstone(row[7].stringValue, entity: entityName)
+            let kept = try tombstone(row[7].stringValue, entity: entityName, change: id)
             let changes = keys.map { pk in
                 HistoryChange(objectID: objectID(entity: entityName, primaryKey: pk), kind: kind, changedKeys: changedKeys, tombstone: kept)
             }
@@ -94,20 +94,30 @@ extension PersistentStore {
         return names
     }
 
-    private func tombstone(_ json: String?, entity: String) -> [String: Value] {
-        guard let json, let m = layout.mapping(for: entity),
-              let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any] else { return [:] }
+    /// A tombstone's values by attribute name. Text that cannot be read is an error
+    /// naming the change, never an empty tombstone (which would read as "nothing kept").
+    private func tombstone(_ json: String?, entity: String, change: Int64) throws -> [String: Value] {
+        guard let json, let m = layout.mapping(for: entity) else { return [:] }
+        let object: [String: TombstoneJSON.Scalar]
+        do { object = try TombstoneJSON.decode(json) } catch {
+            throw StoreError.invalidOperation(
+                "history change \(change) (\(entity)): its tombstone is not readable (\(error.reason) at character \(error.position)): \(CaretDiagnostic.shortened(json, limit: 120))")
+        }
         var result: [String: Value] = [:]
         for (column, raw) in object {
             guard let i = m.attributeColumns.firstIndex(of: column) else { continue }
             let type = m.entity.attributes[i].type
             let value: Value
             switch raw {
-            case let n as NSNumber where type.isInteger || type == .boolean: value = type == .boolean ? .bool(n.boolValue) : .integer(n.int64Value)
-            case let n as NSNumber where type == .date: value = .date(Date(timeIntervalSince1970: n.doubleValue))
-            case let n as NSNumber: value = .double(n.doubleValue)
-            case let s as String: value = Value.lenient(.string(s), as: type)
-            default: value = .null
+            case .null: value = .null
+            case .bool(let b): value = type == .boolean ? .bool(b) : type.isInteger ? .integer(b ? 1 : 0) : .double(b ? 1 : 0)
+            case .number(let n):
+                let d = Double(n) ?? .nan
+                if type == .boolean { value = .bool(d != 0) }
+                else if type.isInteger { value = Int64(n).map(Value.integer) ?? .integer(Int64(exactly: d.rounded(.towardZero)) ?? 0) }
+                else if type == .date { value = .date(Date(timeIntervalSince1970: d)) }
+                else { value = .double(d) }
+            case .string(let s): value = Value.lenient(.string(s), as: type)
             }
             result[m.entity.attributes[i].name] = value
         }

@@ -14,22 +14,24 @@ extension ResultsController {
         var newName: String?
     }
 
-    /// The sort keys of `id` if it now belongs to the results, else nil.
-    func evaluate(_ id: ObjectID, gone: Set<ObjectID>) -> SortKeys? {
-        if gone.contains(id) || id.rootName != rootName { return nil }
-        guard let o = context.registeredObject(for: id) ?? (try? context.object(with: id)) else { return nil }
-        if o.isDeleted || !allowedEntities.contains(o.entity.name) { return nil }
-        if o.isFault { try? o.fireFault() }
-        if o.isFault { return nil }
-        if let p = fetchRequest.predicate {
-            guard (try? p.evaluate(o, variables: fetchRequest.variables)) == true else { return nil }
+    /// Whether `id` now belongs to the results, and its sort keys if so. A read or
+    /// evaluation error is `.failed` (never taken for "not there"), unless it says
+    /// the object is gone.
+    func evaluate(_ id: ObjectID, gone: Set<ObjectID>) -> Evaluation {
+        if gone.contains(id) || id.rootName != rootName { return .excluded }
+        do {
+            let o = try context.registeredObject(for: id) ?? context.object(with: id)
+            if o.isDeleted || !allowedEntities.contains(o.entity.name) { return .excluded }
+            try o.fireFault()
+            if let p = fetchRequest.predicate, try !p.evaluate(o, variables: fetchRequest.variables) { return .excluded }
+            var keys: [Value] = []
+            for d in fetchRequest.sortDescriptors { keys.append(try KeyPathComparison.value(d.keyPath[...], o)) }
+            return .included(SortKeys(keys))
+        } catch where Self.meansAbsent(error) {
+            return .excluded
+        } catch {
+            return .failed(StoreError(nesting: error))
         }
-        var keys: [Value] = []
-        for d in fetchRequest.sortDescriptors {
-            guard let v = try? KeyPathComparison.value(d.keyPath[...], o) else { return nil }
-            keys.append(v)
-        }
-        return SortKeys(keys)
     }
 
     /// Applies changes to the index; returns the change set when `computeChanges`.
@@ -38,10 +40,16 @@ extension ResultsController {
         var all = changed
         if !dependencyChains.isEmpty {
             for id in changed where !gone.contains(id) {
-                guard let o = context.registeredObject(for: id) ?? (id.rootName != rootName ? try? context.object(with: id) : nil),
-                      !o.isDeleted else { continue }
-                if o.entity.rootName == rootName && dependencyChains.allSatisfy({ $0.allSatisfy { $0.destination != o.entity.name } }) { continue }
-                all.formUnion(dependents(of: o))
+                do {
+                    guard let o = try context.registeredObject(for: id) ?? (id.rootName != rootName ? context.object(with: id) : nil),
+                          !o.isDeleted else { continue }
+                    if o.entity.rootName == rootName && dependencyChains.allSatisfy({ $0.allSatisfy { $0.destination != o.entity.name } }) { continue }
+                    all.formUnion(try dependents(of: o))
+                } catch where Self.meansAbsent(error) {
+                    continue
+                } catch {
+                    report(error)   // the rows reached through it keep their places
+                }
             }
         }
         var items: [Item] = []
@@ -52,6 +60,8 @@ extension ResultsController {
         for (old, new) in renames where index.keys(of: old) != nil { items.append(Item(oldID: old, id: new)) }
         if items.isEmpty { return nil }
         // Load never-seen or faulted objects in one query per table.
+        // Only a batching shortcut: an object it cannot load is loaded (or fails) again
+        // in `evaluate`, which reports the error, so ignoring failures here loses nothing.
         let objects = items.compactMap { item -> ManagedObject? in
             if gone.contains(item.id) { return nil }
             return context.registeredObject(for: item.id) ?? (try? context.object(with: item.id))
@@ -67,7 +77,16 @@ extension ResultsController {
                 items[i].oldName = index.sectionName(at: p)
             }
         }
-        for i in items.indices { items[i].keys = evaluate(items[i].id, gone: gone) }
+        for i in items.indices {
+            switch evaluate(items[i].id, gone: gone) {
+            case .included(let keys): items[i].keys = keys
+            case .excluded: items[i].keys = nil
+            case .failed(let error):
+                // Unknown is not "deleted": the row stays where it was, and the reason is reported.
+                items[i].keys = items[i].oldID.flatMap { index.keys(of: $0) }
+                report(error)
+            }
+        }
         // Remove old entries, last first; insert new ones, first first.
         for p in items.compactMap(\.oldPos).sorted(by: >) { index.entries.remove(at: p) }
         for item in items {

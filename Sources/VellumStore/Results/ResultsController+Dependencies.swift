@@ -39,7 +39,7 @@ extension ResultsController {
     }
 
     /// IDs of objects (of the fetched root) whose key paths run through `object`.
-    func dependents(of object: ManagedObject) -> Set<ObjectID> {
+    func dependents(of object: ManagedObject) throws -> Set<ObjectID> {
         var result: Set<ObjectID> = []
         let model = context.model
         for chain in dependencyChains {
@@ -51,7 +51,7 @@ extension ResultsController {
                     var next: [ManagedObject] = []
                     for o in frontier {
                         guard let r = o.entity.relationship(named: inverse) else { continue }
-                        if r.isToMany { next += (try? o.toMany(inverse)) ?? [] } else if let d = try? o.toOne(inverse) { next.append(d) }
+                        if r.isToMany { next += try o.toMany(inverse) } else if let d = try o.toOne(inverse) { next.append(d) }
                     }
                     frontier = next
                 }

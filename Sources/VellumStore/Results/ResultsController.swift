@@ -28,6 +28,10 @@ public final class ResultsController {
     var dependencyChains: [[RelationshipDescription]] = []
     var allowedEntities: Set<String> = []
     var rootName = ""
+    /// The last error met while applying a change (a row that could not be re-read
+    /// stays where it was, a failed reload keeps the list); nil once a change applies
+    /// cleanly. The delegate hears of each one too.
+    public internal(set) var lastError: StoreError?
     /// Synchronous hook called with every delivered change set (tests).
     var onChangeSet: ((ResultsChangeSet) -> Void)?
 
@@ -170,6 +174,7 @@ public final class ResultsController {
 
     func contextDidChange(_ event: ObjectsDidChange) {
         guard fetched else { return }
+        lastError = nil
         if event.invalidatedAll || partialCount != nil {
             reload()
             return
@@ -188,7 +193,8 @@ public final class ResultsController {
                 }
                 for e in index.entries where !seen.contains(e.id) {
                     changed.insert(e.id)
-                    if (try? context.existingObject(with: e.id)) == nil { gone.insert(e.id) }
+                    // Gone only when the store says so; a failed read keeps the row (and is reported).
+                    do { _ = try context.existingObject(with: e.id) } catch where Self.meansAbsent(error) { gone.insert(e.id) }
                 }
             } catch {
                 reload()
@@ -211,9 +217,12 @@ public final class ResultsController {
 
     func reload() {
         let old = index.snapshot
+        let oldPartialCount = partialCount
         do { try refetch() } catch {
-            index = ResultsIndex(descriptors: fetchRequest.sortDescriptors, sectioned: sectionKeyPath != nil)
-            index.rebuildSections()
+            // The list stays as it was (not emptied): the failure is reported instead.
+            partialCount = oldPartialCount
+            report(error)
+            return
         }
         var c = ResultsChangeSet()
         c.isReload = true

@@ -14,6 +14,9 @@ public protocol ResultsControllerDelegate: AnyObject {
                     for type: ResultsObjectChangeType, newIndexPath: ResultsIndexPath?)
     func controllerDidChangeContent(_ controller: ResultsController)
     func controllerDidReloadContent(_ controller: ResultsController)
+    /// A changed object could not be read or evaluated (or a reload failed): its
+    /// row stays where it was, and `error` says why. Also in `lastError`.
+    func controller(_ controller: ResultsController, didFailToUpdate error: StoreError)
 }
 
 extension ResultsControllerDelegate {
@@ -23,4 +26,5 @@ extension ResultsControllerDelegate {
                            for type: ResultsObjectChangeType, newIndexPath: ResultsIndexPath?) {}
     public func controllerDidChangeContent(_ controller: ResultsController) {}
     public func controllerDidReloadContent(_ controller: ResultsController) {}
+    public func controller(_ controller: ResultsController, didFailToUpdate error: StoreError) {}
 }
