@@ -80,6 +80,8 @@ extension ManagedObjectContext {
                 o.committed = nil
             }
         }
+        // The save has committed: an object whose reload fails here stays a fault (or keeps
+        // its values) and reports the error when next read, so the save must not throw now.
         for o in writer.rolledBack { try? refresh(o, mergeChanges: false) }
         changedObjects.removeAll()
         insertedInOrder.removeAll()

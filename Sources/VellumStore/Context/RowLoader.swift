@@ -176,6 +176,7 @@ extension ManagedObjectContext {
         if let e = store.model.entity(named: entityName), e.subentityNames.isEmpty {
             return register(entity: e, id: id, isFault: true)
         }
+        // Without the concrete entity, a fault of the named one: firing it reports any error.
         return (try? object(with: id)) ?? register(entity: store.model.entity(named: entityName)!, id: id, isFault: true)
     }
 

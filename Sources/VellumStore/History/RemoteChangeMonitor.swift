@@ -4,7 +4,8 @@ import Foundation
 public enum RemoteChange: Sendable {
     /// Transactions read from persistent history (this process's own saves skipped).
     case transactions([HistoryTransaction])
-    /// The file changed but records no history (or it was pruned past us): refetch and diff.
+    /// The file changed but records no history (or it was pruned past us, or a change in it
+    /// cannot be read): refetch and diff.
     case unknown
 }
 
@@ -75,17 +76,19 @@ final class RemoteChangeMonitor: @unchecked Sendable {
         guard store.hasHistory else {
             // Without history our own commits cannot be told apart in the file, so ask the
             // writer connection: its data_version moves only when *another* connection commits.
+            // A failed check is retried on the next tick (polling: nothing is lost).
             if let version = try? store.withWriter({ try $0.dataVersion() }), version != dataVersion {
                 dataVersion = version
                 handler(.unknown)
             }
             return
         }
-        guard let version = try? c.dataVersion(), version != dataVersion else { return }
+        guard let version = try? c.dataVersion(), version != dataVersion else { return }   // retried next tick
         dataVersion = version
         // Only our own saves since the last check? The writer's data_version moves only
         // for other connections' commits: then skip past our history without reading it.
         // (The newest id is read before the version, so no other writer's row can hide in it.)
+        // A shortcut only: when it fails, the history below is read instead.
         if let (newest, writerVersion) = try? store.withWriter({ db in
             (try db.scalarInt("SELECT max(id) FROM \(HistorySchema.changes)"), try db.dataVersion())
         }) {
@@ -106,12 +109,24 @@ final class RemoteChangeMonitor: @unchecked Sendable {
                 if batch.count < 100 { break }
             }
             if !transactions.isEmpty { handler(.transactions(transactions)) }
-        } catch is HistoryExpired {
+        } catch let error where Self.needsRefetch(error) {
+            // Consumers refetch everything on `.unknown`, so nothing is missed; keeping the
+            // old token when the newest cannot be read just means reading from there again.
             token = (try? store.currentHistoryToken(using: c)) ?? token
             handler(.unknown)
         } catch {
             // An unreadable moment (busy checkpoint): try again on the next tick.
             dataVersion = 0
         }
+    }
+
+    /// History after the token cannot be read as changes (pruned, or a row that is
+    /// unreadable for good): the consumer must refetch. SQLite failures (a busy
+    /// checkpoint, I/O) are retried on the next tick instead.
+    static func needsRefetch(_ error: any Error) -> Bool {
+        if error is HistoryExpired { return true }
+        guard let e = error as? StoreError else { return false }
+        if case .sqlite = e { return false }
+        return !e.isBusy
     }
 }

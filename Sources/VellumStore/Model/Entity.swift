@@ -52,6 +52,7 @@ public final class Entity: Sendable, CustomStringConvertible {
         attributeIndexByName = a
         relationshipIndexByName = r
         storedAttributeIndices = attributes.indices.filter { !attributes[$0].isTransient }
+        // Defaults that do not coerce are refused when the model is validated (`ModelError.invalidDefault`).
         defaultValues = attributes.map { a in (try? a.defaultValue?.coerced(to: a.type)) ?? .null }
         validationRules = (
             attributes.indices.filter { i in

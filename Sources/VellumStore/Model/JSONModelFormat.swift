@@ -345,6 +345,7 @@ enum JSONValue: Sendable, Hashable, Codable {
     init(from decoder: any Decoder) throws {
         let c = try decoder.singleValueContainer()
         if c.decodeNil() { self = .null }
+        // Each type is tried in turn; a value none of them reads is reported below.
         else if let b = try? c.decode(Bool.self) { self = .bool(b) }
         else if let i = try? c.decode(Int64.self) { self = .integer(i) }
         else if let d = try? c.decode(Double.self) { self = .number(d) }

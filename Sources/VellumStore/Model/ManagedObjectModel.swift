@@ -110,6 +110,7 @@ public final class ManagedObjectModel: Sendable, Equatable, CustomStringConverti
                 throw .invalidDefault(entity: entity, property: a.name, detail: error.description)
             }
         }
+        // The failure is the finding: it is reported as `invalidRegex` below.
         if let pattern = a.regex, (try? NSRegularExpression(pattern: pattern)) == nil {
             throw .invalidRegex(entity: entity, property: a.name, pattern: pattern)
         }

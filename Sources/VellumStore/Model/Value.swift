@@ -90,5 +90,6 @@ extension Value: CustomStringConvertible {
     public static func iso8601(_ date: Date) -> String { ISODate.text(date) }
 
     /// The date `text` stands for under the one strict parser (`ISODate.parse`), or nil.
+    /// nil when `text` is not a date; `ISODate.parse` says why, for callers that report it.
     public static func parseISO8601(_ text: String) -> Date? { try? ISODate.parse(text) }
 }

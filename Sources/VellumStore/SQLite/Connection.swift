@@ -168,6 +168,7 @@ public final class Connection {
             try execute("COMMIT")
             return result
         } catch {
+            // The first error is the one to report; a ROLLBACK that fails too adds nothing to it.
             if isInTransaction { try? execute("ROLLBACK") }
             throw error
         }

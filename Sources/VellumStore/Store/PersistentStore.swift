@@ -240,6 +240,7 @@ public final class PersistentStore: @unchecked Sendable {
                 }
                 return result
             } catch {
+                // The first error is the one to report; a ROLLBACK that fails too adds nothing to it.
                 if writer.isInTransaction { try? writer.execute("ROLLBACK") }
                 throw error
             }

@@ -54,7 +54,8 @@ enum StoreFileCheck {
     static func walHeaderProblem(_ walPath: String, size: Int64) -> String? {
         guard size >= Int64(walHeaderSize) else { return nil }
         guard let handle = FileHandle(forReadingAtPath: walPath) else { return nil }
-        defer { try? handle.close() }
+        defer { try? handle.close() }   // read-only: closing cannot lose data
+        // A failed read is not ignored: it is the problem reported.
         guard let data = try? handle.read(upToCount: walHeaderSize), data.count == walHeaderSize else {
             return "its header cannot be read"
         }

@@ -113,7 +113,8 @@ public struct SafeFileWriter: Sendable {
     /// True when the file starts like an SQLite database or WAL journal.
     public static func holdsDatabase(_ path: String) -> Bool {
         guard let handle = FileHandle(forReadingAtPath: path) else { return false }
-        defer { try? handle.close() }
+        defer { try? handle.close() }   // read-only: closing cannot lose data
+        // Unreadable: nothing shows it is a database; the write that follows reports its own failure.
         let head = [UInt8]((try? handle.read(upToCount: 16)) ?? Data())
         if head.starts(with: Array("SQLite format 3\0".utf8)) { return true }
         let walMagic: [[UInt8]] = [[0x37, 0x7f, 0x06, 0x82], [0x37, 0x7f, 0x06, 0x83]]

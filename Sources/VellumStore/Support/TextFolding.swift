@@ -84,6 +84,8 @@ final class RegexCache: Sendable {
     func regex(_ pattern: String) -> NSRegularExpression? {
         cache.withLock { cache in
             if let r = cache[pattern] { return r }
+            // Attribute patterns are checked when the model loads (`ModelError.invalidRegex`),
+            // so nil (no match) is only for a pattern no model could hold.
             let r = try? NSRegularExpression(pattern: pattern)
             if cache.count > 256 { cache.removeAll() }
             cache[pattern] = r
