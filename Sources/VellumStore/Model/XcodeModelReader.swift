@@ -305,12 +305,18 @@ private final class XcodeModelParserDelegate: NSObject, XMLParserDelegate {
                 type: type, entity: entityName, property: name)
         } catch { return fail(parser, error) }
         var minValue: Double?, maxValue: Double?
-        for (key, isMin) in [("minValueString", true), ("maxValueString", false)] {
+        // Xcode writes a date's bounds as `min/maxDateTimeInterval`, seconds since 2001
+        // (like `defaultDateTimeInterval`); Vellum's date bounds count from 1970 (`ValueRules`).
+        let boundKeys = type == .date
+            ? [("minDateTimeInterval", true), ("maxDateTimeInterval", false), ("minValueString", true), ("maxValueString", false)]
+            : [("minValueString", true), ("maxValueString", false)]
+        for (key, isMin) in boundKeys where (isMin ? minValue : maxValue) == nil {
             guard let text = attrs[key] else { continue }
             guard let d = Double(text.trimmingCharacters(in: .whitespaces)) else {
                 return fail(parser, "\(entityName).\(name): \(key) '\(text)' is not a number")
             }
-            if isMin { minValue = d } else { maxValue = d }
+            let bound = type == .date ? d + Date.timeIntervalBetween1970AndReferenceDate : d
+            if isMin { minValue = bound } else { maxValue = bound }
         }
         entity?.attributes.append(AttributeDescription(
             name: name, type: type,

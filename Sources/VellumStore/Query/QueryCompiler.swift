@@ -45,32 +45,14 @@ public enum QueryCompiler {
         }
         order.append("\(layout.qualifiedKey("t0")) ASC")
         let whereClause = conditions.isEmpty ? "1" : conditions.joined(separator: " AND ")
-        // A comparison known to be false (`price * 2 < nil`) drops the SQL of operands
-        // whose values were already bound; values past the last placeholder used go.
-        let used = Self.highestPlaceholder(in: whereClause)
+        // Values bound only for comparisons known to be false are not in the SQL; the
+        // trailing ones go (SQLite refuses a value past the highest placeholder used).
+        let used = c.bindings.indices.last { !c.unusedBindings.contains($0) }.map { $0 + 1 } ?? 0
         guard let table = layout.table(of: root.name) else { throw QueryError("no table mapping for \(root.name)") }
         let query = CompiledQuery(table: table, whereClause: whereClause,
                                   joins: scope.joins.joined(separator: " "), orderBy: order.joined(separator: ", "),
                                   bindings: Array(c.bindings.prefix(used)), layout: layout)
         return (query, terms)
-    }
-}
-
-extension QueryCompiler {
-    /// The largest N of the `?N` placeholders in `sql` (0 when there are none).
-    static func highestPlaceholder(in sql: String) -> Int {
-        var highest = 0
-        var bytes = sql.utf8[...]
-        while let q = bytes.firstIndex(of: UInt8(ascii: "?")) {
-            bytes = bytes[bytes.index(after: q)...]
-            var n = 0
-            while let d = bytes.first, d >= UInt8(ascii: "0"), d <= UInt8(ascii: "9") {
-                n = n * 10 + Int(d - UInt8(ascii: "0"))
-                bytes = bytes.dropFirst()
-            }
-            highest = max(highest, n)
-        }
-        return highest
     }
 }
 
@@ -103,6 +85,8 @@ final class SQLCompilation {
     /// `.<key column>`, quoted: appended to an alias.
     let keySuffix: String
     var bindings: [Value] = []
+    /// Indices into `bindings` of values whose SQL was dropped (see `leaf(_:_:scope:boundFrom:)`).
+    var unusedBindings = IndexSet()
     var aliasCounter = 0
 
     init(layout: any StoreLayout, model: ManagedObjectModel) {
@@ -291,8 +275,9 @@ final class SQLCompilation {
             c.rhs = map(c.rhs)
         }
         guard c.quantifier != .direct else {
+            let mark = bindings.count
             let l = try operand(c.lhs, scope: scope)
-            return try leaf(c, l, scope: scope)
+            return try leaf(c, l, scope: scope, boundFrom: mark)
         }
         guard case .keyPath(let fullPath) = c.lhs else { throw QueryError("\(c.quantifier.rawValue) needs a key path") }
         let (p, start) = try base(fullPath, scope)
@@ -303,7 +288,7 @@ final class SQLCompilation {
         // Over the path's values (flattened across its to-manys): ANY = some value
         // meets the comparison, NONE = none does, ALL = none fails it.
         let test: (SQLOperand) throws(QueryError) -> String = { l throws(QueryError) in
-            let cond = try self.leaf(c, l, scope: scope)
+            let cond = try self.leaf(c, l, scope: scope, boundFrom: self.bindings.count)
             return c.quantifier == .all ? "NOT " + cond : cond
         }
         let exists = try existsValue(r, toMany: i, from: current, test)
@@ -361,6 +346,14 @@ final class SQLCompilation {
         return (Array(path.dropFirst()), element)
     }
 
+    /// `leaf`, noting when it is known false: its SQL is then the constant 0, which
+    /// uses none of the values bound since `mark` (for `l` and the right side).
+    func leaf(_ c: Comparison, _ l: SQLOperand, scope: SQLScope, boundFrom mark: Int) throws(QueryError) -> String {
+        let sql = try leaf(c, l, scope: scope)
+        if sql == "0" { unusedBindings.insert(integersIn: mark..<bindings.count) }
+        return sql
+    }
+
     /// A comparison of `l` with the right side of `c`, yielding 0 or 1.
     func leaf(_ c: Comparison, _ l: SQLOperand, scope: SQLScope) throws(QueryError) -> String {
         let flags = (c.options.contains(.caseInsensitive) ? 1 : 0) | (c.options.contains(.diacriticInsensitive) ? 2 : 0)
@@ -394,7 +387,10 @@ final class SQLCompilation {
                 return Self.balanced(items.map { equal(l, $0) }[...], "OR")
             }
             guard items.count == 2 else { throw QueryError("BETWEEN needs exactly two values") }
-            return "(\(ordered(l, items[0], ">=")) AND \(ordered(l, items[1], "<=")))"
+            let low = ordered(l, items[0], ">="), high = ordered(l, items[1], "<=")
+            // One side known false: the whole is (and then uses none of its values, see `leaf(…boundFrom:)`).
+            if low == "0" || high == "0" { return "0" }
+            return "(\(low) AND \(high))"
         default: break
         }
         if c.op == .like {
