@@ -17,17 +17,27 @@ private func fixtureData(_ name: String) throws -> Data {
     try Data(contentsOf: fixturesDirectory.appendingPathComponent("\(name).xcdatamodel.xml"))
 }
 
-/// Runs `body` and returns the `ModelError` it threw (nil if it did not throw one).
-private func modelError<T>(_ body: () throws(ModelError) -> T) -> ModelError? {
+/// Runs `body` and returns the `ModelError` nested in the `StoreError` it threw (nil if none).
+private func modelError<T>(_ body: () throws(StoreError) -> T) -> ModelError? {
+    do { _ = try body(); return nil } catch { return error.modelError }
+}
+
+/// The same for the helpers below that throw `ModelError` itself (`json`, `xml`).
+private func thrownModelError<T>(_ body: () throws(ModelError) -> T) -> ModelError? {
     do { _ = try body(); return nil } catch { return error }
 }
 
+/// Runs `body`, throwing the `ModelError` nested in what it throws (to compare with `#expect(throws:)`).
+private func unwrappingModelError<T>(_ body: () throws(StoreError) -> T) throws(ModelError) -> T {
+    do { return try body() } catch { throw error.modelError ?? .parse(file: "", detail: "not a model error: \(error)") }
+}
+
 private func json(_ text: String) throws(ModelError) -> ManagedObjectModel {
-    try ManagedObjectModel(jsonData: Data(text.utf8))
+    try unwrappingModelError { () throws(StoreError) in try ManagedObjectModel(jsonData: Data(text.utf8)) }
 }
 
 private func xml(_ entities: String) throws(ModelError) -> ManagedObjectModel {
-    try XcodeModelReader.read(data: Data("""
+    try XcodeModelReader.model(data: Data("""
         <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
         <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">
         \(entities)
@@ -255,7 +265,7 @@ struct ModelLoadingTests {
         let bad = try PropertyListSerialization.data(
             fromPropertyList: ["_XCCurrentVersionName": "Moody 3.xcdatamodel"], format: .xml, options: 0)
         try bad.write(to: bundle.appendingPathComponent(".xccurrentversion"))
-        let error = modelError { () throws(ModelError) in try ModelLoader.load(from: bundle) }
+        let error = modelError { () throws(StoreError) in try ModelLoader.load(from: bundle) }
         guard case .parse(let file, let detail)? = error else { Issue.record("expected parse error, got \(String(describing: error))"); return }
         #expect(file.hasSuffix(".xccurrentversion"))
         #expect(detail.contains("Moody 3.xcdatamodel"))
@@ -282,16 +292,15 @@ struct ModelLoadingTests {
 
         let store = dir.appendingPathComponent("Store.sqlite")
         try (ModelLoader.sqliteHeader + Data(repeating: 0, count: 84)).write(to: store)
-        #expect(throws: ModelError.parse(file: store.path, detail: ModelLoader.storeFileDetail)) {
-            try ModelLoader.load(from: store)
-        }
+        #expect(modelError { () throws(StoreError) in try ModelLoader.load(from: store) }
+                == .parse(file: store.path, detail: ModelLoader.storeFileDetail))
 
         let junk = dir.appendingPathComponent("notes.txt")
         try Data("hello".utf8).write(to: junk)
-        #expect(modelError { () throws(ModelError) in try ModelLoader.load(from: junk) } != nil)
+        #expect(modelError { () throws(StoreError) in try ModelLoader.load(from: junk) } != nil)
 
         let missing = dir.appendingPathComponent("missing.json")
-        guard case .parse(let file, _)? = modelError({ () throws(ModelError) in try ModelLoader.load(from: missing) }) else {
+        guard case .parse(let file, _)? = modelError({ () throws(StoreError) in try ModelLoader.load(from: missing) }) else {
             Issue.record("expected parse error for a missing file"); return
         }
         #expect(file == missing.path)
@@ -486,7 +495,7 @@ struct ModelLoadingTests {
     }
 
     @Test func invalidDefaultIsRefused() {
-        let error = modelError { () throws(ModelError) in
+        let error = thrownModelError { () throws(ModelError) in
             try xml(#"<entity name="A"><attribute name="n" attributeType="Integer 16" defaultValueString="lots"/></entity>"#)
         }
         guard case .invalidDefault(let entity, let property, _)? = error else {
@@ -499,7 +508,7 @@ struct ModelLoadingTests {
     }
 
     @Test func malformedXMLIsRefusedWithLine() {
-        let error = modelError { () throws(ModelError) in
+        let error = modelError { () throws(StoreError) in
             try XcodeModelReader.read(data: Data("<model>\n<entity name=\"A\">\n<attribute name=\"x\"\n</model>".utf8), file: "broken.xml")
         }
         guard case .parse(let file, let detail)? = error else {
@@ -509,32 +518,32 @@ struct ModelLoadingTests {
         #expect(detail.contains("line"))
         #expect(detail.contains("malformed XML"))
 
-        guard case .parse(_, let mismatch)? = modelError({ () throws(ModelError) in
+        guard case .parse(_, let mismatch)? = modelError({ () throws(StoreError) in
             try XcodeModelReader.read(data: Data("<model>\n<entity name=\"A\"></attribute></model>".utf8), file: "m.xml")
         }) else { Issue.record("expected parse error for mismatched tags"); return }
         #expect(mismatch.hasPrefix("line 2"))
         #expect(mismatch.contains("closing tag does not match"))
 
-        guard case .parse(_, let notModel)? = modelError({ () throws(ModelError) in
+        guard case .parse(_, let notModel)? = modelError({ () throws(StoreError) in
             try XcodeModelReader.read(data: Data("<plist><dict/></plist>".utf8), file: "p.xml")
         }) else { Issue.record("expected parse error for a non-model document"); return }
         #expect(notModel.contains("<model>"))
     }
 
     @Test func malformedJSONIsRefusedWithDetail() {
-        guard case .parse(let file, let detail)? = modelError({ () throws(ModelError) in
+        guard case .parse(let file, let detail)? = modelError({ () throws(StoreError) in
             try ManagedObjectModel(jsonData: Data(#"{"entities": [{"name": "A",]}"#.utf8), file: "m.json")
         }) else { Issue.record("expected parse error"); return }
         #expect(file == "m.json")
         #expect(detail.contains("not valid JSON"))
         #expect(detail.contains("line 1"))
-        guard case .parse(_, let multiline)? = modelError({ () throws(ModelError) in
+        guard case .parse(_, let multiline)? = modelError({ () throws(StoreError) in
             try ManagedObjectModel(jsonData: Data("{\n  \"entities\": [\n    {\"name\": tru}\n  ]\n}".utf8))
         }) else { Issue.record("expected parse error"); return }
         #expect(multiline.contains("line 3"))
 
         func parseDetail(_ text: String) -> String? {
-            if case .parse(_, let detail)? = modelError({ () throws(ModelError) in try json(text) }) { return detail }
+            if case .parse(_, let detail)? = thrownModelError({ () throws(ModelError) in try json(text) }) { return detail }
             return nil
         }
         let noEntities = parseDetail(#"{"models": []}"#)

@@ -30,7 +30,7 @@ import Testing
 
     @Test func dateDefaultsInModelsAreStrict() {
         let json = #"{"entities": [{"name": "A", "attributes": [{"name": "d", "type": "date", "default": "2024-02-30"}]}]}"#
-        #expect(throws: ModelError.self) { try ManagedObjectModel.fromJSON(Data(json.utf8)) }
+        #expect { try ManagedObjectModel.fromJSON(Data(json.utf8)) } throws: { ($0 as? StoreError)?.modelError != nil }
         do { _ = try ManagedObjectModel.fromJSON(Data(json.utf8)) } catch {
             #expect(error.description.contains("February 2024 has no day 30"))
         }

@@ -1,15 +1,5 @@
 import Foundation
 
-/// A position in a store's history: the last change a consumer has seen.
-/// Tokens compare, and can be stored (`rawValue`) and restored.
-public struct HistoryToken: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
-    public let rawValue: Int64
-    public init(rawValue: Int64) { self.rawValue = rawValue }
-    public static let start = HistoryToken(rawValue: 0)
-    public static func < (a: HistoryToken, b: HistoryToken) -> Bool { a.rawValue < b.rawValue }
-    public var description: String { "history#\(rawValue)" }
-}
-
 /// One change recorded in history.
 public struct HistoryChange: Sendable, Hashable {
     public enum Kind: Int, Sendable { case insert = 0, update = 1, delete = 2 }
@@ -49,11 +39,4 @@ public struct HistoryTransaction: Sendable {
         }
         return DidSave(inserted: inserted, updated: updated, deleted: deleted, changedKeys: keys, author: author, sequence: token.rawValue)
     }
-}
-
-/// A consumer's token fell behind pruned history: changes were lost to it, so it must refetch everything.
-public struct HistoryExpired: Error, Sendable, CustomStringConvertible {
-    public var token: HistoryToken
-    public var horizon: HistoryToken
-    public var description: String { "history before \(horizon) was pruned; \(token) is too old: refetch everything" }
 }

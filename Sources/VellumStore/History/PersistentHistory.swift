@@ -14,14 +14,14 @@ extension PersistentStore {
     }
 
     /// Transactions recorded after `token`, oldest first, optionally only those of `author`
-    /// (or, with `excludingAuthor`, all but its). Throws `HistoryExpired` when history
+    /// (or, with `excludingAuthor`, all but its). Throws `StoreError.historyExpired` when history
     /// after `token` was pruned: the caller must refetch everything.
     public func history(after token: HistoryToken, author: String? = nil, excludingAuthor: String? = nil,
                         limit: Int = 10_000, using connection: Connection? = nil) throws -> [HistoryTransaction] {
         guard hasHistory else { return [] }
         let c = try connection ?? makeReaderConnection()
         let horizon = try historyHorizon(c)
-        if token < horizon { throw HistoryExpired(token: token, horizon: horizon) }
+        if token < horizon { throw StoreError.historyExpired(HistoryExpired(token: token, horizon: horizon)) }
         let rows = try c.rows("""
             SELECT c.id, c.txn, c.timestamp, c.entity, c.pk, c.kind, c.columns, c.tombstone, t.author, t.process, c.pks
             FROM \(HistorySchema.changes) AS c LEFT JOIN \(HistorySchema.transactions) AS t ON t.seq = c.txn

@@ -124,7 +124,6 @@ final class RemoteChangeMonitor: @unchecked Sendable {
     /// unreadable for good): the consumer must refetch. SQLite failures (a busy
     /// checkpoint, I/O) are retried on the next tick instead.
     static func needsRefetch(_ error: any Error) -> Bool {
-        if error is HistoryExpired { return true }
         guard let e = error as? StoreError else { return false }
         if case .sqlite = e { return false }
         return !e.isBusy

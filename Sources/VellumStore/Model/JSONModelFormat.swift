@@ -21,16 +21,20 @@ import Foundation
 extension ManagedObjectModel {
     /// Reads a model from the JSON model format.
     ///
-    /// - Throws: `ModelError.parse` for malformed JSON or a schema violation (naming the
-    ///   entity and property), `ModelError.unknownType` for an unknown attribute type, and
-    ///   any validation error of `init(entities:)`.
-    public convenience init(jsonData: Data, file: String = "<json>") throws(ModelError) {
+    /// - Throws: `StoreError.model` holding `ModelError.parse` for malformed JSON or a schema
+    ///   violation (naming the entity and property), `.unknownType` for an unknown attribute
+    ///   type, and any validation error of `init(entities:)`.
+    public convenience init(jsonData: Data, file: String = "<json>") throws(StoreError) {
+        do { try self.init(validatingJSON: jsonData, file: file) } catch { throw .model(error) }
+    }
+
+    convenience init(validatingJSON jsonData: Data, file: String) throws(ModelError) {
         let entities = try JSONModelFormat.decode(jsonData, file: file)
-        try self.init(entities: entities)
+        try self.init(validating: entities)
     }
 
     /// Reads a model from the JSON model format (same as `init(jsonData:file:)`).
-    public static func fromJSON(_ data: Data, file: String = "<json>") throws(ModelError) -> ManagedObjectModel {
+    public static func fromJSON(_ data: Data, file: String = "<json>") throws(StoreError) -> ManagedObjectModel {
         try ManagedObjectModel(jsonData: data, file: file)
     }
 

@@ -13,7 +13,12 @@ public final class ManagedObjectModel: Sendable, Equatable, CustomStringConverti
     /// A SHA-256 over the model's structure, independent of declaration order.
     public let versionHash: String
 
-    public init(entities: [EntityDescription]) throws(ModelError) {
+    /// Validates `entities` into a model; a refusal is `StoreError.model`, naming the entity and property.
+    public convenience init(entities: [EntityDescription]) throws(StoreError) {
+        do { try self.init(validating: entities) } catch { throw .model(error) }
+    }
+
+    init(validating entities: [EntityDescription]) throws(ModelError) {
         let sorted = entities.sorted { $0.name < $1.name }
         var byName: [String: EntityDescription] = [:]
         for e in sorted {

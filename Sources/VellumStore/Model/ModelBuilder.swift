@@ -22,7 +22,7 @@ public struct ModelBuilder {
         return copy
     }
 
-    public func build() throws(ModelError) -> ManagedObjectModel {
+    public func build() throws(StoreError) -> ManagedObjectModel {
         try ManagedObjectModel(entities: entities)
     }
 }

@@ -16,27 +16,32 @@ public enum ModelLoader {
     /// The `ModelError.parse` detail used when `load(from:)` is given a store file.
     public static let storeFileDetail = "is a store file; open it with PersistentStore"
 
-    public static func load(from url: URL) throws(ModelError) -> ManagedObjectModel {
+    /// A model that cannot be read or is refused is `StoreError.model`.
+    public static func load(from url: URL) throws(StoreError) -> ManagedObjectModel {
+        do { return try model(from: url) } catch { throw .model(error) }
+    }
+
+    static func model(from url: URL) throws(ModelError) -> ManagedObjectModel {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
             throw .parse(file: url.path, detail: "no such file or directory")
         }
-        if isDirectory.boolValue { return try XcodeModelReader.read(url: url) }
+        if isDirectory.boolValue { return try XcodeModelReader.model(url: url) }
 
         let data: Data
         do { data = try Data(contentsOf: url) } catch {
             throw .parse(file: url.path, detail: "cannot read file: \(ErrorText.reason(error))")
         }
         if url.pathExtension.lowercased() == "json" {
-            return try ManagedObjectModel(jsonData: data, file: url.path)
+            return try ManagedObjectModel(validatingJSON: data, file: url.path)
         }
         if isStoreFile(data) {
             // Hook for the store layer: a store file carries its own model.
             throw .parse(file: url.path, detail: storeFileDetail)
         }
         switch firstSignificantByte(data) {
-        case UInt8(ascii: "{"): return try ManagedObjectModel(jsonData: data, file: url.path)
-        case UInt8(ascii: "<"): return try XcodeModelReader.read(data: data, file: url.path)
+        case UInt8(ascii: "{"): return try ManagedObjectModel(validatingJSON: data, file: url.path)
+        case UInt8(ascii: "<"): return try XcodeModelReader.model(data: data, file: url.path)
         default:
             throw .parse(file: url.path, detail: "not a model file (expected JSON, Xcode model XML, or an .xcdatamodel(d) folder)")
         }

@@ -13,18 +13,28 @@ public enum XcodeModelReader {
     ///   numeric name order (`Model`, `Model 2`, …, `Model 10`);
     /// - an `.xcdatamodel` folder: its `contents` file;
     /// - any other file: read as the `contents` XML itself.
-    public static func read(url: URL) throws(ModelError) -> ManagedObjectModel {
+    /// A model that cannot be read or is refused is `StoreError.model`.
+    public static func read(url: URL) throws(StoreError) -> ManagedObjectModel {
+        do { return try model(url: url) } catch { throw .model(error) }
+    }
+
+    /// `read(data:file:)`, with `StoreError.model` for a refusal.
+    public static func read(data: Data, file: String = "<contents>") throws(StoreError) -> ManagedObjectModel {
+        do { return try model(data: data, file: file) } catch { throw .model(error) }
+    }
+
+    static func model(url: URL) throws(ModelError) -> ManagedObjectModel {
         let file = try contentsFile(for: url)
         let data: Data
         do { data = try Data(contentsOf: file) } catch {
             throw .parse(file: file.path, detail: "cannot read file: \(ErrorText.reason(error))")
         }
-        return try read(data: data, file: file.path)
+        return try model(data: data, file: file.path)
     }
 
     /// Reads a model from the XML of a `contents` file. `file` is used in error messages.
-    public static func read(data: Data, file: String = "<contents>") throws(ModelError) -> ManagedObjectModel {
-        try ManagedObjectModel(entities: entities(data: data, file: file))
+    static func model(data: Data, file: String = "<contents>") throws(ModelError) -> ManagedObjectModel {
+        try ManagedObjectModel(validating: entities(data: data, file: file))
     }
 
     /// The `contents` file the model at `url` is read from.

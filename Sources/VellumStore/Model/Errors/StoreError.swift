@@ -49,6 +49,18 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     case model(ModelError)
     /// A results controller was misused.
     case results(ResultsControllerError)
+    /// A regular expression was refused, or gave up on its input.
+    case regex(RegexError)
+    /// A file was not written (it exists, is protected, or the write failed); nothing was changed.
+    case fileWrite(FileWriteError)
+    /// History after a token was pruned: the caller must refetch everything.
+    case historyExpired(HistoryExpired)
+    /// A value does not convert to an attribute's type.
+    case valueType(ValueTypeMismatch)
+    /// Text is not a date in the one accepted form.
+    case date(DateParseError)
+    /// Text is not a value for an attribute.
+    case valueParse(ValueParseError)
     /// Any other misuse, described.
     case invalidOperation(String)
 
@@ -81,6 +93,12 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
         case .parse(let e): return e.description
         case .model(let e): return e.description
         case .results(let e): return e.description
+        case .regex(let e): return e.description
+        case .fileWrite(let e): return e.description
+        case .historyExpired(let e): return e.description
+        case .valueType(let e): return e.description
+        case .date(let e): return e.description
+        case .valueParse(let e): return e.description
         case .invalidOperation(let m): return m
         }
     }
