@@ -74,7 +74,7 @@ enum StoreSupport {
             throw CLIError.usage("invalid --where predicate:\n" + (error.parseError?.caretDiagnostic(input: text, width: DisplayWidth.of) ?? error.description), command: command)
         }
         do { try predicate.validate(entity: entity, model: model) } catch {
-            throw CLIError.runtime("invalid --where predicate for \(entity.name): \(error.rendered(width: DisplayWidth.of))")
+            throw CLIError.runtime("invalid --where predicate for \(entity.name): \(error.queryError?.rendered(width: DisplayWidth.of) ?? error.description)")
         }
         return predicate
     }

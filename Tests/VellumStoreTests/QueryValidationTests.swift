@@ -67,18 +67,18 @@ import Testing
 
     @Test func compilerReportsErrors() {
         let layout = NativeLayout(model: model)
-        #expect(throws: QueryError.self) {
+        #expect {
             try QueryCompiler.compile(entity: QueryFixtures.item, layout: layout, predicate: try Predicate(format: "pirce > 1"))
-        }
-        #expect(throws: QueryError.self) {
+        } throws: { ($0 as? StoreError)?.queryError != nil }
+        #expect {
             try QueryCompiler.compile(entity: QueryFixtures.item, layout: layout, predicate: try Predicate(format: "qty > $x"))
-        }
-        #expect(throws: QueryError.self) {
+        } throws: { ($0 as? StoreError)?.queryError != nil }
+        #expect {
             try QueryCompiler.compile(entity: QueryFixtures.item, layout: layout, predicate: try Predicate(format: "scratch == 'a'"))
-        }
-        #expect(throws: QueryError.self) {
+        } throws: { ($0 as? StoreError)?.queryError != nil }
+        #expect {
             try QueryCompiler.compile(entity: QueryFixtures.item, layout: layout, predicate: nil, sortDescriptors: [SortDescriptor("tags.name")])
-        }
+        } throws: { ($0 as? StoreError)?.queryError != nil }
     }
 
     @Test func compiledSQLShape() throws {

@@ -53,7 +53,7 @@ import Testing
         let (conn, layout, objects) = try Self.table(["apple", "kiwi"])
         let p = try Predicate(format: "NOT (name MATCHES '[a-z')")
         // Validation: an error naming the cause, with a caret under the pattern's '['.
-        let error = try #require(throws: QueryError.self) { try p.validate(entity: QueryFixtures.item, model: QueryFixtures.model) }
+        let error = try #require(try #require(throws: StoreError.self) { try p.validate(entity: QueryFixtures.item, model: QueryFixtures.model) }.queryError)
         #expect(error.message.contains("invalid regular expression"), "\(error)")
         let lines = error.description.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         #expect(lines.count == 3, "\(error.description)")

@@ -3,7 +3,11 @@ import Foundation
 extension Predicate {
     /// Replaces `$variables` by constants; a name in `lists` becomes a `{…}` list
     /// (for `IN $var`). Throws when a variable has no value.
-    public func substituting(_ variables: [String: Value], lists: [String: [Value]] = [:]) throws(QueryError) -> Predicate {
+    public func substituting(_ variables: [String: Value], lists: [String: [Value]] = [:]) throws(StoreError) -> Predicate {
+        do { return try substitutingAll(variables, lists: lists) } catch { throw .query(error) }
+    }
+
+    func substitutingAll(_ variables: [String: Value], lists: [String: [Value]] = [:]) throws(QueryError) -> Predicate {
         let p = substitutingKnown(variables, lists: lists)
         for c in p.comparisons {
             for e in [c.lhs, c.rhs] {

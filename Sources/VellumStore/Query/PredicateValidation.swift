@@ -4,8 +4,8 @@ extension Predicate {
     /// Type-checks the predicate against `entity`: unknown keys, to-many key paths
     /// without ANY/ALL/NONE or an aggregate, string operators on non-strings,
     /// comparisons between incompatible kinds. Variables are checked once substituted.
-    public func validate(entity: Entity, model: ManagedObjectModel) throws(QueryError) {
-        try validate(entity: entity, model: model, elements: [:])
+    public func validate(entity: Entity, model: ManagedObjectModel) throws(StoreError) {
+        do { try validate(entity: entity, model: model, elements: [:]) } catch { throw .query(error) }
     }
 
     /// `elements`: the entities of enclosing SUBQUERY variables' objects.
@@ -21,8 +21,8 @@ extension Predicate {
     }
 
     /// Validates against the entity named `entityName` of `model`.
-    public func validate(entityNamed entityName: String, model: ManagedObjectModel) throws(QueryError) {
-        guard let e = model.entity(named: entityName) else { throw QueryError("the model has no entity named '\(entityName)'") }
+    public func validate(entityNamed entityName: String, model: ManagedObjectModel) throws(StoreError) {
+        guard let e = model.entity(named: entityName) else { throw .query(QueryError("the model has no entity named '\(entityName)'")) }
         try validate(entity: e, model: model)
     }
 }

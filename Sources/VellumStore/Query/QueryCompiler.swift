@@ -8,8 +8,10 @@ public enum QueryCompiler {
     /// descriptors against `entity`, then compiles them. See `CompiledQuery`.
     public static func compile(entity: Entity, layout: any StoreLayout, predicate: Predicate?,
                                sortDescriptors: [SortDescriptor] = [],
-                               variables: [String: Value] = [:]) throws(QueryError) -> CompiledQuery {
-        try compileWithSortTerms(entity: entity, layout: layout, predicate: predicate, sortDescriptors: sortDescriptors, variables: variables).query
+                               variables: [String: Value] = [:]) throws(StoreError) -> CompiledQuery {
+        do {
+            return try compileWithSortTerms(entity: entity, layout: layout, predicate: predicate, sortDescriptors: sortDescriptors, variables: variables).query
+        } catch { throw .query(error) }
     }
 
     /// `compile`, also returning each sort descriptor's SQL value expression and
@@ -26,14 +28,14 @@ public enum QueryCompiler {
             conditions.append("\(layout.qualifiedEntity("t0")) IN (" + entity.hierarchyNames.map { c.bind(.string($0)) }.joined(separator: ", ") + ")")
         }
         if let predicate {
-            let p = try predicate.substituting(variables)
-            try p.validate(entity: entity, model: model)
+            let p = try predicate.substitutingAll(variables)
+            try p.validate(entity: entity, model: model, elements: [:])
             conditions.append(try c.predicate(p, scope: scope))
         }
         var order: [String] = []
         var terms: [(sql: String, type: AttributeType?)] = []
         for d in sortDescriptors {
-            try d.validate(entity: entity, model: model)
+            try d.check(entity: entity, model: model)
             let r = try ResolvedKeyPath.resolve(d.keyPath, from: entity, model: model)
             let o = try c.path(r, steps: r.steps[...], from: "t0", scope: scope)
             var term = o.sql

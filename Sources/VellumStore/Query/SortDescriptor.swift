@@ -81,7 +81,11 @@ public struct SortDescriptor: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Checks that the key path leads through to-one relationships to an attribute.
-    public func validate(entity: Entity, model: ManagedObjectModel) throws(QueryError) {
+    public func validate(entity: Entity, model: ManagedObjectModel) throws(StoreError) {
+        do { try check(entity: entity, model: model) } catch { throw .query(error) }
+    }
+
+    func check(entity: Entity, model: ManagedObjectModel) throws(QueryError) {
         let r = try ResolvedKeyPath.resolve(keyPath, from: entity, model: model)
         if r.toManyIndex != nil { throw QueryError("cannot sort by '\(keyPath.joined(separator: "."))': it crosses a to-many relationship") }
         if r.attribute == nil { throw QueryError("cannot sort by '\(keyPath.joined(separator: "."))': it is a relationship, not an attribute") }
