@@ -11,7 +11,10 @@ import VellumStore
     }
 
     private func reason(_ text: String) -> String? {
-        do { _ = try ISODate.parse(text); return nil } catch { return error.reason }
+        do { _ = try ISODate.parse(text); return nil } catch {
+            guard case .date(let e) = error else { return "not a date error: \(error)" }
+            return e.reason
+        }
     }
 
     @Test func datesAreNotSilentlyAltered() throws {

@@ -9,7 +9,12 @@ public enum ISODate {
     /// Examples of every accepted form, for messages.
     public static let acceptedForms = "2024-05-01, 2024-05-01T12:30, 2024-05-01 12:30:15, 2024-05-01T12:30:15.25Z, 2024-05-01T12:30+02:00 (no zone = UTC)"
 
-    public static func parse(_ text: String) throws(DateParseError) -> Date {
+    /// The date `text` stands for; anything else is `StoreError.date`, saying why and listing the accepted forms.
+    public static func parse(_ text: String) throws(StoreError) -> Date {
+        do { return try read(text) } catch { throw .date(error) }
+    }
+
+    static func read(_ text: String) throws(DateParseError) -> Date {
         var reader = DateReader(text)
         let seconds = try reader.read()
         return Date(timeIntervalSince1970: seconds)

@@ -171,7 +171,7 @@ struct PredicateLexer {
     private mutating func date(start: Int) throws(ParseError) -> Date {
         var text = ""
         while let c = peek(), Self.isDigit(c) || "-:TZ.+".unicodeScalars.contains(c) { text.unicodeScalars.append(c); i += 1 }
-        do { return try ISODate.parse(text) } catch let e {
+        do { return try ISODate.read(text) } catch let e {
             throw error(at: start, expected: "a date like @2024-05-01 or @2024-05-01T12:30:00Z", found: "'@\(text)' (\(e.reason))")
         }
     }

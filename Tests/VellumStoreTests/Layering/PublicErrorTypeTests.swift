@@ -75,9 +75,8 @@ import Testing
     ]
 
     /// Still typed with their own error (each has a `StoreError` case to move to:
-    /// `.date`, `.valueType`, `.regex`, `.fileWrite`); the list may only shrink.
+    /// `.valueType`, `.regex`, `.fileWrite`); the list may only shrink.
     static let typedNotYetNested: [String: String] = [
-        "Model/ISODate.swift parse": "throws(DateParseError)",
         "Model/ValueCoercion.swift coerced": "throws(ValueTypeMismatch)",
         "Support/LinearRegex.swift cached": "throws(RegexError)",
         "Support/LinearRegex.swift init": "throws(RegexError)",
