@@ -10,7 +10,12 @@ public struct ValueTypeMismatch: Error, Sendable, Hashable {
 extension Value {
     /// Converts the value to the canonical form for `type`, accepting lossless
     /// widenings (integer → double/decimal, 0/1 → boolean). `.null` passes through.
-    public func coerced(to type: AttributeType) throws(ValueTypeMismatch) -> Value {
+    /// A value that does not fit is `StoreError.valueType`.
+    public func coerced(to type: AttributeType) throws(StoreError) -> Value {
+        do { return try converted(to: type) } catch { throw .valueType(error) }
+    }
+
+    func converted(to type: AttributeType) throws(ValueTypeMismatch) -> Value {
         func mismatch(_ detail: String? = nil) -> ValueTypeMismatch {
             ValueTypeMismatch(expected: type, got: kindName, detail: detail)
         }
@@ -47,7 +52,7 @@ extension Value {
             return self
         case (.transformable, .data(let d)):
             guard let s = String(validating: d, as: UTF8.self) else { throw mismatch("not valid JSON: not UTF-8 text") }
-            return try Value.string(s).coerced(to: type)
+            return try Value.string(s).converted(to: type)
         default:
             throw mismatch()
         }

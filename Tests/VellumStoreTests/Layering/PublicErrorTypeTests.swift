@@ -75,9 +75,8 @@ import Testing
     ]
 
     /// Still typed with their own error (each has a `StoreError` case to move to:
-    /// `.valueType`, `.regex`, `.fileWrite`); the list may only shrink.
+    /// `.regex`, `.fileWrite`); the list may only shrink.
     static let typedNotYetNested: [String: String] = [
-        "Model/ValueCoercion.swift coerced": "throws(ValueTypeMismatch)",
         "Support/LinearRegex.swift cached": "throws(RegexError)",
         "Support/LinearRegex.swift init": "throws(RegexError)",
         "Support/LinearRegex.swift matchesWhole": "throws(RegexError)",
