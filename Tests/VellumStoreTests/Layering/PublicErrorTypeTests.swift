@@ -75,11 +75,8 @@ import Testing
     ]
 
     /// Still typed with their own error (each has a `StoreError` case to move to:
-    /// `.regex`, `.fileWrite`); the list may only shrink.
+    /// `.fileWrite`); the list may only shrink.
     static let typedNotYetNested: [String: String] = [
-        "Support/LinearRegex.swift cached": "throws(RegexError)",
-        "Support/LinearRegex.swift init": "throws(RegexError)",
-        "Support/LinearRegex.swift matchesWhole": "throws(RegexError)",
         "Support/SafeFileWriter.swift check": "throws(FileWriteError)",
         "Support/SafeFileWriter.swift createTemporary": "throws(FileWriteError)",
         "Support/SafeFileWriter.swift placeNew": "throws(FileWriteError)",
