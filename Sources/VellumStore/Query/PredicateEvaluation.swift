@@ -292,7 +292,7 @@ extension Comparison {
     /// The same engine and errors as SQL's `vellum_regexp`: an invalid pattern or an
     /// over-budget match is an error, never a silent false.
     static func matchesPattern(_ s: String, _ pattern: String) throws(QueryError) -> Bool {
-        do { return try LinearRegex.shared(pattern).matches(s) } catch { throw QueryError(error.description) }
+        do { return try LinearRegex.cached(pattern).matchesWhole(s) } catch { throw QueryError(error.description) }
     }
 
     /// A constant MATCHES pattern folded for [c]/[d] as the text is, except its escapes

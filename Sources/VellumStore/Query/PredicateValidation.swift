@@ -80,7 +80,7 @@ extension Comparison {
         } else {
             source = options.isEmpty ? pattern : Self.foldPattern(pattern, options)
         }
-        do { _ = try LinearRegex.shared(source) } catch {
+        do { _ = try LinearRegex.cached(source) } catch {
             let printed = format
             var caret: QueryError.Caret?
             if let r = printed.range(of: PredicatePrinter.quote(pattern), options: .backwards) {

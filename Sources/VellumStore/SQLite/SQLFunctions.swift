@@ -25,7 +25,7 @@ enum SQLFunctions {
             }
             // An invalid pattern or a match past the engine's budget fails the statement: never a silent 0.
             do throws(RegexError) {
-                let matched = try LinearRegex.shared(sqliteText(argv[0])).matches(sqliteText(argv[1]))
+                let matched = try LinearRegex.cached(sqliteText(argv[0])).matchesWhole(sqliteText(argv[1]))
                 sqlite3_result_int(ctx, matched ? 1 : 0)
             } catch {
                 sqlite3_result_error(ctx, error.description, -1)

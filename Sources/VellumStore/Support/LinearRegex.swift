@@ -14,34 +14,21 @@ public struct LinearRegex: Sendable {
     /// value can stall a query for long.
     public static let stepBudget = 200_000_000
 
-    /// A pattern the engine refuses is `StoreError.regex`, with the offset at fault.
-    public init(_ pattern: String) throws(StoreError) {
-        do { try self.init(compiling: pattern) } catch { throw .regex(error) }
-    }
-
-    init(compiling pattern: String) throws(RegexError) {
+    public init(_ pattern: String) throws(RegexError) {
         var parser = RegexParser(pattern)
         program = try RegexProgram(parser.parse(flags: .init()))
         dfas = RegexDFA(program).map(DFAPool.init)
     }
 
     /// The compiled pattern, shared across threads and calls (SQL calls once per row).
-    public static func cached(_ pattern: String) throws(StoreError) -> LinearRegex {
-        do { return try shared(pattern) } catch { throw .regex(error) }
-    }
-
-    static func shared(_ pattern: String) throws(RegexError) -> LinearRegex {
+    public static func cached(_ pattern: String) throws(RegexError) -> LinearRegex {
         try cache.regex(pattern).get()
     }
 
     private static let cache = LinearRegexCache()
 
-    /// True when the whole of `text` matches; a match past `budget` steps is `StoreError.regex`.
-    public func matchesWhole(_ text: String, budget: Int = stepBudget) throws(StoreError) -> Bool {
-        do { return try matches(text, budget: budget) } catch { throw .regex(error) }
-    }
-
-    func matches(_ text: String, budget: Int = stepBudget) throws(RegexError) -> Bool {
+    /// True when the whole of `text` matches.
+    public func matchesWhole(_ text: String, budget: Int = stepBudget) throws(RegexError) -> Bool {
         if let dfas {
             var dfa = dfas.take()
             let answer = try dfa.matchesWhole(text, budget: budget)
@@ -72,7 +59,7 @@ final class LinearRegexCache: Sendable {
     func regex(_ pattern: String) -> Result<LinearRegex, RegexError> {
         cache.withLock { cache in
             if let r = cache[pattern] { return r }
-            let r = Result { () throws(RegexError) -> LinearRegex in try LinearRegex(compiling: pattern) }
+            let r = Result { () throws(RegexError) -> LinearRegex in try LinearRegex(pattern) }
             if cache.count > 256 { cache.removeAll() }
             cache[pattern] = r
             return r

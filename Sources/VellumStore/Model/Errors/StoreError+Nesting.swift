@@ -30,8 +30,6 @@ extension StoreError {
     public var parseError: ParseError? { if case .parse(let e) = self { return e } else { return nil } }
     /// The nested model error.
     public var modelError: ModelError? { if case .model(let e) = self { return e } else { return nil } }
-    /// The nested regular-expression error (its offset, its kind).
-    public var regexError: RegexError? { if case .regex(let e) = self { return e } else { return nil } }
     /// The nested results-controller error.
     public var resultsError: ResultsControllerError? { if case .results(let e) = self { return e } else { return nil } }
 }
