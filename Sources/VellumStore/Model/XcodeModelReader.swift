@@ -48,7 +48,10 @@ public enum XcodeModelReader {
         let contents = url.appendingPathComponent("contents")
         if url.pathExtension != "xcdatamodeld", fm.fileExists(atPath: contents.path) { return contents }
         // A versioned model: pick the current version.
-        let children = (try? fm.contentsOfDirectory(atPath: url.path)) ?? []
+        let children: [String]
+        do { children = try fm.contentsOfDirectory(atPath: url.path) } catch {
+            throw .parse(file: url.path, detail: "cannot read folder: \(ErrorText.reason(error))")
+        }
         // "Model.xcdatamodel" < "Model 2.xcdatamodel" < "Model 10.xcdatamodel".
         func stem(_ name: String) -> String { String(name.dropLast(".xcdatamodel".count)) }
         let versions = children.filter { $0.hasSuffix(".xcdatamodel") }
@@ -58,7 +61,13 @@ public enum XcodeModelReader {
         }
         var chosen = last
         let currentVersion = url.appendingPathComponent(".xccurrentversion")
-        if let plistData = try? Data(contentsOf: currentVersion) {
+        // No such file: the last version. One that is there but unreadable is an error,
+        // never silently another version than the one Xcode marks current.
+        if fm.fileExists(atPath: currentVersion.path) {
+            let plistData: Data
+            do { plistData = try Data(contentsOf: currentVersion) } catch {
+                throw .parse(file: currentVersion.path, detail: "cannot read file: \(ErrorText.reason(error))")
+            }
             let plist: Any
             do { plist = try PropertyListSerialization.propertyList(from: plistData, options: [], format: nil) } catch {
                 throw .parse(file: currentVersion.path, detail: "not a valid property list: \(ErrorText.reason(error))")
