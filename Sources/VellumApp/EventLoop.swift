@@ -35,8 +35,8 @@ final class EventLoop {
         timer.schedule(deadline: .now() + .milliseconds(100), repeating: .milliseconds(100), leeway: .milliseconds(10))
         timer.setEventHandler { wake.yield() }
         session.onNeedsRedraw = { wake.yield() }
-        session.drawNow = { [unowned self] in draw(screen.size) }
-        session.cancelKeys = CancelKeyWatcher()
+        session.runner.drawNow = { [unowned self] in draw(screen.size) }
+        session.runner.cancelKeys = CancelKeyWatcher()
         // Continued after a stop from outside (kill -STOP, a debugger): the
         // shell may have drawn over the screen, so everything is repainted.
         let continued = DispatchSource.makeSignalSource(signal: SIGCONT, queue: .main)
@@ -55,8 +55,8 @@ final class EventLoop {
             timer.cancel()
             continued.cancel()
             session.onNeedsRedraw = nil
-            session.drawNow = nil
-            session.cancelKeys = nil
+            session.runner.drawNow = nil
+            session.runner.cancelKeys = nil
         }
         wake.yield()
         for await _ in wakeups {

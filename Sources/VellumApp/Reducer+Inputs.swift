@@ -22,6 +22,7 @@ extension Reducer {
             else if !quietly { state.setStatus("theme \(name)") }
         case .status(let message, let error): state.setStatus(message, error: error)
         case .keyMapLoaded(let map): state.keyMap = map
+        case .result(let result): apply(result, to: &state)
         case .listShown(let list): show(list, in: &state)
         case .rowsChanged(let rows):
             if let row = rows.selectedRow { state.cursorRow = row }

@@ -55,7 +55,7 @@ extension ViewModel {
             // Unsaved or changed here: the context holds the answer.
             return try? object.toMany(rel.name).count
         }
-        let predicate = BrowserSession.membership(of: object, in: rel)
+        let predicate = EffectRunner.membership(of: object, in: rel)
         return try? context.count(FetchRequest(entityName: rel.destination, predicate: predicate))
     }
 }
