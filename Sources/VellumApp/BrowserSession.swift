@@ -48,8 +48,10 @@ public final class BrowserSession {
     /// cursor selects the record under it; after anything else (a save may have
     /// moved rows) the cursor follows the selected record.
     /// Returns what the key asks of the terminal (quit, suspend, a theme) for the loop.
+    /// A write the key starts runs on the write queue and is not waited for: its
+    /// result comes back as inputs (and wakes the loop) when it is done.
     @discardableResult
-    public func handle(_ key: VellumTerminal.Key) async -> [TerminalRequest] {
+    func dispatch(_ key: VellumTerminal.Key) async -> [TerminalRequest] {
         runner.applyPendingChange()    // rows another writer moved since the last key
         let effects = send(.key(key))
         needsRedraw = true
@@ -60,6 +62,18 @@ public final class BrowserSession {
         runner.followSelection()
         return requests
     }
+
+    /// `dispatch`, then waits until the writes the key started have come back
+    /// (for callers without a loop, such as tests, that look at the result next).
+    @discardableResult
+    public func handle(_ key: VellumTerminal.Key) async -> [TerminalRequest] {
+        let requests = await dispatch(key)
+        await runner.settle()
+        return requests
+    }
+
+    /// Waits for every write started so far (saved, refused or in conflict).
+    public func writesSettled() async { await runner.settle() }
 
     /// Called by the loop on its tick; true if a flash expired (redraw).
     public func tick(now: Date = Date()) -> Bool {

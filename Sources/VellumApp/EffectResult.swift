@@ -14,6 +14,8 @@ public enum EffectResult: Sendable, Equatable {
     case editBegan(text: String, isOptional: Bool, hint: String?)
     /// The editor stays open (with the typed text) and says why it was not saved.
     case editRefused(String)
+    /// A write of the editor's text failed: the editor opens again with it and the reason.
+    case editReopened(text: String, reason: String)
     /// Another writer changed or deleted what an edit, undo or redo was about to write.
     case conflictFound(AppState.Conflict)
     /// An editor, conflict prompt or picker is done (saved, resolved or refused).

@@ -31,12 +31,47 @@ extension EffectRunner {
             // Someone else changed or deleted it while the editor was open: ask.
             if checkConflict(mine: text) { return }
             let note = ValueParser.storedFormNote(text, value).map { " (\($0))" } ?? ""
-            save("edit \(target.key)", success: "saved \(target.key)" + note) { ctx in
-                try ctx.existingObject(with: target.id).setValue(value, forKey: target.key)
-            } onConflict: { [weak self] in
-                _ = self?.checkConflict(mine: text, force: true)
+            writeField(target, value, typed: text, success: "saved \(target.key)" + note)
+        }
+    }
+
+    /// Closes the editor and writes `value` on the write queue, unless the stored value
+    /// is no longer `target.base` (then the mine/theirs prompt asks, with `typed` as mine).
+    /// On any other failure the editor opens again with the typed text and the reason.
+    func writeField(_ target: (id: ObjectID, key: String, base: Value), _ value: Value, typed: String, success: String) {
+        send(.result(.backToBrowse))
+        send(.status("saving \(target.key)…"))
+        write("edit \(target.key)", success: success, { ctx in
+            let object: ManagedObject
+            do { object = try ctx.existingObject(with: target.id) } catch StoreError.objectNotFound {
+                throw ChangedUnderneath(theirs: nil)
             }
-            if state.mode == .edit && state.editError == nil { finishEdit() }
+            let stored = try object.value(forKey: target.key)
+            guard stored == target.base else { throw ChangedUnderneath(theirs: stored) }
+            try object.setValue(value, forKey: target.key)
+        }, then: { [weak self] _ in
+            guard let self, editTarget?.id == target.id, editTarget?.key == target.key, state.mode != .edit else { return }
+            editTarget = nil
+            editSnapshot = nil
+        }, failed: { [weak self] error in
+            self?.editNotWritten(target, typed: typed, error)
+        })
+    }
+
+    /// The typed text is never lost: a conflict prompts mine/theirs, anything else
+    /// reopens the editor with it (or, if the user is busy elsewhere, the status keeps it).
+    private func editNotWritten(_ target: (id: ObjectID, key: String, base: Value), typed: String, _ error: Error) {
+        let idle = state.mode == .browse
+        if idle { editTarget = target }
+        if idle, isChangedUnderneath(error) {
+            let theirs = (error as? ChangedUnderneath).map { $0.theirs } ?? context.registeredObject(for: target.id).flatMap { try? $0.value(forKey: target.key) }
+            theirsValue = theirs
+            send(.result(.conflictFound(AppState.Conflict(key: target.key, mine: typed, theirs: theirs.map(Renderer.cellText),
+                                                          deleted: theirs == nil, author: container.lastRemoteChange?.author))))
+        } else if idle {
+            send(.result(.editReopened(text: typed, reason: describe(error))))
+        } else {
+            send(.store(.saveFailed("\(target.key) not saved (\(typed)): \(describe(error))")))
         }
     }
 
@@ -49,17 +84,19 @@ extension EffectRunner {
     /// Compares the edited record with the value the editor started from.
     /// Returns true (and shows the prompt) if it changed or vanished underneath.
     @discardableResult
-    func checkConflict(mine: String, force: Bool = false) -> Bool {
+    func checkConflict(mine: String) -> Bool {
         guard let target = editTarget else { return false }
         let author = container.lastRemoteChange?.author
         let object = context.registeredObject(for: target.id)
         if object == nil || object?.isDeleted == true || (try? object?.fireFault()) == nil || object?.isFault == true {
+            theirsValue = nil
             send(.result(.conflictFound(AppState.Conflict(key: target.key, mine: mine, theirs: nil, deleted: true, author: author))))
             redraw()
             return true
         }
         let current = (try? object!.value(forKey: target.key)) ?? .null
-        if current != target.base || force {
+        if current != target.base {
+            theirsValue = current
             send(.result(.conflictFound(AppState.Conflict(key: target.key, mine: mine, theirs: Renderer.cellText(current),
                                                           deleted: false, author: author))))
             redraw()
@@ -86,66 +123,35 @@ extension EffectRunner {
             // Re-add the record as last seen (same ID, every value and relationship), with the typed value.
             var snapshot = editSnapshot ?? ObjectSnapshot(objectID: target.id, entityName: target.id.entityName, values: [:])
             snapshot.values[target.key] = value
-            save("re-add \(snapshot.entityName)", success: "re-added the \(snapshot.entityName) with your \(target.key)") { ctx in
-                try ctx.restore(snapshot)
-            }
             finishEdit()
             selectedID = target.id
-            followSelection()
+            write("re-add \(snapshot.entityName)", success: "re-added the \(snapshot.entityName) with your \(target.key)", { [snapshot] ctx in
+                _ = try ctx.restore(snapshot)
+            }, failed: { [weak self] error in
+                self?.send(.store(.saveFailed("\(target.key) not saved (\(conflict.mine)): \(self?.describe(error) ?? "")")))
+            })
             return
         }
         // Theirs is now the base: save mine over it, knowingly.
-        if let object = context.registeredObject(for: target.id) {
-            editTarget = (target.id, target.key, (try? object.value(forKey: target.key)) ?? .null)
-        }
-        save("edit \(target.key)", success: "saved \(target.key) (kept mine)") { ctx in
-            try ctx.existingObject(with: target.id).setValue(value, forKey: target.key)
-        } onConflict: { [weak self] in
-            _ = self?.checkConflict(mine: conflict.mine, force: true)
-        }
-        if state.mode == .conflict && state.conflict == conflict { finishEdit() }
+        writeField((target.id, target.key, theirsValue ?? .null), value, typed: conflict.mine, success: "saved \(target.key) (kept mine)")
     }
 
     func addRecord() {
         guard let name = state.currentEntityName else { return }
-        var newID: ObjectID?
-        save("add \(name)", success: "added a \(name)") { ctx in newID = try ctx.insert(name).objectID }
-        if let id = newID {
+        write("add \(name)", success: "added a \(name)", { ctx in try ctx.insert(name).objectID }, then: { [weak self] id in
+            guard let self else { return }
             selectedID = container.store.permanentID(for: id) ?? id
-            followSelection()
-        }
+        }, failed: { [weak self] error in
+            self?.send(.store(.saveFailed(self?.describe(error) ?? "")))
+        })
     }
 
     func deleteRecord() {
         guard let object = currentObject() else { return }
         let id = object.objectID
-        save("delete", success: "deleted") { ctx in try ctx.delete(ctx.existingObject(with: id)) }
-    }
-
-    /// One user action: mutate the view context in an undo group and save at once.
-    /// On failure nothing stays behind (rollback, undo group dropped).
-    func save(_ action: String, success: String, _ body: (ManagedObjectContext) throws -> Void,
-                      onConflict: (() -> Void)? = nil) {
-        writingLocally = true
-        defer { writingLocally = false }
-        undoStack.beginGroup(action)
-        do {
-            try body(context)
-            undoStack.endGroup()
-            _ = try context.save()
-            send(.store(.saved(success)))
-        } catch {
-            undoStack.endGroup()
-            context.rollback()
-            undoStack.discardLastAction()
-            // Only a changed or deleted record asks mine/theirs; a uniqueness conflict is a message.
-            if case StoreError.conflicts(let cs) = error, cs.allSatisfy({ $0.kind == .version }), let onConflict {
-                onConflict()
-            } else {
-                send(.store(.saveFailed(describe(error))))
-            }
-        }
-        redraw()
+        write("delete", success: "deleted", { ctx in try ctx.delete(ctx.existingObject(with: id)) }, failed: { [weak self] error in
+            self?.send(.store(.saveFailed(self?.describe(error) ?? "")))
+        })
     }
 
     func describe(_ error: Error) -> String {

@@ -102,20 +102,17 @@ extension EffectRunner {
             send(.status("duplicate: \(describe(error))", error: true))
             return
         }
-        var newID: ObjectID?
-        let before = state.statusMessage
-        save("duplicate \(entity.name)", success: "duplicated the \(entity.name)") { ctx in
-            let copy = try ctx.insert(entity.name)
+        let name = entity.name
+        write("duplicate \(name)", success: "duplicated the \(name)", { ctx in
+            let copy = try ctx.insert(name)
             for (key, value) in values { try copy.setValue(value, forKey: key) }
-            newID = copy.objectID
-        }
-        if state.statusIsError, state.statusMessage != before {
-            send(.status("duplicate failed: \(state.statusMessage ?? "")", error: true))
-            return
-        }
-        if let id = newID {
+            return copy.objectID
+        }, then: { [weak self] id in
+            guard let self else { return }
             selectedID = container.store.permanentID(for: id) ?? id
-            followSelection()
-        }
+        }, failed: { [weak self] error in
+            guard let self else { return }
+            send(.status("duplicate failed: \(describe(error))", error: true))
+        })
     }
 }

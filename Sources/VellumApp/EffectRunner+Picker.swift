@@ -47,9 +47,15 @@ extension EffectRunner {
         }
         send(.result(.backToBrowse))
         pickerTarget = nil
-        save("set \(target.key)", success: name.map { "\(target.key) = \($0)" } ?? "\(target.key) cleared") { ctx in
+        write("set \(target.key)", success: name.map { "\(target.key) = \($0)" } ?? "\(target.key) cleared", { ctx in
             let o = try ctx.existingObject(with: target.id)
+            // Changed by another writer since the check above: not over it, unseen.
+            guard try o.toOne(target.key)?.objectID == target.base else { throw ChangedUnderneath(theirs: nil) }
             try o.setToOne(target.key, try chosen.map { try ctx.existingObject(with: $0) })
-        }
+        }, failed: { [weak self] error in
+            guard let self else { return }
+            let reason = error is ChangedUnderneath ? "another writer changed it meanwhile; e picks again" : describe(error)
+            send(.store(.saveFailed("\(target.key) not set: \(reason)")))
+        })
     }
 }

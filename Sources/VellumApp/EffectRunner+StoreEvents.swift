@@ -6,12 +6,12 @@ import VellumStore
 extension EffectRunner {
     func didChange(_ change: ObjectsDidChange) {
         let now = Date()
-        if !writingLocally { send(.store(.changedElsewhere(change.inserted.union(change.updated), at: now))) }
+        if !isWritingHere { send(.store(.changedElsewhere(change.inserted.union(change.updated), at: now))) }
         if let target = editTarget, state.mode == .edit,
            change.updated.contains(target.id) || change.refreshed.contains(target.id)
             || change.deleted.contains(target.id) || change.invalidated.contains(target.id) || change.storeChangedExternally {
             if let o = context.registeredObject(for: target.id), !o.isDeleted, let seen = try? context.snapshot(of: o) { editSnapshot = seen }
-            if !writingLocally { checkConflict(mine: state.editor.text) }
+            if !isWritingHere { checkConflict(mine: state.editor.text) }
         }
         // The results controller observes the same context; apply after every observer ran.
         if var pending = pendingChange {
@@ -38,7 +38,7 @@ extension EffectRunner {
         guard let change = pendingChange else { return }
         pendingChange = nil
         if let rows, (try? rows.refresh(after: change)) != nil {
-            if let source = rows as? ResultsRowSource, !source.lastInserted.isEmpty, !writingLocally {
+            if let source = rows as? ResultsRowSource, !source.lastInserted.isEmpty, !isWritingHere {
                 send(.store(.changedElsewhere(source.lastInserted, at: Date())))
             }
         }
@@ -53,21 +53,34 @@ extension EffectRunner {
         send(.store(.counted(Dictionary(uniqueKeysWithValues: counts.enumerated().map { ($0, $1) }))))
     }
 
-    /// Recounts only the entities a change can have grown or shrunk (an insert or
-    /// delete of one of their kind): an edit runs no `COUNT(*)`, an add one.
+    /// Entity counts follow change events: a merged save (the browser's own writes
+    /// come back this way too) adds its inserts and takes off its deletes, with no
+    /// query. Only "refetch everything" (a writer without history, a reset) counts
+    /// all again, and an undo or redo saved here recounts the entities it touched
+    /// (the view context reports its own changes in more than one event).
     func recountEntities(resizedBy change: ObjectsDidChange) {
         if change.storeChangedExternally || change.invalidatedAll || state.entityCounts.count != state.entityNames.count {
             refreshCounts()
             return
         }
-        let resized = Set(change.inserted.union(change.deleted).union(change.invalidated).map(\.entityName))
-        guard !resized.isEmpty else { return }
         let model = container.model
-        var counts: [Int: Int] = [:]
-        for (i, name) in state.entityNames.enumerated()
-        where resized.contains(where: { model.entity(named: $0)?.isKind(of: name) == true }) {
-            counts[i] = (try? context.count(FetchRequest(entityName: name))) ?? 0
+        func entities(_ ids: Set<ObjectID>) -> [Int] {
+            ids.flatMap { id in
+                state.entityNames.indices.filter { model.entity(named: id.entityName)?.isKind(of: state.entityNames[$0]) == true }
+            }
         }
-        send(.store(.counted(counts)))
+        let removed = change.deleted.union(change.invalidated)
+        guard writingLocally else {
+            var deltas: [Int: Int] = [:]
+            for i in entities(change.inserted) { deltas[i, default: 0] += 1 }
+            for i in entities(removed) { deltas[i, default: 0] -= 1 }
+            if deltas.contains(where: { $0.value != 0 }) { send(.store(.countsChanged(deltas))) }
+            return
+        }
+        var counts: [Int: Int] = [:]
+        for i in Set(entities(change.inserted.union(removed))) {
+            counts[i] = (try? context.count(FetchRequest(entityName: state.entityNames[i]))) ?? 0
+        }
+        if !counts.isEmpty { send(.store(.counted(counts))) }
     }
 }

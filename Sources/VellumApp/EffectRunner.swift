@@ -8,9 +8,11 @@ import VellumTerminal
 /// the state but never writes it; it holds only what the state cannot: the row
 /// source, the undo stack and the records an open editor or picker is about.
 ///
-/// Writes go through the view context (merge policy `.error`), recorded by an
-/// `UndoStack` one group per user action, and are saved at once; a save that
-/// meets another writer's change fails instead of overwriting it.
+/// Edits, adds, deletes and relationship changes are written by the container's
+/// write queue (`EffectRunner+Write`), never on the main thread; each records its
+/// undo action, kept on the view's `UndoStack`. Undo and redo replay in the view
+/// context (merge policy `.error`) and save there. Neither overwrites another
+/// writer's change unseen: the mine/theirs prompt asks.
 @MainActor
 final class EffectRunner {
     let container: PersistentContainer
@@ -18,8 +20,14 @@ final class EffectRunner {
     weak var session: BrowserSession?
     private(set) var rows: RowSource?
     let undoStack = UndoStack()
-    /// True while this runner mutates and saves the view context: those changes do not flash.
+    /// True while undo or redo saves the view context: those changes do not flash.
     var writingLocally = false
+    /// The browser's writes on the write queue that have not come back yet.
+    var writes: [UUID: Task<Void, Never>] = [:]
+    /// Changes merged now are this browser's own (no flash, no conflict with itself).
+    var isWritingHere: Bool { writingLocally || !writes.isEmpty }
+    /// The value another writer left in the field of the open conflict prompt (nil: deleted).
+    var theirsValue: Value?
     var token: ObservationToken?
     /// The record under the cursor, so the selection follows it when rows move.
     var selectedID: ObjectID?

@@ -66,7 +66,7 @@ final class EventLoop {
             while !quit, let key = screen.readKey(timeoutMilliseconds: 0) {
                 if key == .resize { session.needsRedraw = true }
                 session.setTerminalTooSmall(Layout.isTooSmall(screen.size))
-                for request in await session.handle(key) { quit = perform(request) || quit }
+                for request in await session.dispatch(key) { quit = perform(request) || quit }
             }
             if quit { break }
             _ = session.tick()

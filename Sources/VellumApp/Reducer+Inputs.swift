@@ -69,6 +69,10 @@ extension Reducer {
                 if state.entityCounts.count <= i { state.entityCounts += Array(repeating: 0, count: i + 1 - state.entityCounts.count) }
                 state.entityCounts[i] = n
             }
+        case .countsChanged(let deltas):
+            for (i, n) in deltas where state.entityCounts.indices.contains(i) {
+                state.entityCounts[i] = max(0, state.entityCounts[i] + n)
+            }
         case .saved(let message): state.setStatus(message)
         case .saveFailed(let reason): state.setStatus(reason, error: true)
         case .mergeFailed(let reason): state.setStatus("merge failed: \(reason)", error: true)

@@ -28,6 +28,10 @@ extension Reducer {
         case .editRefused(let reason):
             s.mode = .edit
             s.editError = reason
+        case .editReopened(let text, let reason):
+            s.editor = LineEditor(text)
+            s.mode = .edit
+            s.editError = reason
         case .conflictFound(let conflict):
             s.conflict = conflict
             s.mode = .conflict
