@@ -78,3 +78,15 @@ import VellumTerminal
         #expect(Reducer.reduce(&s, .key(.char("y"))) == [.export(format: "csv", path: "/tmp/x.csv", replacing: true)])
     }
 }
+
+/// Entity counts from merged saves: the reducer adds inserts and takes off deletes.
+@Suite struct EntityCountDeltaTests {
+    @Test func countsGrowAndShrinkByTheMergedInsertsAndDeletes() {
+        var s = AppState()
+        _ = Reducer.reduce(&s, .store(.counted([0: 67, 1: 200, 2: 30])))
+        _ = Reducer.reduce(&s, .store(.countsChanged([2: 1, 0: -3])))
+        #expect(s.entityCounts == [64, 200, 31])
+        _ = Reducer.reduce(&s, .store(.countsChanged([1: -500, 7: 2])))
+        #expect(s.entityCounts == [64, 0, 31])
+    }
+}
