@@ -31,6 +31,7 @@ public final class BrowserSession {
     public var undoStack: UndoStack { runner.undoStack }
     public var entity: Entity? { runner.entity }
     public var entityCounts: [Int] { state.entityCounts }
+    public var relatedCounts: RelatedCounts { runner.relatedCounts }
 
     /// Every input goes through the reducer; the effects it returns are handed to
     /// the runner (store) or returned for the loop (terminal).

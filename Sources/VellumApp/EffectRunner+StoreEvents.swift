@@ -5,6 +5,7 @@ import VellumStore
 /// processes) become inputs: rows, flashes, the last writer and entity counts.
 extension EffectRunner {
     func didChange(_ change: ObjectsDidChange) {
+        relatedCounts.invalidate(after: change, model: container.model)
         let now = Date()
         if !isWritingHere { send(.store(.changedElsewhere(change.inserted.union(change.updated), at: now))) }
         if let target = editTarget, state.mode == .edit,

@@ -26,6 +26,8 @@ final class EffectRunner {
     var writes: [UUID: Task<Void, Never>] = [:]
     /// Changes merged now are this browser's own (no flash, no conflict with itself).
     var isWritingHere: Bool { writingLocally || !writes.isEmpty }
+    /// To-many counts of records shown in the detail pane (the view model reads them).
+    var relatedCounts = RelatedCounts()
     /// The value another writer left in the field of the open conflict prompt (nil: deleted).
     var theirsValue: Value?
     var token: ObservationToken?
@@ -154,6 +156,7 @@ final class EffectRunner {
         guard let rows, state.cursorRow < rows.count else { selectedID = nil; return }
         // One lookup, not `rowIDs` (a copy of every ID) on each key.
         selectedID = rows.id(at: state.cursorRow)
+        countRelatedOfSelection()
     }
 
     /// The selected record (the one in the detail pane), found by its ID: row

@@ -112,7 +112,7 @@ final class EventLoop {
         let layout = Layout(size: size)
         session.setLayout(layout)
         let model = ViewModel.build(state: session.state, layout: layout, fileName: fileName, entity: session.entity,
-                                    rows: session.rows, entityCounts: session.entityCounts,
+                                    rows: session.rows, entityCounts: session.entityCounts, relatedCounts: session.relatedCounts,
                                     pendingWrites: session.container.pendingWriteCount)
         Renderer.draw(model, theme: theme, on: screen)
     }
