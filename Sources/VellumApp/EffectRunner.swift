@@ -59,6 +59,10 @@ final class EffectRunner {
         token = container.viewContext.observeChanges { [weak self] change in
             MainActor.assumeIsolated { self?.didChange(change) }
         }
+        container.onMergeError { [weak self] error in
+            self?.send(.store(.mergeFailed(ErrorText.describe(error))))
+            self?.redraw()
+        }
         refreshCounts()
         if !state.entityNames.isEmpty { show(0, base: nil, title: nil) }
     }
@@ -73,6 +77,18 @@ final class EffectRunner {
     func redraw() { session?.needsRedraw = true }
 
     var context: ManagedObjectContext { container.viewContext }
+    /// Writes waiting or running on the write queue (the status bar shows them).
+    var pendingWrites: Int { container.pendingWriteCount }
+
+    /// Indexes the rest of the open list after its first page showed (the loop asks
+    /// when it wakes). True when that changed what is shown (or failed: the status says why).
+    func completeIndexing() -> Bool {
+        guard let rows else { return false }
+        do { return try rows.completeIndexing() } catch {
+            send(.status("listing the rows: \(describe(error))", error: true))
+            return true
+        }
+    }
     var entity: Entity? { state.currentEntityName.flatMap { container.model.entity(named: $0) } }
 
     func perform(_ effect: Effect) async {

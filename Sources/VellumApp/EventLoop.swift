@@ -60,7 +60,7 @@ final class EventLoop {
         }
         wake.yield()
         for await _ in wakeups {
-            if (try? session.rows?.completeIndexing()) == true { session.needsRedraw = true }
+            if session.runner.completeIndexing() { session.needsRedraw = true }
             // Every key that is already there, without waiting for more.
             var quit = false
             while !quit, let key = screen.readKey(timeoutMilliseconds: 0) {
@@ -113,7 +113,7 @@ final class EventLoop {
         session.setLayout(layout)
         let model = ViewModel.build(state: session.state, layout: layout, fileName: fileName, entity: session.entity,
                                     rows: session.rows, entityCounts: session.entityCounts, relatedCounts: session.relatedCounts,
-                                    pendingWrites: session.container.pendingWriteCount)
+                                    pendingWrites: session.runner.pendingWrites)
         Renderer.draw(model, theme: theme, on: screen)
     }
 }
