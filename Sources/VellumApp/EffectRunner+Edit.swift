@@ -64,7 +64,10 @@ extension EffectRunner {
         let idle = state.mode == .browse
         if idle { editTarget = target }
         if idle, isChangedUnderneath(error) {
-            let theirs = (error as? ChangedUnderneath).map { $0.theirs } ?? context.registeredObject(for: target.id).flatMap { try? $0.value(forKey: target.key) }
+            // Found by the block, or by the save's version check (a writer between the block's read and its save).
+            var theirs: Value?
+            if let changed = error as? ChangedUnderneath { theirs = changed.theirs }
+            else if case StoreError.conflicts(let cs) = error { theirs = cs.first?.persistedSnapshot?[target.key] }
             theirsValue = theirs
             send(.result(.conflictFound(AppState.Conflict(key: target.key, mine: typed, theirs: theirs.map(Renderer.cellText),
                                                           deleted: theirs == nil, author: container.lastRemoteChange?.author))))
