@@ -35,8 +35,8 @@ final class EventLoop {
         timer.schedule(deadline: .now() + .milliseconds(100), repeating: .milliseconds(100), leeway: .milliseconds(10))
         timer.setEventHandler { wake.yield() }
         session.onNeedsRedraw = { wake.yield() }
-        session.drawNow = { [unowned self] in draw(screen.size) }
-        session.cancelKeys = CancelKeyWatcher()
+        session.runner.drawNow = { [unowned self] in draw(screen.size) }
+        session.runner.cancelKeys = CancelKeyWatcher()
         // Continued after a stop from outside (kill -STOP, a debugger): the
         // shell may have drawn over the screen, so everything is repainted.
         let continued = DispatchSource.makeSignalSource(signal: SIGCONT, queue: .main)
@@ -55,18 +55,18 @@ final class EventLoop {
             timer.cancel()
             continued.cancel()
             session.onNeedsRedraw = nil
-            session.drawNow = nil
-            session.cancelKeys = nil
+            session.runner.drawNow = nil
+            session.runner.cancelKeys = nil
         }
         wake.yield()
         for await _ in wakeups {
-            if (try? session.rows?.completeIndexing()) == true { session.needsRedraw = true }
+            if session.runner.completeIndexing() { session.needsRedraw = true }
             // Every key that is already there, without waiting for more.
             var quit = false
             while !quit, let key = screen.readKey(timeoutMilliseconds: 0) {
                 if key == .resize { session.needsRedraw = true }
                 session.setTerminalTooSmall(Layout.isTooSmall(screen.size))
-                for request in await session.handle(key) { quit = perform(request) || quit }
+                for request in await session.dispatch(key) { quit = perform(request) || quit }
             }
             if quit { break }
             _ = session.tick()
@@ -112,8 +112,8 @@ final class EventLoop {
         let layout = Layout(size: size)
         session.setLayout(layout)
         let model = ViewModel.build(state: session.state, layout: layout, fileName: fileName, entity: session.entity,
-                                    rows: session.rows, entityCounts: session.entityCounts,
-                                    pendingWrites: session.container.pendingWriteCount)
+                                    rows: session.rows, entityCounts: session.entityCounts, relatedCounts: session.relatedCounts,
+                                    pendingWrites: session.runner.pendingWrites)
         Renderer.draw(model, theme: theme, on: screen)
     }
 }

@@ -24,6 +24,8 @@ public enum Input: Sendable, Equatable {
     case rowsChanged(RowsChanged)
     /// The key bindings: the command table's defaults with the user's bindings file applied.
     case keyMapLoaded(KeyMap)
+    /// What an effect found in the store (the runner reports it; only the reducer writes the state).
+    case result(EffectResult)
     /// A message for the status line from outside the reducer (opening notices).
     case status(String, error: Bool = false)
 }

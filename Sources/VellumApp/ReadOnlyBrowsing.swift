@@ -24,7 +24,7 @@ enum ReadOnlyBrowsing {
     }
 }
 
-extension BrowserSession {
+extension EffectRunner {
     /// True (and the status says why) when the store is read-only and `effect` would write.
     func refusesInReadOnlyMode(_ effect: Effect) -> Bool {
         guard container.store.isReadOnly, ReadOnlyBrowsing.writes(effect) else { return false }
@@ -34,7 +34,7 @@ extension BrowserSession {
 
     /// Leaves any editor, prompt or picker the reducer opened, and says why nothing happens.
     func refuseEditInReadOnlyMode() {
-        state.mode = .browse
+        send(.result(.backToBrowse))
         send(.status(ReadOnlyBrowsing.refusal, error: true))
     }
 }

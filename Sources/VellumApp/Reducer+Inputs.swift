@@ -22,6 +22,7 @@ extension Reducer {
             else if !quietly { state.setStatus("theme \(name)") }
         case .status(let message, let error): state.setStatus(message, error: error)
         case .keyMapLoaded(let map): state.keyMap = map
+        case .result(let result): apply(result, to: &state)
         case .listShown(let list): show(list, in: &state)
         case .rowsChanged(let rows):
             if let row = rows.selectedRow { state.cursorRow = row }
@@ -67,6 +68,10 @@ extension Reducer {
             for (i, n) in counts where i >= 0 {
                 if state.entityCounts.count <= i { state.entityCounts += Array(repeating: 0, count: i + 1 - state.entityCounts.count) }
                 state.entityCounts[i] = n
+            }
+        case .countsChanged(let deltas):
+            for (i, n) in deltas where state.entityCounts.indices.contains(i) {
+                state.entityCounts[i] = max(0, state.entityCounts[i] + n)
             }
         case .saved(let message): state.setStatus(message)
         case .saveFailed(let reason): state.setStatus(reason, error: true)

@@ -10,6 +10,8 @@ public enum StoreEvent: Sendable, Equatable {
     case remoteWriter(author: String?, at: Date)
     /// Records per entity, by index in `entityNames` (only the entities recounted).
     case counted([Int: Int])
+    /// Records per entity grew or shrank by these numbers (a merged save's inserts and deletes).
+    case countsChanged([Int: Int])
     /// A user action was saved: the status says what it did.
     case saved(String)
     /// A user action was not saved (nothing stays behind): the status says why.

@@ -52,10 +52,6 @@ public enum VellumBrowser {
 
         let session = BrowserSession(container: container)
         session.send(.themeLoaded(name: theme.name, error: nil, quietly: true))
-        container.onMergeError { [weak session] error in
-            session?.send(.store(.mergeFailed(ErrorText.describe(error))))
-            session?.needsRedraw = true
-        }
         let bindings = BindingsFile.load(environment: environment)
         session.send(.keyMapLoaded(bindings.keyMap))
         if let problem = bindings.summary { session.setStatus(problem, error: true) }

@@ -2,12 +2,12 @@ import Foundation
 import VellumStore
 
 extension ViewModel {
-    /// Reads what the frame shows from the store: the visible rows' values, the
-    /// shown record's fields, and to-many relationships as counts (a COUNT query;
-    /// the related objects are never loaded to count them).
+    /// Reads what the frame shows from the row source: the visible rows' values and
+    /// the shown record's fields; to-many relationships show the counts the runner
+    /// keeps (`RelatedCounts`), so no query runs for them here.
     @MainActor
     static func build(state s: AppState, layout: Layout, fileName: String, entity: Entity?, rows: RowSource?,
-                      entityCounts: [Int], pendingWrites: Int, now: Date = Date()) -> ViewModel {
+                      entityCounts: [Int], relatedCounts: RelatedCounts, pendingWrites: Int, now: Date = Date()) -> ViewModel {
         var model = ViewModel(state: s, layout: layout, fileName: fileName, entityCounts: entityCounts,
                               pendingWrites: pendingWrites, table: nil, detail: nil)
         guard let entity, let rows else { return model }
@@ -22,13 +22,13 @@ extension ViewModel {
         model.table = TableView(entityName: entity.name, rowCount: rows.count, effectiveSort: rows.effectiveSort,
                                 lines: lines, rows: tableRows)
         if !layout.detail.isEmpty, s.cursorRow < rows.count, let object = try? rows.object(at: s.cursorRow) {
-            model.detail = detail(of: object, entity: entity)
+            model.detail = detail(of: object, entity: entity, counts: relatedCounts)
         }
         return model
     }
 
     @MainActor
-    private static func detail(of object: ManagedObject, entity: Entity) -> DetailView {
+    private static func detail(of object: ManagedObject, entity: Entity, counts: RelatedCounts) -> DetailView {
         let id = object.objectID.primaryKey.map { "p\($0)" } ?? "new"
         var fields: [DetailView.Field] = []
         for a in entity.attributes where !a.isTransient {
@@ -37,7 +37,7 @@ extension ViewModel {
         for rel in entity.relationships {
             let value: String
             if rel.isToMany {
-                value = "[" + relatedCountText(object, rel) + "]"
+                value = "[" + relatedCountText(counts, object.objectID, rel) + "]"
             } else {
                 value = (try? object.toOne(rel.name)).flatMap { $0 }.map(Renderer.displayName) ?? "∅"
             }
@@ -46,22 +46,10 @@ extension ViewModel {
         return DetailView(title: "\(entity.name) \(id)", fields: fields)
     }
 
-    /// "12 Product", or ⚠ and why the count failed (the mark alone told the user nothing).
-    @MainActor
-    static func relatedCountText(_ object: ManagedObject, _ rel: RelationshipDescription) -> String {
-        do { return "\(try relatedCount(object, rel)) \(rel.destination)" } catch { return "⚠ " + ErrorText.reason(error) }
-    }
-
-    /// How many objects a to-many relationship holds, by a COUNT over its inverse
-    /// (the same membership a followed relationship lists).
-    @MainActor
-    static func relatedCount(_ object: ManagedObject, _ rel: RelationshipDescription) throws -> Int {
-        guard let context = object.context else { throw StoreError.invalidOperation("\(object.objectID.uriString): its context no longer exists") }
-        guard object.objectID.primaryKey != nil, !object.hasChanges else {
-            // Unsaved or changed here: the context holds the answer.
-            return try object.toMany(rel.name).count
-        }
-        let predicate = BrowserSession.membership(of: object, in: rel)
-        return try context.count(FetchRequest(entityName: rel.destination, predicate: predicate))
+    /// "12 Product", "… Product" while not counted yet, or ⚠ and why the count failed
+    /// (the mark alone told the user nothing).
+    static func relatedCountText(_ counts: RelatedCounts, _ id: ObjectID, _ rel: RelationshipDescription) -> String {
+        if let reason = counts.failure(of: id, rel.name) { return "⚠ " + reason }
+        return (counts.count(of: id, rel.name).map(String.init) ?? "…") + " \(rel.destination)"
     }
 }

@@ -11,7 +11,8 @@ import VellumStore
         "controller-fetch-100k", "controller-fetch-100k-peak-rss", "controller-fetch-1m", "controller-fetch-1m-peak-rss",
         "controller-update-1m-p50", "controller-update-1m-p99", "remote-latency-p50", "remote-latency-p99",
         "monitor-idle-cpu", "history-overhead-insert", "history-overhead-update",
-        "tui-first-screen-1m", "tui-rss-1m", "tui-sort-1m", "tui-key-redraw-p50", "tui-remote-to-screen",
+        "tui-first-screen-1m", "tui-rss-1m", "tui-sort-1m", "tui-key-redraw-p50", "tui-key-redraw-p99",
+        "tui-key-redraw-saving-p50", "tui-key-redraw-saving-p99", "tui-remote-to-screen",
     ]
 
     let directory: URL
@@ -244,7 +245,7 @@ import VellumStore
                 let h = try await historyOverhead()
                 return Measurement(value: h[2], baseline: h[3])
             },
-            // The real browser in tmux on a 1M-row store (one session run feeds all five).
+            // The real browser in tmux on a 1M-row store (one session run feeds them all).
             Benchmark(name: "tui-first-screen-1m", unit: "ms") { [self] in Measurement(value: percentile(try tui().firstScreen, 50)) },
             Benchmark(name: "tui-rss-1m", unit: "MB") { [self] in Measurement(value: try tui().rssMB) },
             Benchmark(name: "tui-sort-1m", unit: "ms") { [self] in Measurement(value: percentile(try tui().sort, 50)) },
@@ -252,6 +253,19 @@ import VellumStore
             Benchmark(name: "tui-key-redraw-p50", unit: "ms") { [self] in
                 let f = try tui()
                 return Measurement(value: percentile(f.keyRedraw, 50), baseline: percentile(f.keyEchoBaseline, 50))
+            },
+            Benchmark(name: "tui-key-redraw-p99", unit: "ms") { [self] in
+                let f = try tui()
+                return Measurement(value: percentile(f.keyRedraw, 99), baseline: percentile(f.keyEchoBaseline, 99))
+            },
+            // While the browser's own save waits on the write queue; baseline: the same loop with none.
+            Benchmark(name: "tui-key-redraw-saving-p50", unit: "ms") { [self] in
+                let f = try tui()
+                return Measurement(value: percentile(f.keyRedrawSaving, 50), baseline: percentile(f.keyRedraw, 50))
+            },
+            Benchmark(name: "tui-key-redraw-saving-p99", unit: "ms") { [self] in
+                let f = try tui()
+                return Measurement(value: percentile(f.keyRedrawSaving, 99), baseline: percentile(f.keyRedraw, 99))
             },
             Benchmark(name: "tui-remote-to-screen", unit: "ms") { [self] in Measurement(value: percentile(try tui().remote, 50)) },
         ]

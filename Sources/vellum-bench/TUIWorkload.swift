@@ -110,6 +110,8 @@ enum TUIWorkload {
         var hwmMB = 0.0
         var sort: [Double] = []
         var keyRedraw: [Double] = []
+        /// The same `j` loop while the browser's own save waits on the write queue.
+        var keyRedrawSaving: [Double] = []
         var keyEchoBaseline: [Double] = []
         var captureOnly: [Double] = []
         var remote: [Double] = []
@@ -209,6 +211,7 @@ enum TUIWorkload {
             let ms = try t.waitMillis(since: start, timeout: 10, want) { $0.contains(want) }
             if i > 5 { f.keyRedraw.append(ms) }
         }
+        f.keyRedrawSaving = try keyRedrawWhileSaving(t, store: store, fromRow: 106)
 
         // tui-sort-1m: `s`/`S` on column 0 (`key`, unindexed) → sort marker and first row.
         t.keys("g")
@@ -232,9 +235,41 @@ enum TUIWorkload {
             if i > 5 { f.keyEchoBaseline.append(ms) }
         }
         echo.close(waitingFor: echo.panePID)
-        log(String(format: "capture-pane alone p50 %.2f ms; key→echo (cat) p50 %.2f ms; j→redraw p50 %.2f p99 %.2f ms",
+        log(String(format: "capture-pane alone p50 %.2f ms; key→echo (cat) p50 %.2f ms; j→redraw p50 %.2f p99 %.2f ms; while saving p50 %.2f p99 %.2f ms",
                    percentile(f.captureOnly, 50), percentile(f.keyEchoBaseline, 50),
-                   percentile(f.keyRedraw, 50), percentile(f.keyRedraw, 99)))
+                   percentile(f.keyRedraw, 50), percentile(f.keyRedraw, 99),
+                   percentile(f.keyRedrawSaving, 50), percentile(f.keyRedrawSaving, 99)))
         return f
+    }
+}
+
+extension TUIWorkload {
+    /// `tui-key-redraw-saving-*`: the `j` → redraw loop (105 keys, 5 warm-up) while the
+    /// browser's own save is in flight. This process holds the write lock (`BEGIN
+    /// IMMEDIATE` on its own connection); the user edits the selected row's `key` and
+    /// presses Enter, so the save waits on the write queue (`writes: 1` on screen) for
+    /// the whole loop. Then the lock is released and the save lands.
+    static func keyRedrawWhileSaving(_ t: BenchTmux, store: URL, fromRow first: Int) throws -> [Double] {
+        let lock = try Connection(path: store.path)
+        try lock.execute("BEGIN IMMEDIATE")
+        var locked = true
+        defer { if locked { try? lock.execute("ROLLBACK") } }
+        t.keys("e"); t.keys("C-u"); t.literal("7777777"); t.keys("Enter")
+        _ = try t.waitMillis(since: Clocks.monotonicNanos(), timeout: 10, "the save in flight (writes: 1)") { $0.contains("writes: 1") }
+        var samples: [Double] = []
+        for i in 1...105 {
+            let want = "row \(first + i)/\(rowCount) "
+            let start = Clocks.monotonicNanos()
+            t.keys("j")
+            let ms = try t.waitMillis(since: start, timeout: 10, want) { $0.contains(want) }
+            if i > 5 { samples.append(ms) }
+        }
+        guard t.screen.contains("writes: 1") else {
+            throw BenchError("tui: the save left the write queue before the key loop ended (lock wait ran out?)")
+        }
+        try lock.execute("COMMIT")
+        locked = false
+        _ = try t.waitMillis(since: Clocks.monotonicNanos(), timeout: 30, "the save landing") { $0.contains("saved key") }
+        return samples
     }
 }

@@ -24,7 +24,7 @@ import VellumTerminal
 
     func model(_ session: BrowserSession) -> ViewModel {
         ViewModel.build(state: session.state, layout: session.state.layout!, fileName: "shop.sqlite", entity: session.entity,
-                        rows: session.rows, entityCounts: session.entityCounts, pendingWrites: 0)
+                        rows: session.rows, entityCounts: session.entityCounts, relatedCounts: session.relatedCounts, pendingWrites: 0)
     }
 
     func render(_ model: ViewModel) -> [String] {

@@ -9,21 +9,50 @@ import VellumTerminal
 @MainActor @Suite(.serialized) struct ViewModelTests {
     let theme = ThemeLoader(builtInDirectories: [], userDirectory: nil).loadWithFallback(named: "default", capability: .none).0
 
-    /// Issue #12: the detail pane loaded every related object to print a count.
-    @Test func relationshipCountsNeverLoadTheRelatedObjects() async throws {
+    /// A session at 120×40 on the demo store's providers.
+    func providers() async throws -> (PersistentContainer, BrowserSession) {
         let container = try SessionTests.open(try SessionTests.makeStore())
         let session = BrowserSession(container: container)
         session.setLayout(Layout(size: TerminalSize(rows: 40, columns: 120)))
         for c in ":goto Provider" { await session.handle(.char(c)) }
         await session.handle(.enter)
+        return (container, session)
+    }
+
+    /// Issue #12: the detail pane loaded every related object to print a count.
+    @Test func relationshipCountsNeverLoadTheRelatedObjects() async throws {
+        let (container, session) = try await providers()
         let model = ViewModel.build(state: session.state, layout: session.state.layout!, fileName: "f", entity: session.entity,
-                                    rows: session.rows, entityCounts: session.entityCounts, pendingWrites: 0)
+                                    rows: session.rows, entityCounts: session.entityCounts, relatedCounts: session.relatedCounts, pendingWrites: 0)
         let products = try #require(model.detail?.fields.first { $0.name == "products" })
         let provider = try #require(try session.rows?.object(at: 0).objectID.primaryKey)
         let stored = try container.viewContext.count(FetchRequest(entityName: "Product", predicate: try VellumStore.Predicate(format: "provider == \(provider)")))
         #expect(stored > 0 && products.value == "[\(stored) Product]")
         #expect(!container.viewContext.registeredObjects.contains { $0.entity.name == "Product" },
                 "counting loaded \(container.viewContext.registeredObjects.filter { $0.entity.name == "Product" }.count) products")
+    }
+
+    /// Issue #12: the view model ran a COUNT per to-many relationship every frame. It
+    /// now shows the runner's counts (made when the record was selected) and asks
+    /// nothing itself; a change event drops them and the next selection sync recounts.
+    @Test func relationshipCountsAreKeptAndFollowChangeEvents() async throws {
+        let (container, session) = try await providers()
+        func shown(_ counts: RelatedCounts) throws -> String {
+            let model = ViewModel.build(state: session.state, layout: session.state.layout!, fileName: "f", entity: session.entity,
+                                        rows: session.rows, entityCounts: session.entityCounts, relatedCounts: counts, pendingWrites: 0)
+            return try #require(model.detail?.fields.first { $0.name == "products" }).value
+        }
+        #expect(try shown(RelatedCounts()) == "[… Product]")     // nothing counted by the view model
+        let provider = try #require(session.rows).rowIDs[0]
+        let before = try #require(session.relatedCounts.count(of: provider, "products"))
+        #expect(try shown(session.relatedCounts) == "[\(before) Product]")
+        // Another writer gives the provider a product: the count follows the change event.
+        try await container.enqueue { ctx in
+            let p = try ctx.insert("Product", values: ["name": .string("Later")])
+            try p.setToOne("provider", try ctx.existingObject(with: provider))
+        }
+        #expect(await waitUntil { session.relatedCounts.count(of: provider, "products") == before + 1 })
+        #expect(try shown(session.relatedCounts) == "[\(before + 1) Product]")
     }
 
     /// Everything on screen comes from the view model: one built by hand, with no

@@ -15,8 +15,9 @@ struct E2EKeyBindingsFileTests {
         let t = Tmux("XDG_CONFIG_HOME='\(config.url.path)' \(store.command)", width: 220, height: 40)
         defer { t.kill() }   // failed expectations may keep `t` alive
         #expect(t.wait(for: "key bindings: \(keys) line 2: unknown command 'nosuch'"), "\(t.screen)")
-        // The hint bar shows the keys as bound: q no longer quits, ^C still does.
+        // The hint bar shows the keys as bound: q no longer quits, ^C still does; x deletes.
         #expect(t.screen.contains("^C quit") && !t.screen.contains("q quit"), "\(t.screen)")
+        #expect(t.screen.contains("x delete") && !t.screen.contains("d delete"), "\(t.screen)")
         t.keys(":"); t.type("goto Product"); t.keys("Enter")
         #expect(t.wait(for: "│ Product │ row 1/"), "\(t.screen)")
         t.keys("x")
@@ -26,7 +27,7 @@ struct E2EKeyBindingsFileTests {
         t.keys("q")
         t.keys("?")
         #expect(t.wait(for: "delete the record"), "\(t.screen)")
-        #expect(t.screen.contains("d x"), "\(t.screen)")
+        #expect(t.screen.contains("x d "), "\(t.screen)")
         t.keys("Escape")
         #expect(t.wait { !$0.contains("delete the record") }, "\(t.screen)")
         #expect(t.alive)

@@ -25,7 +25,8 @@ enum BindingsFileDoc {
 
         A line that cannot be used is skipped and the status line names the file, the line and the reason
         (`key bindings: /home/me/.config/vellum/keys line 3: unknown command 'delet'`); the other lines
-        still apply. The `?` help and the hint bar show the keys as bound. Keys of the line editor,
+        still apply. The `?` help and the hint bar show the keys as bound, yours first (`bind x delete`
+        makes the hint say `x delete` while `d` still works). Keys of the line editor,
         prompts, picker and overlays are fixed.
 
         """

@@ -5,7 +5,7 @@ import VellumTerminal
 /// hint bar show its keys, so they show what the keys really do.
 public struct KeyMap: Sendable, Equatable {
     private var commandByKey: [Key: String] = [:]
-    /// Keys per command in the order help shows them (defaults first, then the user's).
+    /// Keys per command in the order they were bound (defaults first, then the user's).
     private var keysByCommand: [String: [Key]] = [:]
 
     public static let defaults: KeyMap = {
@@ -23,7 +23,13 @@ public struct KeyMap: Sendable, Equatable {
 
     public func action(for key: Key) -> KeyAction? { command(for: key)?.action }
 
-    public func keys(for name: String) -> [Key] { keysByCommand[name] ?? [] }
+    /// The keys that run the command, the user's own first (a key the bindings file
+    /// bound is the one they use, so the hint bar and help name it), then the defaults still bound.
+    public func keys(for name: String) -> [Key] {
+        let bound = keysByCommand[name] ?? []
+        let defaults = CommandTable.named(name)?.defaultKeys ?? []
+        return bound.filter { !defaults.contains($0) } + bound.filter { defaults.contains($0) }
+    }
 
     /// How help writes the keys of a command ("" when none is bound).
     public func label(for name: String) -> String { keys(for: name).map(KeyName.label).joined(separator: " ") }
@@ -43,7 +49,7 @@ public struct KeyMap: Sendable, Equatable {
     /// The browse hint bar.
     public var hint: String { hintLine(CommandTable.hintBar) }
 
-    /// A hint line: each group's first keys, then its word; unbound groups are left out.
+    /// A hint line: each group's first keys (the user's, if bound), then its word; unbound groups are left out.
     func hintLine(_ groups: [(names: [String], word: String)]) -> String {
         groups.compactMap { group in
             let labels = group.names.compactMap { keys(for: $0).first.map(KeyName.label) }

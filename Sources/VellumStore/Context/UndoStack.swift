@@ -11,7 +11,7 @@ import Foundation
 /// action where it was. Undoing a delete restores the same object (same key and
 /// ID URI) with its relationships, and whatever its delete rules cascaded to.
 public final class UndoStack {
-    enum Change {
+    enum Change: Sendable {
         case set(ObjectID, key: String, old: Value, new: Value)
         case relate(ObjectID, key: String, old: [ObjectID], new: [ObjectID])
         /// An object created (or restored) as the snapshot describes.
@@ -27,7 +27,7 @@ public final class UndoStack {
         }
     }
 
-    struct Group {
+    struct Group: Sendable {
         var name: String
         var changes: [Change]
     }
@@ -198,5 +198,29 @@ public final class UndoStack {
             }
         }
         return applied
+    }
+}
+
+extension UndoStack {
+    /// One recorded user action as a value, so an action recorded by one context
+    /// (a write-queue block's) can be kept on another stack (the view's) and undone there.
+    public struct Action: Sendable {
+        fileprivate let group: Group
+        public var name: String { group.name }
+    }
+
+    /// Removes and returns the last action (closing an open group first).
+    public func takeLastAction() -> Action? {
+        endGroup()
+        return undoGroups.popLast().map(Action.init)
+    }
+
+    /// Records `action` as the newest one, as if its changes were made here.
+    public func push(_ action: Action) {
+        endGroup()
+        redoGroups.removeAll()
+        lastReplay = nil
+        undoGroups.append(action.group)
+        if undoGroups.count > levelsOfUndo { undoGroups.removeFirst() }
     }
 }

@@ -3,7 +3,7 @@ import VellumStore
 import VellumTerminal
 
 /// Column summary, text search, grouping, export and duplication.
-extension BrowserSession {
+extension EffectRunner {
     /// The request behind the current list: entity, filter (and base), sort.
     func currentRequest() -> FetchRequest? {
         guard let source = rows as? ResultsRowSource else { return nil }
@@ -18,8 +18,7 @@ extension BrowserSession {
         guard let attribute = currentAttribute(), let request = currentRequest() else { return }
         do {
             let summary = try context.summarize(request, attribute: attribute.name, limit: 200)
-            state.summary = SummaryOverlay(summary, type: attribute.type)
-            state.mode = .summary
+            send(.result(.summaryOpened(SummaryOverlay(summary, type: attribute.type))))
         } catch {
             send(.status("summary: \(describe(error))", error: true))
         }
@@ -43,9 +42,7 @@ extension BrowserSession {
                 send(.status("not found: \(text)", error: true))
                 return
             }
-            state.focus = .table
-            state.cursorRow = next.row
-            state.clamp()
+            send(.result(.found(row: next.row)))
             syncSelection()
             let n = (matches.firstIndex(of: next.row) ?? 0) + 1
             send(.status("\(text): match \(n) of \(matches.count)" + (next.wrapped ? " (wrapped)" : "")))
@@ -65,7 +62,7 @@ extension BrowserSession {
             send(.status(state.groupKey.map { "grouped by \($0)" } ?? "ungrouped"))
         } catch {
             source.sectionKeyPath = old
-            state.groupKey = old
+            send(.result(.groupRestored(old)))
             try? source.reload()
             send(.status("group: \(describe(error))", error: true))
         }
@@ -81,9 +78,7 @@ extension BrowserSession {
         let writer = SafeFileWriter(protecting: [container.store.path])
         do {
             if !replacing, try writer.check(path) == .existing {
-                state.pendingExport = PendingExport(format: format, path: path)
-                state.mode = .confirmReplace
-                send(.status("\(path) exists; replace it? y/n"))
+                send(.result(.exportNeedsConfirmation(PendingExport(format: format, path: path))))
                 return
             }
             let keys = entity.attributes.filter { !$0.isTransient }.map(\.name)
@@ -107,20 +102,17 @@ extension BrowserSession {
             send(.status("duplicate: \(describe(error))", error: true))
             return
         }
-        var newID: ObjectID?
-        let before = state.statusMessage
-        save("duplicate \(entity.name)", success: "duplicated the \(entity.name)") { ctx in
-            let copy = try ctx.insert(entity.name)
+        let name = entity.name
+        write("duplicate \(name)", success: "duplicated the \(name)", { ctx in
+            let copy = try ctx.insert(name)
             for (key, value) in values { try copy.setValue(value, forKey: key) }
-            newID = copy.objectID
-        }
-        if state.statusIsError, state.statusMessage != before {
-            send(.status("duplicate failed: \(state.statusMessage ?? "")", error: true))
-            return
-        }
-        if let id = newID {
+            return copy.objectID
+        }, then: { [weak self] id in
+            guard let self else { return }
             selectedID = container.store.permanentID(for: id) ?? id
-            followSelection()
-        }
+        }, failed: { [weak self] error in
+            guard let self else { return }
+            send(.status("duplicate failed: \(describe(error))", error: true))
+        })
     }
 }

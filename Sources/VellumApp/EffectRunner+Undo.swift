@@ -4,7 +4,7 @@ import VellumStore
 /// Undo and redo in the browser. Both are saved at once like an edit, and like
 /// an edit they never overwrite another writer: when the record changed (or
 /// went) since the action, the mine/theirs prompt asks first.
-extension BrowserSession {
+extension EffectRunner {
     func undoRedo(undo: Bool, overwriting: Bool = false) {
         writingLocally = true
         defer { writingLocally = false }
@@ -25,20 +25,19 @@ extension BrowserSession {
             send(.status("\(undo ? "undo" : "redo") failed: \(describe(error))", error: true))
         }
         followSelection()
-        needsRedraw = true
+        redraw()
     }
 
     /// The prompt for an undo or redo that met another writer's change: the first
     /// field they changed, what the undo would write (mine) and what is stored (theirs).
-    private func showReplayConflict(_ c: MergeConflict, undo: Bool) {
+    func showReplayConflict(_ c: MergeConflict, undo: Bool) {
         let stored = c.persistedSnapshot ?? [:]
         let changed = c.cachedSnapshot.keys.sorted().first { stored[$0] != c.cachedSnapshot[$0] }
         let key = changed ?? c.objectSnapshot.keys.sorted().first { stored[$0] != c.objectSnapshot[$0] }
-        state.conflict = AppState.Conflict(
+        send(.result(.conflictFound(AppState.Conflict(
             key: key ?? "a relationship", mine: key.flatMap { c.objectSnapshot[$0] }.map(Renderer.cellText) ?? "as before",
             theirs: key.flatMap { stored[$0] }.map(Renderer.cellText), deleted: c.persistedSnapshot == nil,
-            author: container.lastRemoteChange?.author, replay: undo ? .undo : .redo)
-        state.mode = .conflict
+            author: container.lastRemoteChange?.author, replay: undo ? .undo : .redo))))
     }
 
     /// Mine: undo or redo anyway, over their change. Theirs: keep it and drop the action.
@@ -59,9 +58,8 @@ extension BrowserSession {
         undoRedo(undo: undo, overwriting: true)
     }
 
-    private func closeReplayConflict() {
-        state.conflict = nil
-        state.mode = .browse
-        needsRedraw = true
+    func closeReplayConflict() {
+        send(.result(.backToBrowse))
+        redraw()
     }
 }

@@ -1,32 +1,21 @@
 import VellumStore
 
 /// The list's filter and sort: only a query that validates and runs becomes active.
-extension BrowserSession {
+extension EffectRunner {
     func applyFilter(_ text: String) { apply(filter: text, sort: state.sort, what: "filter") }
     func applySort(_ sort: VellumStore.SortDescriptor?) { apply(filter: state.filterText, sort: sort, what: "sort") }
 
     /// Runs the list with `filter` and `sort`. If either does not fit the model or the
     /// query fails, nothing changes (the old filter and sort stay active and shown):
     /// the `/` or `:` prompt stays open with the reason, as for a syntax error, or the status says it.
-    private func apply(filter: String, sort: VellumStore.SortDescriptor?, what: String) {
-        let prompt = state.mode == .filter || state.mode == .command
+    func apply(filter: String, sort: VellumStore.SortDescriptor?, what: String) {
         if let reason = requery(filter: filter, sort: sort) {
-            if reason == Self.cancelledReason {
-                // The user stopped it (Esc or Ctrl-C): close the prompt, keep the list as it was.
-                if prompt { state.mode = .browse }
-                send(.status("\(what) cancelled; the list is unchanged", error: true))
-                return
-            }
-            if prompt { state.promptError = "\(what): \(reason)" } else { send(.status("\(what): \(reason)", error: true)) }
-            return
+            send(.result(.queryRefused(reason, what: what, cancelled: reason == Self.cancelledReason)))
         }
-        if prompt { state.mode = .browse }
-        state.filterError = nil
-        state.promptError = nil
     }
 
     /// Nil when the list now shows `filter` and `sort`, else why not (the list is as before).
-    private func requery(filter: String, sort: VellumStore.SortDescriptor?) -> String? {
+    func requery(filter: String, sort: VellumStore.SortDescriptor?) -> String? {
         guard let source = rows as? ResultsRowSource, let entity else { return "no list is open" }
         let predicate: VellumStore.Predicate?
         do {
@@ -48,10 +37,8 @@ extension BrowserSession {
             followSelection()
             return byUser ? Self.cancelledReason : describeQuery(error)
         }
-        state.filterText = filter
-        state.sort = sort
         // The selected record keeps the cursor if it is still listed; else the list starts at the top.
-        if selectedID.flatMap({ source.index(of: $0) }) == nil { state.cursorRow = 0; state.scrollOffset = 0 }
+        send(.result(.queryApplied(filter: filter, sort: sort, atTop: selectedID.flatMap({ source.index(of: $0) }) == nil)))
         followSelection()
         return nil
     }
@@ -60,19 +47,17 @@ extension BrowserSession {
 
     /// Runs a query with Esc/Ctrl-C able to stop it: the event loop's key watcher asks the
     /// store to interrupt the query (the UI never touches SQL); the query then throws.
-    private func runCancellably(_ query: () throws -> Void) throws {
+    func runCancellably(_ query: () throws -> Void) throws {
         guard let watcher = cancelKeys else { try query(); return }
         // While it runs the list shows as it is, with the status saying how to stop it;
         // the prompt comes back afterwards if the query is refused.
         let mode = state.mode
-        defer { state.mode = mode }
-        state.mode = .browse
-        send(.status("filtering… (Esc or Ctrl-C cancels)"))
+        defer { send(.result(.queryEnded(mode))) }
+        send(.result(.queryStarted))
         drawNow?()
         watcher.start(interrupting: context.queryInterrupter)
         try query()
         _ = watcher.stop()   // a key pressed as the query finished cancels nothing
-        state.setStatus(nil)
     }
 
     /// A predicate error on one line (the prompt shows the caret); anything else in words.

@@ -1,0 +1,39 @@
+import VellumStore
+
+/// What running an effect against the store found, fed back to the reducer as an
+/// input (`Input.result`): the `EffectRunner` reads the state but never writes it.
+public enum EffectResult: Sendable, Equatable {
+    /// The store is open: the entities listed in the sidebar and the themes `:theme` offers.
+    case storeOpened(entityNames: [String], themeNames: [String])
+    /// Another list is about to show: `place` (if any) goes on the back stack, and the
+    /// new list starts unfiltered, unsorted, at the top.
+    case leftList(AppState.Place?)
+    /// Backspace: the last place comes off the back stack with its filter and sort.
+    case wentBack
+    /// The editor opened on a field holding `text`; `hint` says how to type the value.
+    case editBegan(text: String, isOptional: Bool, hint: String?)
+    /// The editor stays open (with the typed text) and says why it was not saved.
+    case editRefused(String)
+    /// A write of the editor's text failed: the editor opens again with it and the reason.
+    case editReopened(text: String, reason: String)
+    /// Another writer changed or deleted what an edit, undo or redo was about to write.
+    case conflictFound(AppState.Conflict)
+    /// An editor, conflict prompt or picker is done (saved, resolved or refused).
+    case backToBrowse
+    /// `F`: the column summary overlay.
+    case summaryOpened(SummaryOverlay)
+    /// A text search found the row.
+    case found(row: Int)
+    /// `:group` failed; the grouping stays as it was.
+    case groupRestored(String?)
+    /// `:export` to an existing file waits for a yes.
+    case exportNeedsConfirmation(PendingExport)
+    /// A filter or sort is running (Esc or Ctrl-C cancels it): the list shows meanwhile.
+    case queryStarted
+    /// The query ended (run, refused or cancelled): `mode` is the prompt it was typed in.
+    case queryEnded(AppState.Mode)
+    /// The list now shows this filter and sort; `atTop` when the selected record left it.
+    case queryApplied(filter: String, sort: VellumStore.SortDescriptor?, atTop: Bool)
+    /// The filter or sort was refused (`cancelled`: the user stopped it); the list is unchanged.
+    case queryRefused(String, what: String, cancelled: Bool)
+}
