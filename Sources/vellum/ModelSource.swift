@@ -23,8 +23,8 @@ enum ModelSource {
         let url = URL(fileURLWithPath: path)
         do {
             if !isDirectory.boolValue && isSQLiteFile(atPath: path) {
-                let store = try PersistentStore(url: url, model: nil,
-                                                options: StoreOptions(createIfMissing: false, readOnly: true))
+                let store = try PersistentStore.openAny(url: url, model: nil,
+                                                        options: StoreOptions(createIfMissing: false, readOnly: true))
                 return store.model
             }
             return try ModelLoader.load(from: url)
