@@ -33,7 +33,7 @@ enum PredicatePrinter {
     static func keyName(_ k: String) -> String {
         let plain = k.unicodeScalars.first.map { $0 == "_" || $0.properties.isAlphabetic } == true
             && k.unicodeScalars.allSatisfy { $0 == "_" || $0.properties.isAlphabetic || $0.properties.numericType != nil }
-        if !plain { return k }  // not representable; printed as is
+        if !plain { return "#" + QuotedString.quoted(k, .predicate) }  // `#"Order Details"`
         return predicateKeywords.contains(k.uppercased()) ? "#" + k : k
     }
 

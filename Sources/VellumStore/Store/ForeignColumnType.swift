@@ -17,18 +17,16 @@ enum ForeignColumnType {
         return .double
     }
 
-    /// True when every sampled non-null value of a date column is a number in
-    /// the range of Unix seconds (1900…2200): those read and write as dates
-    /// unchanged. Text (ISO-8601), milliseconds and Julian days stay as stored.
-    static func storesUnixSeconds(column: String, table: String, connection: Connection) throws(StoreError) -> Bool {
+    /// The type of a date column by how its values are stored (50 sampled): numbers
+    /// in the range of Unix seconds (1973…2200) read and write as dates unchanged;
+    /// other numbers (milliseconds, Julian days) stay numbers and text (ISO-8601)
+    /// stays text, shown and written exactly as stored.
+    static func dateColumnType(column: String, table: String, connection: Connection) throws(StoreError) -> AttributeType {
         let c = quoteIdentifier(column)
-        let sql = "SELECT typeof(\(c)) = 'text', \(c) FROM \(quoteIdentifier(table)) WHERE \(c) IS NOT NULL LIMIT 50"
-        let rows = try connection.rows(sql)
-        guard !rows.isEmpty else { return false }
-        return rows.allSatisfy { row in
-            guard row[0].integerValue == 0, let n = row[1].integerValue.map(Double.init) ?? row[1].doubleValue else { return false }
-            return n > -2_208_988_800 && n < 7_258_118_400
-        }
+        let rows = try connection.rows("SELECT typeof(\(c)) = 'text', \(c) FROM \(quoteIdentifier(table)) WHERE \(c) IS NOT NULL LIMIT 50")
+        let numbers = rows.compactMap { row in row[0].integerValue == 0 ? row[1].integerValue.map(Double.init) ?? row[1].doubleValue : nil }
+        guard !rows.isEmpty, numbers.count == rows.count else { return .string }
+        return numbers.allSatisfy { $0 >= 1e8 && $0 < 7_258_118_400 } ? .date : .double
     }
 
     /// The value of a DEFAULT clause that is a literal (number, string, NULL,

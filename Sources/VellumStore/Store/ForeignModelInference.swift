@@ -89,9 +89,7 @@ public enum ForeignModelInference {
     static func attribute(name: String, column c: ForeignSchema.Column, table: ForeignSchema.Table,
                           connection: Connection) throws(StoreError) -> AttributeDescription {
         var type = ForeignColumnType.attributeType(declared: c.declaredType)
-        if type == .date, try !ForeignColumnType.storesUnixSeconds(column: c.name, table: table.name, connection: connection) {
-            type = .string  // ISO text or other forms: shown and written as stored
-        }
+        if type == .date { type = try ForeignColumnType.dateColumnType(column: c.name, table: table.name, connection: connection) }
         var a = AttributeDescription(name: name, type: type)
         let isKey = table.integerPrimaryKey?.caseInsensitiveCompare(c.name) == .orderedSame
         // The key and columns SQLite fills with a default may be left empty.
