@@ -65,4 +65,25 @@ import VellumStore
         #expect(try Data(contentsOf: copy) == original)
         #expect(SQLiteFixtures.originalUnchanged(Self.fixture, original))
     }
+
+    @Test func readOnlyOpeningsRefuseWritesAndLeaveNoFiles() throws {
+        let dir = TempDir()
+        let (copy, original) = try SQLiteFixtures.copy(Self.fixture, into: dir)
+        let asked = try VellumBinary.run(["query", copy.path, "Genre", "--read-only", "--limit", "1"])
+        #expect(asked.status == 0 && asked.stdout.contains("Rock"), "\(asked.stderr)")
+        // Another user's database in a folder everyone may write: opened read-only, saying so.
+        chmod(dir.url.path, 0o1777)
+        chown(copy.path, 1000, 1000)
+        chmod(copy.path, 0o644)
+        let reader = try VellumBinary.run(executable: URL(fileURLWithPath: "/usr/bin/setpriv"),
+                                          ["--reuid=65534", "--regid=65534", "--clear-groups", VellumBinary.url.path, "query", copy.path, "Genre", "--limit", "1"])
+        #expect(reader.status == 0 && reader.stdout.contains("Rock"), "\(reader.stderr)")
+        #expect(reader.stderr.contains("read-only"), "\(reader.stderr)")
+        let writer = try VellumBinary.run(executable: URL(fileURLWithPath: "/usr/bin/setpriv"),
+                                          ["--reuid=65534", "--regid=65534", "--clear-groups", VellumBinary.url.path, "insert", copy.path, "Genre", "Name=Nope"])
+        #expect(writer.status != 0)
+        #expect(try Data(contentsOf: copy) == original)
+        #expect(SQLiteFixtures.sidecars(of: copy.path).isEmpty)
+        #expect(SQLiteFixtures.originalUnchanged(Self.fixture, original))
+    }
 }

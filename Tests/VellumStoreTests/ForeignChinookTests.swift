@@ -146,4 +146,34 @@ import Testing
         #expect(try sqliteScalar(copy.path, "SELECT count(*) FROM Artist WHERE Name = 'Nobody'") == "0")
         #expect(SQLiteFixtures.originalUnchanged(Self.fixture, original))
     }
+
+    @Test func readOnlyStoresRefuseSavesAndChangeNothing() throws {
+        let dir = TempDir()
+        let (store, copy, original) = try Self.open(dir, readOnly: true)
+        #expect(store.isReadOnly)
+        let c = try ManagedObjectContext(store: store)
+        let genre = try #require(try c.fetch("Genre", where: Predicate(format: "GenreId == 1")).first)
+        try genre.setValue(.string("Not Rock"), forKey: "Name")
+        #expect(throws: StoreError.self) { try c.save() }
+        #expect(try Data(contentsOf: copy) == original)
+        #expect(SQLiteFixtures.sidecars(of: copy.path).isEmpty)
+        #expect(SQLiteFixtures.originalUnchanged(Self.fixture, original))
+    }
+
+    @Test func manyToManyEditsWriteJoinRows() throws {
+        let dir = TempDir()
+        let (store, copy, original) = try Self.open(dir)
+        let c = try ManagedObjectContext(store: store)
+        let grunge = try #require(try c.fetch("Playlist", where: Predicate(format: "Name == 'Grunge'")).first)
+        let before = try grunge.toMany("tracks")
+        let added = try #require(try c.fetch("Track", where: Predicate(format: "TrackId == 1")).first)
+        try grunge.setToMany("tracks", [added] + before.dropFirst())
+        try c.save()
+        let rows = try sqliteRows(copy.path, "SELECT TrackId FROM PlaylistTrack JOIN Playlist USING (PlaylistId) WHERE Name = 'Grunge' ORDER BY TrackId")
+        #expect(rows.count == before.count)
+        #expect(rows.contains("1"))
+        #expect(!rows.contains(String(before[0].objectID.primaryKey!)))
+        #expect(SQLiteFixtures.originalUnchanged(Self.fixture, original))
+    }
 }
+
