@@ -131,4 +131,34 @@ import Testing
         #expect(try note["created"] == .string(try sqliteScalar(path, "SELECT created FROM note WHERE id = 4")))
         #expect(try sqliteScalar(path, "SELECT status FROM note WHERE id = 4") == "new")
     }
+
+    @Test func foreignKeyFailuresNameTheTableAndKeys() throws {
+        let dir = TempDir()
+        let (store, path) = try Self.make(dir, """
+            CREATE TABLE parent (code TEXT PRIMARY KEY, label TEXT);
+            CREATE TABLE child (id INTEGER PRIMARY KEY, parent_code TEXT REFERENCES parent (code));
+            INSERT INTO parent VALUES ('a', 'A');
+            INSERT INTO child (parent_code) VALUES ('a');
+            """)
+        // A key to a text column is no relationship: it stays an attribute.
+        #expect(store.model.entity(named: "child")?.attribute(named: "parent_code") != nil)
+        let c = try ManagedObjectContext(store: store)
+        _ = try c.insert("child", values: ["parent_code": .string("zz")])
+        do {
+            try c.save()
+            Issue.record("a dangling key was saved")
+        } catch {
+            #expect("\(error)".contains("FOREIGN KEY constraint failed (writing child: child.parent_code → parent)"), "\(error)")
+        }
+        let c2 = try ManagedObjectContext(store: store)
+        try c2.delete(try #require(try c2.fetch("parent").first))
+        do {
+            try c2.save()
+            Issue.record("a row others refer to was deleted")
+        } catch {
+            #expect("\(error)".contains("deleting from parent: child.parent_code refers to it"), "\(error)")
+        }
+        #expect(try sqliteScalar(path, "SELECT (SELECT count(*) FROM parent) || (SELECT count(*) FROM child)") == "11")
+    }
 }
+

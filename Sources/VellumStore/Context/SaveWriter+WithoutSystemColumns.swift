@@ -15,10 +15,12 @@ extension SaveWriter {
         }
         for o in deleted {
             let table = layout.table(of: o.entity.name)!
-            try db.run("DELETE FROM \(layout.dialect.quote(table)) WHERE \(layout.qualifiedKey()) = ?", [.integer(o.objectID.primaryKey!)])
+            try namingForeignKeys(table, deleting: true) {
+                try db.run("DELETE FROM \(layout.dialect.quote(table)) WHERE \(layout.qualifiedKey()) = ?", [.integer(o.objectID.primaryKey!)])
+            }
         }
-        for o in updated { try updateChangedColumns(o, db) }
-        for o in inserted { try insertGivenColumns(o, db) }
+        for o in updated { try namingForeignKeys(layout.table(of: o.entity.name)!, deleting: false) { try updateChangedColumns(o, db) } }
+        for o in inserted { try namingForeignKeys(layout.table(of: o.entity.name)!, deleting: false) { try insertGivenColumns(o, db) } }
         try readBackRows(inserted + updated, db)
     }
 
@@ -81,4 +83,24 @@ extension SaveWriter {
             }
         }
     }
+
+    /// SQLite's "FOREIGN KEY constraint failed" names nothing: add the table and
+    /// its foreign keys (or, for a delete, the tables that refer to it).
+    private func namingForeignKeys(_ table: String, deleting: Bool, _ body: () throws -> Void) throws {
+        do { try body() } catch StoreError.sqlite(var failure) where failure.extendedCode == 787 {  // SQLITE_CONSTRAINT_FOREIGNKEY
+            guard let schema = (layout as? ForeignLayout)?.schema else { throw StoreError.sqlite(failure) }
+            let keys: [String]
+            if deleting {
+                keys = schema.tables.flatMap { t in
+                    t.foreignKeys.filter { $0.table.caseInsensitiveCompare(table) == .orderedSame }
+                        .map { "\(t.name).\($0.from.joined(separator: ", ")) refers to it" }
+                }
+            } else {
+                keys = schema.table(named: table)?.foreignKeys.map { "\(table).\($0.from.joined(separator: ", ")) → \($0.table)" } ?? []
+            }
+            failure.message += " (\(deleting ? "deleting from" : "writing") \(table): \(keys.joined(separator: "; ")))"
+            throw StoreError.sqlite(failure)
+        }
+    }
 }
+

@@ -39,16 +39,16 @@ struct SaveWriter {
         try ConflictResolver(context: context).resolveUniquenessConflicts(inserted: &inserted, updated: &updated, deleted: deleted, db: db)
         try allocateKeys(db)
         try checkRestoredKeysAreFree(db)
-        // Deletes and updates first, so values they free can be taken by inserts.
-        for o in deleted {
-            let m = layout.mapping(for: o.entity.name)!
-            try db.run("DELETE FROM \(layout.dialect.quote(m.table)) WHERE \(layout.qualifiedKey()) = ?", [.integer(o.objectID.primaryKey!)])
-        }
         guard layout.writesSystemColumns else {
             try writeRowsWithoutSystemColumns(db)
             try writeJoinRowsAndPositions(db)
             try finishWrite(db)
             return
+        }
+        // Deletes and updates first, so values they free can be taken by inserts.
+        for o in deleted {
+            let m = layout.mapping(for: o.entity.name)!
+            try db.run("DELETE FROM \(layout.dialect.quote(m.table)) WHERE \(layout.qualifiedKey()) = ?", [.integer(o.objectID.primaryKey!)])
         }
         for o in updated { try updateRow(o, db) }
         var current: (entity: ObjectIdentifier, statement: Statement, columns: Columns)?
