@@ -26,6 +26,7 @@ import Testing
         let found = try c.fetch("Order Details", where: Predicate(format: #"#"Unit Price" > 5 AND #select == 'b' AND #"it's" == 'y'"#))
         #expect(found.count == 1)
         #expect(PredicatePrinter.keyName("Unit Price") == #"#"Unit Price""#)
+        #expect(try Predicate(format: #"#"it's" == 'y'"#).format == #"#"it's" == "y""#)  // printed text parses back
         try found[0].setValue(.string("z"), forKey: "it's")
         try c.save()
         #expect(try sqliteScalar(path, #"SELECT "it's" || "_hidden" FROM "Order Details" WHERE "select" = 'b'"#) == "z2")
