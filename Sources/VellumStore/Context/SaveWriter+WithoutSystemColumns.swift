@@ -8,11 +8,6 @@ import Foundation
 /// back (generated keys, defaults and the version computed from the row).
 extension SaveWriter {
     mutating func writeRowsWithoutSystemColumns(_ db: Connection) throws {
-        for o in deleted + updated + inserted {
-            if let reason = layout.readOnlyReason(entityName: o.entity.name) {
-                throw StoreError.invalidOperation("\(o.entity.name) cannot be written: \(reason)")
-            }
-        }
         for o in deleted {
             let table = layout.table(of: o.entity.name)!
             try namingForeignKeys(table, deleting: true) {

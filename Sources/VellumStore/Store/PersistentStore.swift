@@ -180,7 +180,8 @@ public final class PersistentStore: @unchecked Sendable {
     /// nil the model is inferred from the schema (`ForeignModelInference`); a given
     /// model is a mapping onto it and is refused naming the table and column it
     /// does not fit. Opening and reading change nothing: no schema, no journal
-    /// mode, no `-wal`/`-shm` beside a rollback-journal database; triggers stay on.
+    /// mode, no `-wal`/`-shm` beside a rollback-journal database; its triggers stay on
+    /// unless Vellum's history was installed with consent (`vellum track`).
     public init(foreignURL url: URL, model: ManagedObjectModel?, options: StoreOptions = StoreOptions()) throws(StoreError) {
         let path = url.path
         self.path = path
@@ -203,6 +204,9 @@ public final class PersistentStore: @unchecked Sendable {
         let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
         identifier = "sqlite-" + SHA256.hex(absolute).prefix(16)
         hasHistory = try writer.tableExists(HistorySchema.changes)
+        // Tracked (`vellum track`): saves record their own history, as in a Vellum store, so the
+        // history triggers must not record them again. Untracked, the database's own triggers run.
+        if hasHistory { try writer.setTriggersEnabled(false) }
         idScopes = Self.scopes(resolvedModel, identifier)
     }
 

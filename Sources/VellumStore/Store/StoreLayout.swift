@@ -89,8 +89,6 @@ public protocol StoreLayout: Sendable {
     /// False when the tables have no entity and version columns: inserts and updates
     /// leave them out, write only what changed, and read the row back after writing.
     var writesSystemColumns: Bool { get }
-    /// Why rows of `entityName` cannot be written (a view, a table without a usable key), or nil.
-    func readOnlyReason(entityName: String) -> String?
     /// The column of `table` shown as an attribute that is also the row's key
     /// (`INTEGER PRIMARY KEY`), or nil: written only through the key.
     func keyAttributeColumn(table: String) -> String?
@@ -102,7 +100,6 @@ extension StoreLayout {
         (alias.map { $0 + "." } ?? "") + dialect.quote(versionColumn)
     }
     public var writesSystemColumns: Bool { true }
-    public func readOnlyReason(entityName: String) -> String? { nil }
     public func keyAttributeColumn(table: String) -> String? { nil }
 
     /// Key, entity and version of rows of `table`, prefixed with `alias.` (for select lists).
