@@ -16,8 +16,9 @@ public enum VellumBrowser {
         let readOnly = askedReadOnly || !PersistentStore.isWritable(storePath)
         let container: PersistentContainer
         do {
-            container = try PersistentContainer(model: nil, storeURL: URL(fileURLWithPath: storePath),
-                                                options: StoreOptions(createIfMissing: false, readOnly: readOnly))
+            // Any SQLite database: another program's is opened through its inferred model.
+            container = try PersistentContainer(store: PersistentStore.openAny(url: URL(fileURLWithPath: storePath), model: nil,
+                                                                               options: StoreOptions(createIfMissing: false, readOnly: readOnly)))
         } catch let error as StoreError {
             printError("vellum: \(error.description)")
             return 1

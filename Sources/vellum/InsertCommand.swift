@@ -24,13 +24,13 @@ struct InsertCommand: AsyncCommand {
           --help    show this help
 
         """
-    static let spec = ArgumentSpec()
+    static let spec = ArgumentSpec(options: ["model"])
 
     static func runAsync(_ arguments: ParsedArguments, console: Console) async throws {
         guard arguments.positionals.count >= 2 else {
             throw CLIError.usage("missing \(arguments.positionals.isEmpty ? "STORE" : "ENTITY")", command: name)
         }
-        let container = try StoreSupport.openContainer(arguments.positionals[0], author: "vellum-cli")
+        let container = try StoreSupport.openContainer(arguments.positionals[0], author: "vellum-cli", mappingPath: arguments.option("model"))
         let entity = try StoreSupport.entity(arguments.positionals[1], in: container.model)
         let assignments = try StoreSupport.assignments(Array(arguments.positionals.dropFirst(2)), entity: entity, store: container.store, command: name, console: console)
         let entityName = entity.name

@@ -13,6 +13,9 @@ struct ModelCommand: Command {
           - an .xcdatamodeld or .xcdatamodel folder, or a bare Xcode 'contents' XML file,
           - a Vellum store file (its stored model is shown; the store is always opened
             read-only and nothing is created beside it).
+          - any other SQLite database (the model inferred from its schema; tables left
+            out are named on stderr; save it with --json and pass it back with
+            --model to query, insert, update, delete and watch as a mapping).
 
         Options:
           --json    print the model in Vellum's JSON model format
@@ -25,6 +28,8 @@ struct ModelCommand: Command {
     static func run(_ arguments: ParsedArguments, console: Console) throws {
         let path = try VellumCLI.positionals(arguments, ["PATH"], command: name)[0]
         let model = try ModelSource.loadModel(path: path)
+        // Another program's tables that are not in the inferred model, and why.
+        for (table, reason) in ModelSource.skippedTables(path: path) { console.err("vellum: note: table \(table) is left out: \(reason)\n") }
         if arguments.has("json") {
             var text = String(decoding: model.jsonData(), as: UTF8.self)
             if !text.hasSuffix("\n") { text += "\n" }

@@ -13,6 +13,14 @@ enum ModelSource {
         return ModelLoader.isStoreFile(header)
     }
 
+    /// Tables of another program's database at `path` that its inferred model leaves out, with the reason.
+    static func skippedTables(path: String) -> [(table: String, reason: String)] {
+        guard isSQLiteFile(atPath: path),
+              let store = try? PersistentStore.openAny(url: URL(fileURLWithPath: path), model: nil, options: StoreOptions(createIfMissing: false, readOnly: true)),
+              let layout = store.layout as? ForeignLayout else { return [] }
+        return ForeignModelInference.skippedTables(layout.schema)
+    }
+
     /// The model at `path`; throws `CLIError.runtime` with a readable message.
     static func loadModel(path: String) throws -> ManagedObjectModel {
         let fm = FileManager.default
@@ -23,8 +31,8 @@ enum ModelSource {
         let url = URL(fileURLWithPath: path)
         do {
             if !isDirectory.boolValue && isSQLiteFile(atPath: path) {
-                let store = try PersistentStore(url: url, model: nil,
-                                                options: StoreOptions(createIfMissing: false, readOnly: true))
+                let store = try PersistentStore.openAny(url: url, model: nil,
+                                                        options: StoreOptions(createIfMissing: false, readOnly: true))
                 return store.model
             }
             return try ModelLoader.load(from: url)

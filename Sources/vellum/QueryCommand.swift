@@ -41,7 +41,7 @@ struct QueryCommand: Command {
         position (exit 2); an unknown entity or key is a runtime error (exit 1).
 
         """
-    static let spec = ArgumentSpec(flags: ["full", "force", ReadOnlyNotice.flag], options: ["where", "sort", "limit", "offset", "format", "max-width", "output"])
+    static let spec = ArgumentSpec(flags: ["full", "force", ReadOnlyNotice.flag], options: ["model", "where", "sort", "limit", "offset", "format", "max-width", "output"])
 
     enum Format: String { case table, csv, json }
 
@@ -58,7 +58,7 @@ struct QueryCommand: Command {
         }
         let limit = try count(arguments, "limit")
         let offset = try count(arguments, "offset") ?? 0
-        let store = try StoreSupport.openStore(p[0], readOnly: arguments.has(ReadOnlyNotice.flag), console: console)
+        let store = try StoreSupport.openStore(p[0], readOnly: arguments.has(ReadOnlyNotice.flag), console: console, mappingPath: arguments.option("model"))
         let entity = try StoreSupport.entity(p[1], in: store.model)
         let predicate = try StoreSupport.predicate(arguments.option("where"), entity: entity, model: store.model, command: name)
         var sort: [VellumStore.SortDescriptor] = []

@@ -12,14 +12,17 @@ enum StoreSupport {
         }
     }
 
-    /// An existing store (its own model), for reading: read-only when `readOnly`
-    /// (`--read-only`) or when the user cannot write it (said on stderr).
-    static func openStore(_ path: String, readOnly: Bool = false, console: Console? = nil) throws -> PersistentStore {
+    /// An existing store (its own model) or any other SQLite database (its inferred
+    /// model, or the mapping at `mappingPath`, `--model`), for reading: read-only when
+    /// `readOnly` (`--read-only`) or when the user cannot write it (said on stderr).
+    static func openStore(_ path: String, readOnly: Bool = false, console: Console? = nil, mappingPath: String? = nil) throws -> PersistentStore {
         try requireFile(path)
         let store: PersistentStore
         do {
-            store = try PersistentStore(url: URL(fileURLWithPath: path), model: nil,
-                                        options: readingOptions(path, readOnly: readOnly, console: console))
+            store = try PersistentStore.openAny(url: URL(fileURLWithPath: path), model: mapping(mappingPath),
+                                                options: readingOptions(path, readOnly: readOnly, console: console))
+        } catch let error as CLIError {
+            throw error
         } catch {
             throw CLIError.runtime(VellumCLI.describe(error))
         }
@@ -29,12 +32,15 @@ enum StoreSupport {
 
     /// A container over an existing store (its own model): for writing through the
     /// write queue, or, with a `console`, for reading as `openStore` decides.
-    static func openContainer(_ path: String, author: String, readOnly: Bool = false, console: Console? = nil) throws -> PersistentContainer {
+    static func openContainer(_ path: String, author: String, readOnly: Bool = false, console: Console? = nil,
+                              mappingPath: String? = nil) throws -> PersistentContainer {
         try requireFile(path)
         let c: PersistentContainer
         do {
-            c = try PersistentContainer(model: nil, storeURL: URL(fileURLWithPath: path),
-                                        options: readingOptions(path, readOnly: readOnly, console: console))
+            c = try PersistentContainer(store: PersistentStore.openAny(url: URL(fileURLWithPath: path), model: mapping(mappingPath),
+                                                                       options: readingOptions(path, readOnly: readOnly, console: console)))
+        } catch let error as CLIError {
+            throw error
         } catch {
             throw CLIError.runtime(VellumCLI.describe(error))
         }
@@ -42,6 +48,12 @@ enum StoreSupport {
         c.writeQueueAuthor = author
         if c.store.readsSnapshot, let console { console.err(ReadOnlyNotice.snapshot(path)) }
         return c
+    }
+
+    /// The model at `path` (`--model`: a mapping onto another program's database), or nil.
+    static func mapping(_ path: String?) throws -> ManagedObjectModel? {
+        guard let path else { return nil }
+        return try ModelSource.loadModel(path: path)
     }
 
     /// Options for an existing store. Reading commands pass their console: they

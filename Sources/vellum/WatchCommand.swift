@@ -32,7 +32,7 @@ struct WatchCommand: AsyncCommand {
           --help    show this help
 
         """
-    static let spec = ArgumentSpec(flags: ["json", ReadOnlyNotice.flag])
+    static let spec = ArgumentSpec(flags: ["json", ReadOnlyNotice.flag], options: ["model"])
 
     static func runAsync(_ arguments: ParsedArguments, console: Console) async throws {
         let path = try VellumCLI.positionals(arguments, ["STORE"], command: name)[0]
@@ -40,7 +40,7 @@ struct WatchCommand: AsyncCommand {
         let json = arguments.has("json")
         let out = Unchecked(console.out)
         func open() throws -> (PersistentContainer, UUID) {
-            let container = try StoreSupport.openContainer(path, author: "vellum-watch", readOnly: readOnly, console: console)
+            let container = try StoreSupport.openContainer(path, author: "vellum-watch", readOnly: readOnly, console: console, mappingPath: arguments.option("model"))
             let id = container.observeRemoteChanges { change in
                 for line in lines(for: change, json: json) { out.value(line + "\n") }
             }

@@ -93,7 +93,7 @@ struct ConflictResolver {
                 claimed[claimKey] = o
                 let (layout, q) = (context.store.layout, context.store.layout.dialect)
                 let columns = indices.map { q.quote(m.attributeColumns[$0]!) }
-                var sql = "SELECT \(layout.qualifiedKey()), \(q.quote(layout.versionColumn)) FROM \(q.quote(m.table)) WHERE "
+                var sql = "SELECT \(layout.qualifiedKey()), \(layout.versionExpression(table: m.table, alias: nil)) FROM \(q.quote(m.table)) WHERE "
                     + columns.map { "\($0) = ?" }.joined(separator: " AND ")
                 var bindings = values
                 if let pk = o.objectID.primaryKey { sql += " AND \(layout.qualifiedKey()) <> ?"; bindings.append(.integer(pk)) }

@@ -33,7 +33,7 @@ extension ManagedObjectContext {
         let selection = self.selection(for: root)
         let idsOnly = request.resultType == .objectIDs || request.fetchBatchSize > 0
         let (compiledQuery, bindings) = restricted(compiled, to: entity, includesSubentities: request.includesSubentities)
-        let sql = compiledQuery.selectSQL(columns: idsOnly ? store.layout.qualifiedSystemColumns("t0") : selection.selectList,
+        let sql = compiledQuery.selectSQL(columns: idsOnly ? store.layout.systemColumns(table: compiledQuery.table, alias: "t0") : selection.selectList,
                                           limit: pagingInSQL ? request.fetchLimit : nil,
                                           offset: pagingInSQL && request.fetchOffset > 0 ? request.fetchOffset : nil)
         let statement = try connection.cachedStatement(sql)

@@ -21,7 +21,7 @@ extension ManagedObjectContext {
         if !request.includesSubentities, !entity.subentityNames.isEmpty {
             query.restrict(toEntity: entity.name)
         }
-        var columns = store.layout.qualifiedKey("t0") + ", " + store.layout.qualifiedEntity("t0")
+        var columns = store.layout.qualifiedKey("t0") + ", " + store.layout.entityExpression(table: query.table, alias: "t0")
         for t in terms { columns += ", " + t.sql }
         let statement = try connection.cachedStatement(query.selectSQL(columns: columns, limit: limit))
         try statement.bind(query.bindings)

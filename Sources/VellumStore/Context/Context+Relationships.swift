@@ -18,14 +18,14 @@ extension ManagedObjectContext {
             case .inverseForeignKey(let table, let column, let position):
                 let (layout, q) = (store.layout, store.layout.dialect)
                 let order = position.map { "\(q.quote($0)), " } ?? ""
-                let rows = try connection.rows("SELECT \(layout.qualifiedKey()), \(layout.qualifiedEntity()) FROM \(q.quote(table)) WHERE \(q.quote(column)) = ? ORDER BY \(order)\(layout.qualifiedKey())", [.integer(pk)])
+                let rows = try connection.rows("SELECT \(layout.qualifiedKey()), \(layout.entityExpression(table: table, alias: nil)) FROM \(q.quote(table)) WHERE \(q.quote(column)) = ? ORDER BY \(order)\(layout.qualifiedKey())", [.integer(pk)])
                 stored = rows.compactMap(objectForRow)
             case .joinTable(let table, let source, let target, let position):
                 let destination = try entity(relationship.destination)
                 let (layout, q) = (store.layout, store.layout.dialect)
                 let order = position.map { "j.\(q.quote($0)), " } ?? ""
                 let rows = try connection.rows("""
-                    SELECT \(layout.qualifiedKey("t")), \(layout.qualifiedEntity("t")) FROM \(q.quote(table)) AS j \
+                    SELECT \(layout.qualifiedKey("t")), \(layout.entityExpression(table: layout.table(of: destination.name)!, alias: "t")) FROM \(q.quote(table)) AS j \
                     JOIN \(q.quote(layout.table(of: destination.name)!)) AS t ON \(layout.qualifiedKey("t")) = j.\(q.quote(target)) \
                     WHERE j.\(q.quote(source)) = ? ORDER BY \(order)\(layout.qualifiedKey("t"))
                     """, [.integer(pk)])

@@ -68,6 +68,7 @@ extension ManagedObjectContext {
             if !o.relations.isEmpty { o.commitRelations() }
         }
         for (o, version) in writer.newVersions { o.version = version }
+        for (o, values) in writer.readBack { o.values = values }
         for o in writer.deleted {
             registry[o.objectID] = nil
             o.relations = []

@@ -131,8 +131,8 @@ public final class ManagedObjectContext {
         var entity = try self.entity(id.entityName)
         if !entity.subentityNames.isEmpty, let pk = id.primaryKey {
             let layout = store.layout
-            let table = layout.dialect.quote(layout.table(of: entity.name)!)
-            if let name = try connection.scalarText("SELECT \(layout.qualifiedEntity()) FROM \(table) WHERE \(layout.qualifiedKey()) = ?", [.integer(pk)]),
+            let table = layout.table(of: entity.name)!
+            if let name = try connection.scalarText("SELECT \(layout.entityExpression(table: table, alias: nil)) FROM \(layout.dialect.quote(table)) WHERE \(layout.qualifiedKey()) = ?", [.integer(pk)]),
                let concrete = store.model.entity(named: name) { entity = concrete }
         }
         return register(entity: entity, id: id, isFault: true)

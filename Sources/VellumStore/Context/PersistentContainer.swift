@@ -25,8 +25,15 @@ public final class PersistentContainer: Sendable {
 
     public var model: ManagedObjectModel { store.model }
 
-    public init(model: ManagedObjectModel?, storeURL: URL?, options: StoreOptions = StoreOptions()) throws {
-        store = try PersistentStore(url: storeURL, model: model, options: options)
+    public convenience init(model: ManagedObjectModel?, storeURL: URL?, options: StoreOptions = StoreOptions()) throws {
+        try self.init(store: PersistentStore(url: storeURL, model: model, options: options))
+    }
+
+    /// A container over an open store (a Vellum store, or another program's
+    /// database opened with `PersistentStore.openAny`).
+    public init(store: PersistentStore) throws {
+        let options = store.options
+        self.store = store
         writeQueue = WriteQueue(store: store)
         viewConnection = Locked(try store.makeReaderConnection())
         let subscription = store.subscribeToSaves { [weak self] event, source in

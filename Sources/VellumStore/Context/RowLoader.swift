@@ -28,6 +28,8 @@ struct RowLoader {
     /// after the layout's three system columns (key, entity, version).
     final class Selection {
         let columns: [String]
+        /// The root's table.
+        let table: String
         var plans: [String: Plan] = [:]
         let layout: any StoreLayout
         init(entity: Entity, layout: any StoreLayout) {
@@ -51,12 +53,12 @@ struct RowLoader {
                 }
                 plans[name] = Plan(entity: m.entity, attributes: attributes, foreignKeys: fks)
             }
-            _ = root
+            table = layout.table(of: root.name)!
             self.columns = columns
         }
 
         var selectList: String {
-            ([layout.qualifiedSystemColumns("t0")] + columns.map { "t0." + layout.dialect.quote($0) }).joined(separator: ", ")
+            ([layout.systemColumns(table: table, alias: "t0")] + columns.map { "t0." + layout.dialect.quote($0) }).joined(separator: ", ")
         }
     }
 

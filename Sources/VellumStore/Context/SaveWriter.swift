@@ -9,6 +9,9 @@ struct SaveWriter {
     var updated: [ManagedObject]
     var deleted: [ManagedObject]
     var newVersions: [(ManagedObject, Int64)] = []
+    /// Rows as stored after this save, for layouts that read written rows back
+    /// (generated keys, defaults): applied to the objects after the commit.
+    var readBack: [(ManagedObject, [Value])] = []
     /// Objects whose changes a `rollback` policy dropped.
     var rolledBack: [ManagedObject] = []
     /// Changed keys of each updated object (aligned with `updated`), computed once
@@ -36,6 +39,12 @@ struct SaveWriter {
         try ConflictResolver(context: context).resolveUniquenessConflicts(inserted: &inserted, updated: &updated, deleted: deleted, db: db)
         try allocateKeys(db)
         try checkRestoredKeysAreFree(db)
+        guard layout.writesSystemColumns else {
+            try writeRowsWithoutSystemColumns(db)
+            try writeJoinRowsAndPositions(db)
+            try finishWrite(db)
+            return
+        }
         // Deletes and updates first, so values they free can be taken by inserts.
         for o in deleted {
             let m = layout.mapping(for: o.entity.name)!
@@ -52,6 +61,11 @@ struct SaveWriter {
             try insertRow(o, using: current!.statement, columns: current!.columns)
         }
         try writeJoinRowsAndPositions(db)
+        try finishWrite(db)
+    }
+
+    /// History of the save, once its rows are written.
+    private mutating func finishWrite(_ db: Connection) throws {
         updatedKeys = updated.map(\.changedKeys)
         if !(inserted.isEmpty && updated.isEmpty && deleted.isEmpty), let transaction = try context.store.historyTransaction() {
             try HistoryWriter(db: db, transaction: transaction, layout: layout)
@@ -91,15 +105,15 @@ struct SaveWriter {
     private func checkRestoredKeysAreFree(_ db: Connection) throws {
         for o in inserted where !o.objectID.isTemporary {
             let pk = o.objectID.primaryKey!
-            let table = layout.dialect.quote(layout.table(of: o.entity.name)!)
-            if let other = try db.scalarText("SELECT \(layout.qualifiedEntity()) FROM \(table) WHERE \(layout.qualifiedKey()) = ?", [.integer(pk)]) {
+            let table = layout.table(of: o.entity.name)!
+            if let other = try db.scalarText("SELECT \(layout.entityExpression(table: table, alias: nil)) FROM \(layout.dialect.quote(table)) WHERE \(layout.qualifiedKey()) = ?", [.integer(pk)]) {
                 throw StoreError.invalidOperation("cannot restore \(o.objectID.uriString): its key \(pk) was taken by another \(other) row (written by another program)")
             }
         }
     }
 
     /// Columns written for an entity: stored attributes, then to-one foreign keys.
-    private func writtenColumns(_ m: EntityMapping) -> Columns {
+    func writtenColumns(_ m: EntityMapping) -> Columns {
         let attributes = m.attributeColumns.enumerated().compactMap { i, c in c.map { (i, $0) } }
         let fks = m.relationshipStorage.enumerated().compactMap { i, s -> (Int, String)? in
             if case .foreignKey(let c) = s { return (i, c) } else { return nil }
@@ -107,7 +121,7 @@ struct SaveWriter {
         return (attributes, fks)
     }
 
-    private func bindRow(_ o: ManagedObject, _ s: Statement, columns: Columns, from index: Int32) throws -> Int32 {
+    func bindRow(_ o: ManagedObject, _ s: Statement, columns: Columns, from index: Int32) throws -> Int32 {
         var n = index
         for (i, _) in columns.attributes {
             try s.bind(o.storedValue(at: i), at: n)

@@ -33,7 +33,7 @@ public struct CompiledQuery: Sendable {
     /// Narrows the query to rows of exactly `entityName` (no sub-entities).
     public mutating func restrict(toEntity entityName: String) {
         bindings.append(.string(entityName))
-        whereClause = "(\(whereClause)) AND \(layout.qualifiedEntity("t0")) = \(layout.dialect.placeholder(bindings.count))"
+        whereClause = "(\(whereClause)) AND \(layout.entityExpression(table: table, alias: "t0")) = \(layout.dialect.placeholder(bindings.count))"
     }
 
     /// The whole statement, selecting `columns` (default: the primary key).

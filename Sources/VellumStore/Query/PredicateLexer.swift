@@ -5,7 +5,7 @@ struct PredicateToken: Sendable {
     enum Kind: Sendable, Equatable {
         /// A bare word: an identifier or (case-insensitively) a keyword.
         case word(String)
-        /// `#word`: an identifier even when it spells a keyword.
+        /// `#word`: an identifier even when it spells a keyword; `#"any name"`: any name.
         case escapedWord(String)
         /// `@count`, `@sum`, ...
         case atWord(String)
@@ -113,6 +113,8 @@ struct PredicateLexer {
             return tok(.variable(word()))
         case "#":
             i += 1
+            // `#"Order Details"`: a key named with spaces, quotes or other characters (another program's column).
+            if let d = peek(), d == "\"" || d == "'" { return tok(.escapedWord(try string(quote: d))) }
             guard let d = peek(), Self.isIdentStart(d) else { throw error(at: i, expected: "a key name after '#'") }
             return tok(.escapedWord(word()))
         case "@":

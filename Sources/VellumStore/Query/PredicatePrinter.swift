@@ -33,7 +33,11 @@ enum PredicatePrinter {
     static func keyName(_ k: String) -> String {
         let plain = k.unicodeScalars.first.map { $0 == "_" || $0.properties.isAlphabetic } == true
             && k.unicodeScalars.allSatisfy { $0 == "_" || $0.properties.isAlphabetic || $0.properties.numericType != nil }
-        if !plain { return k }  // not representable; printed as is
+        if !plain {
+            // `$t` (a subquery's variable) and `@count` print as they are; any other
+            // name (another program's `Unit Price`) as `#"Unit Price"`.
+            return k.hasPrefix("$") || k.hasPrefix("@") ? k : "#" + QuotedString.quoted(k, .predicate)
+        }
         return predicateKeywords.contains(k.uppercased()) ? "#" + k : k
     }
 

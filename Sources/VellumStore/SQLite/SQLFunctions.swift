@@ -38,6 +38,7 @@ enum SQLFunctions {
         sqlite3_create_collation_v2(db, "VELLUM_LOCALIZED", SQLITE_UTF8, nil, { _, n1, p1, n2, p2 in
             TextFolding.compareCollated(collationText(p1, n1), collationText(p2, n2), localized: true)
         }, nil)
+        RowVersionFunction.register(on: db)
     }
 
 }

@@ -57,6 +57,9 @@ public final class PersistentStore: @unchecked Sendable {
     public var readsSnapshot: Bool { access == .immutable }
     /// True when the file records persistent history.
     public let hasHistory: Bool
+    /// True for another program's database (`init(foreignURL:…)`): its journal
+    /// mode and triggers are left as they are.
+    public let isForeign: Bool
     private let writer: Connection
     private let writerLock = Locked(())
     let broadcast = SaveBroadcast()
@@ -117,6 +120,7 @@ public final class PersistentStore: @unchecked Sendable {
             path = url!.path
         }
         self.path = path
+        isForeign = false
         var exists = options.inMemory ? false : FileManager.default.fileExists(atPath: path)
         if !options.inMemory {
             if options.createOnly && (exists || Self.isDanglingLink(path)) { throw .fileExists(path: path) }
@@ -168,12 +172,50 @@ public final class PersistentStore: @unchecked Sendable {
             hasHistory = options.recordsHistory
             try Self.createSchema(writer, uuid: uuid, model: resolvedModel, layout: layout, history: hasHistory)
         }
+        idScopes = Self.scopes(resolvedModel, identifier)
+        if exists { try upgradeHistoryTriggersIfNeeded() }
+    }
+
+    /// Opens a SQLite database Vellum did not create (`ForeignLayout`). With `model`
+    /// nil the model is inferred from the schema (`ForeignModelInference`); a given
+    /// model is a mapping onto it and is refused naming the table and column it
+    /// does not fit. Opening and reading change nothing: no schema, no journal
+    /// mode, no `-wal`/`-shm` beside a rollback-journal database; its triggers stay on
+    /// unless Vellum's history was installed with consent (`vellum track`).
+    public init(foreignURL url: URL, model: ManagedObjectModel?, options: StoreOptions = StoreOptions()) throws(StoreError) {
+        let path = url.path
+        self.path = path
+        self.options = options
+        isForeign = true
+        guard FileManager.default.fileExists(atPath: path) else { throw .fileNotFound(path: path) }
+        try StoreFileCheck.check(path)
+        if !options.readOnly && !StoreFileAccess.isWritable(path) { throw .readOnly(path: path) }
+        access = StoreFileAccess.choose(for: path, options: options)
+        writer = try Connection(path: access.connectionPath(path),
+                                options: access.openOptions(busyTimeoutMilliseconds: options.busyTimeoutMilliseconds, journalModeWAL: false))
+        if try writer.tableExists(Self.metadataTable) {
+            throw .invalidOperation("\(path): a Vellum store, not another program's database; open it as a store")
+        }
+        let schema = try ForeignSchema.read(writer)
+        let resolvedModel: ManagedObjectModel
+        if let model { resolvedModel = model } else { resolvedModel = try ForeignModelInference.model(for: schema, connection: writer) }
+        self.model = resolvedModel
+        layout = try ForeignLayout(model: resolvedModel, schema: schema)
+        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        identifier = "sqlite-" + SHA256.hex(absolute).prefix(16)
+        hasHistory = try writer.tableExists(HistorySchema.changes)
+        // Tracked (`vellum track`): saves record their own history, as in a Vellum store, so the
+        // history triggers must not record them again. Untracked, the database's own triggers run.
+        if hasHistory { try writer.setTriggersEnabled(false) }
+        idScopes = Self.scopes(resolvedModel, identifier)
+    }
+
+    private static func scopes(_ model: ManagedObjectModel, _ identifier: String) -> [String: ObjectIDScope] {
         var scopes: [String: ObjectIDScope] = [:]
-        for e in resolvedModel.entitiesByName.values {
+        for e in model.entitiesByName.values {
             scopes[e.name] = ObjectIDScope.intern(entityName: e.name, rootName: e.rootName, storeIdentifier: identifier)
         }
-        idScopes = scopes
-        if exists { try upgradeHistoryTriggersIfNeeded() }
+        return scopes
     }
 
     private static func readMetadata(_ c: Connection) throws(StoreError) -> [String: String] {
@@ -280,7 +322,7 @@ public final class PersistentStore: @unchecked Sendable {
     /// A new connection for reading (each context owns one).
     public func makeReaderConnection() throws(StoreError) -> Connection {
         try Connection(path: access.connectionPath(path),
-                       options: access.openOptions(busyTimeoutMilliseconds: options.busyTimeoutMilliseconds, journalModeWAL: !options.inMemory))
+                       options: access.openOptions(busyTimeoutMilliseconds: options.busyTimeoutMilliseconds, journalModeWAL: !options.inMemory && !isForeign))
     }
 
     // MARK: - Object IDs

@@ -79,6 +79,33 @@ public protocol StoreLayout: Sendable {
     /// A query of one row and column: the largest key `table` ever handed out
     /// (keys are never reused; the next is one more). `?1` is bound to the table's name.
     func largestKeyEverSQL(table: String) -> String
+    /// SQL for the concrete entity name of a row of `table` seen as `alias`: the
+    /// entity column, or a constant where a table holds one entity.
+    func entityExpression(table: String, alias: String?) -> String
+    /// SQL for the version of a row of `table` seen as `alias`: the version column
+    /// that each update bumps, or a value computed from the row's columns (so that
+    /// any writer's change to them changes it) where there is none.
+    func versionExpression(table: String, alias: String?) -> String
+    /// False when the tables have no entity and version columns: inserts and updates
+    /// leave them out, write only what changed, and read the row back after writing.
+    var writesSystemColumns: Bool { get }
+    /// The column of `table` shown as an attribute that is also the row's key
+    /// (`INTEGER PRIMARY KEY`), or nil: written only through the key.
+    func keyAttributeColumn(table: String) -> String?
+}
+
+extension StoreLayout {
+    public func entityExpression(table: String, alias: String?) -> String { qualifiedEntity(alias) }
+    public func versionExpression(table: String, alias: String?) -> String {
+        (alias.map { $0 + "." } ?? "") + dialect.quote(versionColumn)
+    }
+    public var writesSystemColumns: Bool { true }
+    public func keyAttributeColumn(table: String) -> String? { nil }
+
+    /// Key, entity and version of rows of `table`, prefixed with `alias.` (for select lists).
+    public func systemColumns(table: String, alias: String? = nil) -> String {
+        [qualifiedKey(alias), entityExpression(table: table, alias: alias), versionExpression(table: table, alias: alias)].joined(separator: ", ")
+    }
 }
 
 extension StoreLayout {

@@ -1,0 +1,123 @@
+import Foundation
+
+/// The layout of a SQLite database Vellum did not create: one entity per table,
+/// rows addressed by their rowid (the `INTEGER PRIMARY KEY` column where there
+/// is one), no entity or version column. A row's version is a digest of all its
+/// columns (`vellum_row_version`), so an update is refused as a conflict when
+/// any writer changed the row since it was read. Names come from the entities'
+/// `userInfo` (`ForeignMappingKeys`), else are the entity's and properties' own;
+/// a model that does not fit the schema is refused naming the table and column.
+public final class ForeignLayout: StoreLayout {
+    public let model: ManagedObjectModel
+    public let schema: ForeignSchema
+    public let dialect: any SQLDialect = SQLiteDialect()
+    /// `rowid` addresses every row of a rowid table, and is the `INTEGER PRIMARY KEY` where there is one.
+    public let primaryKeyColumn = "rowid"
+    /// Foreign tables have neither: see `entityExpression` and `versionExpression`.
+    public let entityColumn = ""
+    public let versionColumn = ""
+    public let joinTables: [JoinTable]
+    public var writesSystemColumns: Bool { false }
+    private let mappings: [String: EntityMapping]
+    private let entityByTable: [String: String]
+    private let joinTablesByName: [String: JoinTable]
+
+    public init(model: ManagedObjectModel, schema: ForeignSchema) throws(StoreError) {
+        self.model = model
+        self.schema = schema
+        var mappings: [String: EntityMapping] = [:]
+        var entityByTable: [String: String] = [:]
+        var joins: [String: JoinTable] = [:]
+        for name in model.entityNames {
+            let entity = model.entity(named: name)!
+            guard entity.declaration.parent == nil, entity.subentityNames.isEmpty else {
+                throw Self.misfit(name, "sub-entities cannot be mapped onto another program's tables")
+            }
+            let table = try Self.table(for: entity, schema: schema)
+            if let other = entityByTable.updateValue(name, forKey: table.name) {
+                throw Self.misfit(name, "table '\(table.name)' is already mapped by entity \(other)")
+            }
+            let columns = try entity.attributes.map { a throws(StoreError) -> String? in
+                if a.isTransient { return nil }
+                let column = entity.declaration.userInfo[ForeignMappingKeys.column(a.name)] ?? a.name
+                guard let c = table.column(named: column) else { throw Self.misfit(name, "table '\(table.name)' has no column '\(column)' (attribute \(a.name))") }
+                return c.name
+            }
+            var storage: [RelationshipStorage] = []
+            for r in entity.relationships {
+                let destination = model.entity(named: r.destination)!
+                let destinationTable = try Self.table(for: destination, schema: schema)
+                if let spec = entity.declaration.userInfo[ForeignMappingKeys.joinTable(r.name)] {
+                    guard let (t, source, target) = ForeignMappingKeys.joinParts(spec), let join = schema.table(named: t),
+                          let s = join.column(named: source), let d = join.column(named: target) else {
+                        throw Self.misfit(name, "relationship \(r.name): join table '\(spec)' is not in the database")
+                    }
+                    storage.append(.joinTable(table: join.name, sourceColumn: s.name, targetColumn: d.name, positionColumn: nil))
+                    if joins[join.name] == nil || name < joins[join.name]!.sourceTable {
+                        joins[join.name] = JoinTable(table: join.name, sourceColumn: s.name, sourceTable: table.name, sourceRelationship: r.name,
+                                                     targetColumn: d.name, targetTable: destinationTable.name, targetRelationship: r.inverse)
+                    }
+                } else if !r.isToMany, let column = Self.foreignKeyColumn(entity, r, table: table, destinationTable: destinationTable) {
+                    storage.append(.foreignKey(column: column))
+                } else if let inverse = destination.relationship(named: r.inverse), !inverse.isToMany,
+                          let column = Self.foreignKeyColumn(destination, inverse, table: destinationTable, destinationTable: table) {
+                    storage.append(.inverseForeignKey(table: destinationTable.name, column: column, positionColumn: nil))
+                } else {
+                    throw Self.misfit(name, "relationship \(r.name): no foreign-key column in '\(table.name)' or '\(destinationTable.name)' stands for it")
+                }
+            }
+            mappings[name] = EntityMapping(entity: entity, table: table.name, attributeColumns: columns, relationshipStorage: storage)
+        }
+        self.mappings = mappings
+        self.entityByTable = entityByTable
+        joinTables = joins.keys.sorted().map { joins[$0]! }
+        joinTablesByName = joins
+    }
+
+    private static func misfit(_ entity: String, _ detail: String) -> StoreError {
+        .invalidOperation("the model does not fit the database: entity \(entity): \(detail)")
+    }
+
+    private static func table(for entity: Entity, schema: ForeignSchema) throws(StoreError) -> ForeignSchema.Table {
+        let name = entity.declaration.userInfo[ForeignMappingKeys.table] ?? entity.name
+        guard let table = schema.table(named: name) else { throw misfit(entity.name, "the database has no table '\(name)'") }
+        guard table.hasRowID else {
+            throw misfit(entity.name, ForeignModelInference.skippedTables(ForeignSchema(tables: [table])).first?.reason ?? "'\(name)' has no rowid")
+        }
+        return table
+    }
+
+    /// The column of `table` holding a to-one's target key: as mapped, else the one
+    /// declared foreign key from `table` to `destinationTable`.
+    private static func foreignKeyColumn(_ entity: Entity, _ r: RelationshipDescription, table: ForeignSchema.Table,
+                                         destinationTable: ForeignSchema.Table) -> String? {
+        if let mapped = entity.declaration.userInfo[ForeignMappingKeys.foreignKey(r.name)] { return table.column(named: mapped)?.name }
+        let keys = table.foreignKeys.filter { $0.from.count == 1 && $0.table.caseInsensitiveCompare(destinationTable.name) == .orderedSame }
+        return keys.count == 1 ? table.column(named: keys[0].from[0])?.name : nil
+    }
+
+    public func mapping(for entityName: String) -> EntityMapping? { mappings[entityName] }
+    public func joinTable(named table: String) -> JoinTable? { joinTablesByName[table] }
+    /// Nothing is ever created in another program's database.
+    public func schemaSQL() -> [String] { [] }
+
+    public func largestKeyEverSQL(table: String) -> String {
+        let largestRow = "coalesce((SELECT max(rowid) FROM \(dialect.quote(table))), 0)"
+        guard schema.table(named: table)?.autoincrement == true else { return "SELECT \(largestRow) WHERE ?1 IS NOT NULL" }
+        return "SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = ?1), 0), \(largestRow))"
+    }
+
+    public func entityExpression(table: String, alias: String?) -> String {
+        dialect.literal(entityByTable[table] ?? table)
+    }
+
+    public func versionExpression(table: String, alias: String?) -> String {
+        let prefix = alias.map { $0 + "." } ?? ""
+        let columns = schema.table(named: table)?.columns.map { prefix + dialect.quote($0.name) } ?? []
+        return "vellum_row_version(\(columns.joined(separator: ", ")))"
+    }
+
+    public func keyAttributeColumn(table: String) -> String? {
+        schema.table(named: table)?.integerPrimaryKey
+    }
+}

@@ -1,0 +1,23 @@
+import Foundation
+
+/// The `userInfo` keys of an entity inferred from (or mapped onto) a foreign
+/// database: which table, column, foreign-key column or join table each name
+/// stands for. They travel with the model's JSON (`vellum model FILE --json`),
+/// so an edited copy given back with `--model` keeps its columns.
+public enum ForeignMappingKeys {
+    public static let table = "sqlite.table"
+    public static func column(_ attribute: String) -> String { "sqlite.column.\(attribute)" }
+    public static func foreignKey(_ relationship: String) -> String { "sqlite.foreignKey.\(relationship)" }
+    public static func joinTable(_ relationship: String) -> String { "sqlite.joinTable.\(relationship)" }
+
+    /// A JSON array `["table", "sourceColumn", "targetColumn"]`, readable and editable in the model's JSON.
+    static func joinSpec(table: String, source: String, target: String) -> String {
+        let data = (try? JSONSerialization.data(withJSONObject: [table, source, target])) ?? Data()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    static func joinParts(_ spec: String) -> (table: String, source: String, target: String)? {
+        guard let parts = (try? JSONSerialization.jsonObject(with: Data(spec.utf8))) as? [String], parts.count == 3 else { return nil }
+        return (parts[0], parts[1], parts[2])
+    }
+}

@@ -1,0 +1,138 @@
+import Foundation
+
+/// Infers a model from a foreign database's schema: a table is an entity, a
+/// column an attribute, a single-column foreign key to a table's rowid key a
+/// to-one relationship (named after the column) with an inverse to-many on the
+/// target (named after the source table), and a table whose primary key is two
+/// such foreign keys and nothing else also a many-to-many between the two.
+/// Where each name comes from is kept in the entities' `userInfo`
+/// (`ForeignMappingKeys`), so a saved and edited model still finds its columns.
+public enum ForeignModelInference {
+    /// Tables that cannot be entities, with the reason (views and `WITHOUT ROWID`
+    /// tables: no rowid to address their rows by).
+    public static func skippedTables(_ schema: ForeignSchema) -> [(table: String, reason: String)] {
+        schema.tables.compactMap { t in
+            if t.isView { return (t.name, "a view: its rows have no key to address them by (not supported yet)") }
+            if t.withoutRowID { return (t.name, "a WITHOUT ROWID table: its rows have no rowid to address them by (not supported yet)") }
+            return nil
+        }
+    }
+
+    public static func model(for schema: ForeignSchema, connection: Connection) throws(StoreError) -> ManagedObjectModel {
+        let tables = schema.tables.filter(\.hasRowID)
+        let included = Set(tables.map { $0.name.lowercased() })
+        var entities: [String: EntityDescription] = [:]
+        var relationshipColumns: [String: Set<String>] = [:]  // table → FK columns that became relationships
+        // Pass 1: to-one relationships and their inverses.
+        var toOnes: [(source: String, column: String, target: String, onDelete: String, notNull: Bool)] = []
+        for t in tables {
+            for k in t.foreignKeys where k.from.count == 1 {
+                guard let target = schema.table(named: k.table), included.contains(target.name.lowercased()),
+                      k.to[0] == nil ? target.integerPrimaryKey != nil : k.to[0]!.caseInsensitiveCompare(target.integerPrimaryKey ?? "") == .orderedSame,
+                      let column = t.column(named: k.from[0]) else { continue }
+                guard relationshipColumns[t.name, default: []].insert(column.name.lowercased()).inserted else { continue }
+                toOnes.append((t.name, column.name, target.name, k.onDelete.uppercased(), column.notNull))
+            }
+        }
+        for t in tables {
+            var e = EntityDescription(name: t.name)
+            e.userInfo[ForeignMappingKeys.table] = t.name
+            var taken: Set<String> = []
+            for c in t.columns where !(relationshipColumns[t.name]?.contains(c.name.lowercased()) ?? false) {
+                let name = uniqueName(propertyName(c.name), taken: &taken)
+                e.attributes.append(try attribute(name: name, column: c, table: t, connection: connection))
+                e.userInfo[ForeignMappingKeys.column(name)] = c.name
+            }
+            for set in t.uniqueColumnSets {
+                let names = set.compactMap { col in e.attributes.first { e.userInfo[ForeignMappingKeys.column($0.name)]?.caseInsensitiveCompare(col) == .orderedSame }?.name }
+                if names.count == set.count { e.uniquenessConstraints.append(names) }
+            }
+            entities[t.name] = e
+        }
+        var taken: [String: Set<String>] = entities.mapValues { Set($0.attributes.map { $0.name.lowercased() }) }
+        var named: [(Int, String)] = []
+        for (i, r) in toOnes.enumerated() {
+            named.append((i, uniqueName(relationshipName(fromColumn: r.column), taken: &taken[r.source, default: []])))
+        }
+        for (i, name) in named {
+            let r = toOnes[i]
+            let sameTarget = toOnes.filter { $0.source == r.source && $0.target == r.target }.count
+            var inverse = plural(propertyName(r.source))
+            if sameTarget > 1 || r.source == r.target && inverse == name { inverse += "By" + name.prefix(1).uppercased() + name.dropFirst() }
+            inverse = uniqueName(inverse, taken: &taken[r.target, default: []])
+            entities[r.source]!.relationships.append(RelationshipDescription(
+                name: name, destination: r.target, inverse: inverse, isOptional: !r.notNull, deleteRule: .nullify))
+            entities[r.source]!.userInfo[ForeignMappingKeys.foreignKey(name)] = r.column
+            let rule: DeleteRule = r.onDelete == "CASCADE" ? .cascade : (r.onDelete.hasPrefix("SET") ? .nullify : .deny)
+            entities[r.target]!.relationships.append(RelationshipDescription(
+                name: inverse, destination: r.source, inverse: name, isToMany: true, deleteRule: rule))
+        }
+        // Many-to-many through tables whose primary key is two foreign keys and nothing else.
+        for t in schema.tables where !t.isView && t.columns.count == 2 && t.primaryKey.count == 2 {
+            let keys = t.primaryKey.compactMap { col in toOnes.first { $0.source == t.name && $0.column.caseInsensitiveCompare(col) == .orderedSame } }
+            guard keys.count == 2, keys[0].target != keys[1].target else { continue }
+            let (a, b) = (keys[0], keys[1])
+            let aName = uniqueName(plural(propertyName(b.target)), taken: &taken[a.target, default: []])
+            let bName = uniqueName(plural(propertyName(a.target)), taken: &taken[b.target, default: []])
+            entities[a.target]!.relationships.append(RelationshipDescription(name: aName, destination: b.target, inverse: bName, isToMany: true))
+            entities[b.target]!.relationships.append(RelationshipDescription(name: bName, destination: a.target, inverse: aName, isToMany: true))
+            entities[a.target]!.userInfo[ForeignMappingKeys.joinTable(aName)] = ForeignMappingKeys.joinSpec(table: t.name, source: a.column, target: b.column)
+            entities[b.target]!.userInfo[ForeignMappingKeys.joinTable(bName)] = ForeignMappingKeys.joinSpec(table: t.name, source: b.column, target: a.column)
+        }
+        do { return try ManagedObjectModel(entities: Array(entities.values)) } catch {
+            throw .invalidOperation("the database's schema cannot be read as a model: \(error)")
+        }
+    }
+
+    /// An attribute for a column: its type from the declared type (SQLite's affinity
+    /// rules and common names) and, for dates, from how the values are stored.
+    static func attribute(name: String, column c: ForeignSchema.Column, table: ForeignSchema.Table,
+                          connection: Connection) throws(StoreError) -> AttributeDescription {
+        var type = ForeignColumnType.attributeType(declared: c.declaredType)
+        if type == .date { type = try ForeignColumnType.dateColumnType(column: c.name, table: table.name, connection: connection) }
+        var a = AttributeDescription(name: name, type: type)
+        let isKey = table.integerPrimaryKey?.caseInsensitiveCompare(c.name) == .orderedSame
+        // The key and columns SQLite fills with a default may be left empty.
+        a.isOptional = !c.notNull || isKey || c.defaultSQL != nil
+        if let text = c.defaultSQL, let literal = ForeignColumnType.literal(text), let v = try? literal.coerced(to: type) {
+            a.defaultValue = v
+        }
+        return a
+    }
+
+    /// A property name for a column: names may not start with `_`.
+    static func propertyName(_ column: String) -> String {
+        var name = column
+        while name.hasPrefix("_") { name.removeFirst() }
+        return name.isEmpty ? "column" : name
+    }
+
+    /// `customer_id` → `customer`, `ReportsTo` → `reportsTo`, `SupportRepId` → `supportRep`.
+    static func relationshipName(fromColumn column: String) -> String {
+        var base = propertyName(column)
+        for suffix in ["_id", "_ID", "Id", "ID", "_Id"] where base.hasSuffix(suffix) && base.count > suffix.count {
+            base = String(base.dropLast(suffix.count))
+            break
+        }
+        return base.prefix(1).lowercased() + base.dropFirst()
+    }
+
+    static func plural(_ name: String) -> String {
+        let lower = name.prefix(1).lowercased() + name.dropFirst()
+        if lower.hasSuffix("s") { return lower }
+        if lower.hasSuffix("y"), let before = lower.dropLast().last, !"aeiou".contains(before) { return lower.dropLast() + "ies" }
+        return lower + "s"
+    }
+
+    /// `name`, or `name2`, `name3`… when taken (SQL names ignore case).
+    static func uniqueName(_ name: String, taken: inout Set<String>) -> String {
+        var candidate = name
+        var n = 2
+        while taken.contains(candidate.lowercased()) {
+            candidate = "\(name)\(n)"
+            n += 1
+        }
+        taken.insert(candidate.lowercased())
+        return candidate
+    }
+}
