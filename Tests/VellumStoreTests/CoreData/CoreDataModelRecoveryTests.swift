@@ -42,6 +42,20 @@ import Testing
         #expect(copy.folderContents() == [store])
     }
 
+    /// The Xcode model written from each recovered model reads back equal and hashes equal.
+    @Test(arguments: try CoreDataFixtureCopy.storeNames())
+    func writtenXcodeModelReadsBackAndMatchesTheStore(store: String) throws {
+        let copy = try CoreDataFixtureCopy(store)
+        let file = try CoreDataStoreFile(path: copy.url.path)
+        let recovered = try file.recoverModel()
+        let dir = TempDir()
+        try XcodeModelWriter.write(recovered.coreData, toFolder: dir.path("Model.xcdatamodel"))
+        let back = try XcodeModelReader.read(url: dir.file("Model.xcdatamodel"))
+        #expect(back == recovered.model)
+        #expect(try file.recoverModel(xcodeModel: dir.file("Model.xcdatamodel")).source == .xcodeModel(path: dir.path("Model.xcdatamodel")))
+        #expect(copy.originalUnchanged())
+    }
+
     @Test func cacheDetailsAreKept() throws {
         let copy = try CoreDataFixtureCopy("SampleModel-v1.sqlite")
         let recovered = try CoreDataStoreFile(path: copy.url.path).recoverModel()
@@ -119,5 +133,18 @@ import Testing
                 == ["author:string:false", "copyright:date:true", "title:string:false"])
         #expect(copy.originalUnchanged())
         #expect(copy.folderContents() == ["CoreDataBooks.sqlite"])
+    }
+}
+
+@Suite struct XcodeModelWriterTests {
+    /// Markup characters in names, defaults and user info survive the round trip.
+    @Test func markupInValuesIsEscaped() throws {
+        let text = "a<b & \"c\" > d\nnext"
+        let entity = EntityDescription(name: "Note", attributes: [AttributeDescription(name: "body", type: .string, defaultValue: .string(text))],
+                                       userInfo: ["remark": text])
+        let model = try ManagedObjectModel(entities: [entity])
+        let dir = TempDir()
+        try XcodeModelWriter.write(CoreDataModel(model: model), toFolder: dir.path("M.xcdatamodel"))
+        #expect(try XcodeModelReader.read(url: dir.file("M.xcdatamodel")) == model)
     }
 }
