@@ -12,6 +12,7 @@ import VellumStore
         "controller-update-1m-p50", "controller-update-1m-p99", "remote-latency-p50", "remote-latency-p99",
         "monitor-idle-cpu", "history-overhead-insert", "history-overhead-update",
         "tui-first-screen-1m", "tui-rss-1m", "tui-sort-1m", "tui-key-redraw-p50", "tui-remote-to-screen",
+        "coredata-open-model",
     ]
 
     let directory: URL
@@ -254,6 +255,12 @@ import VellumStore
                 return Measurement(value: percentile(f.keyRedraw, 50), baseline: percentile(f.keyEchoBaseline, 50))
             },
             Benchmark(name: "tui-remote-to-screen", unit: "ms") { [self] in Measurement(value: percentile(try tui().remote, 50)) },
+            Benchmark(name: "coredata-open-model", unit: "ms") { [self] in
+                let url = try CoreDataModelWorkload.fixture(copyInto: directory)
+                let best = try Timing.best(of: 20) { try CoreDataModelWorkload.open(url) }
+                let bestRaw = try Timing.best(of: 20) { try CoreDataModelWorkload.rawRead(url) }
+                return Measurement(value: best, baseline: bestRaw)
+            },
         ]
     }
 
