@@ -20,7 +20,10 @@ public enum ModelCacheDecoder {
             e.isAbstract = try archive.field(entity, "NSIsAbstract").bool ?? false
             e.renamingIdentifier = try renaming(archive, entity, name)
             e.uniquenessConstraints = try nameLists(archive, try archive.field(entity, "NSUniqueTuples"))
-            e.indexes = try nameLists(archive, try archive.field(entity, "NSCompoundIndexes"))
+            e.indexes = try fetchIndexes(archive, entity)
+            // The compiled model mirrors each fetch index as a compound index: keep the others.
+            e.indexes += try nameLists(archive, try archive.field(entity, "NSCompoundIndexes"))
+                .filter { list in !e.indexes.contains { $0.attributes == list } }
                 .map { IndexDescription(name: "compound_" + $0.joined(separator: "_"), attributes: $0) }
             for (key, value) in try archive.entries(try archive.field(entity, "NSUserInfo")) {
                 e.userInfo[key] = try archive.string(value) ?? ""
@@ -52,6 +55,25 @@ public enum ModelCacheDecoder {
     private static func renaming(_ archive: KeyedArchive, _ object: PlistValue, _ name: String) throws(StoreError) -> String? {
         let id = try archive.string(try archive.field(object, "NSRenamingIdentifier"))
         return id == name ? nil : id
+    }
+
+    /// `NSFetchIndexDescriptions`: named indexes over properties (elements that are
+    /// expressions, without a property, cannot be represented and are skipped, as the Xcode
+    /// reader does).
+    private static func fetchIndexes(_ archive: KeyedArchive, _ entity: PlistValue) throws(StoreError) -> [IndexDescription] {
+        var indexes: [IndexDescription] = []
+        for index in try archive.elements(try archive.field(entity, "NSFetchIndexDescriptions")) {
+            let name = try archive.string(try archive.field(index, "NSIndexName")) ?? ""
+            var attributes: [String] = []
+            for element in try archive.elements(try archive.field(index, "NSIndexElements")) {
+                let property = try archive.field(element, "NSPropertyName")
+                let described = try archive.string(try archive.field(property, "NSPropertyName"))
+                if let s = try archive.string(property) ?? described { attributes.append(s) }
+            }
+            if attributes.isEmpty { continue }
+            indexes.append(IndexDescription(name: name.isEmpty ? "index_" + attributes.joined(separator: "_") : name, attributes: attributes))
+        }
+        return indexes
     }
 
     /// Arrays of property names (or of property descriptions), as in unique tuples and indexes.

@@ -16,7 +16,14 @@ public enum XcodeModelWriter {
             for a in e.attributes { out += "        <attribute" + attributes(attribute(a, m.details(entity: e.name, property: a.name))) + "/>\n" }
             for r in e.relationships { out += "        <relationship" + attributes(relationship(r, m.details(entity: e.name, property: r.name))) + "/>\n" }
             out += list("uniquenessConstraints", "uniquenessConstraint", "constraint", e.uniquenessConstraints)
-            out += list("compoundIndexes", "compoundIndex", "index", e.indexes.map(\.attributes))
+            // Indexes the Xcode reader named "compound_…" came from <compoundIndexes>; others are fetch indexes.
+            let compound = e.indexes.filter { $0.name.hasPrefix("compound_") }
+            out += list("compoundIndexes", "compoundIndex", "index", compound.map(\.attributes))
+            for index in e.indexes where !index.name.hasPrefix("compound_") {
+                out += "        <fetchIndex" + attributes([("name", index.name)]) + ">\n"
+                for p in index.attributes { out += "            <fetchIndexElement" + attributes([("property", p), ("type", "Binary"), ("order", "ascending")]) + "/>\n" }
+                out += "        </fetchIndex>\n"
+            }
             if !e.userInfo.isEmpty {
                 out += "        <userInfo>\n"
                 for (k, v) in e.userInfo.sorted(by: { $0.key < $1.key }) { out += "            <entry" + attributes([("key", k), ("value", v)]) + "/>\n" }
