@@ -15,6 +15,7 @@ public struct BinaryPlistReader {
     private var decoded: [Int: PlistValue] = [:]
     /// Objects being decoded: a reference back into this path is a cycle.
     private var inProgress: Set<Int> = []
+    static let maxDepth = 512
 
     /// Decodes the whole property list. `what` names the data in error messages.
     public static func read(_ data: Data, what: String = "binary plist") throws(StoreError) -> PlistValue {
@@ -72,6 +73,8 @@ public struct BinaryPlistReader {
         guard index >= 0, index < objectCount else { throw fail(offsetTable, "reference to object \(index) of \(objectCount)") }
         let at = try offset(ofObject: index)
         guard inProgress.insert(index).inserted else { throw fail(at, "object \(index) contains itself") }
+        // Deep nesting would exhaust the stack before any real plist gets near it.
+        guard inProgress.count <= Self.maxDepth else { throw fail(at, "containers nested deeper than \(Self.maxDepth)") }
         defer { inProgress.remove(index) }
         let v = try parse(at: at)
         decoded[index] = v

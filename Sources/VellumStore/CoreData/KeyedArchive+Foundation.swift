@@ -14,6 +14,7 @@ extension KeyedArchive {
     func decoded(_ value: PlistValue?, path: inout Set<UInt64>) throws(StoreError) -> PlistValue {
         if case .uid(let n)? = value {
             guard path.insert(n).inserted else { throw fail("$objects[\(n)] contains itself") }
+            guard path.count <= BinaryPlistReader.maxDepth else { throw fail("objects nested deeper than \(BinaryPlistReader.maxDepth)") }
             defer { path.remove(n) }
             return try decodedObject(try resolve(value), path: &path)
         }
