@@ -15,7 +15,7 @@ public struct BinaryPlistReader {
     private var decoded: [Int: PlistValue] = [:]
     /// Objects being decoded: a reference back into this path is a cycle.
     private var inProgress: Set<Int> = []
-    static let maxDepth = 512
+    static let maxDepth = 64
 
     /// Decodes the whole property list. `what` names the data in error messages.
     public static func read(_ data: Data, what: String = "binary plist") throws(StoreError) -> PlistValue {
