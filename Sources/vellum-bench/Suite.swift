@@ -13,7 +13,7 @@ import VellumStore
         "monitor-idle-cpu", "history-overhead-insert", "history-overhead-update",
         "tui-first-screen-1m", "tui-rss-1m", "tui-sort-1m", "tui-key-redraw-p50", "tui-key-redraw-p99",
         "tui-key-redraw-saving-p50", "tui-key-redraw-saving-p99", "tui-remote-to-screen",
-        "foreign-fetch-100k", "foreign-first-screen-1m",
+        "foreign-fetch-100k", "foreign-first-screen-1m", "coredata-open-model",
     ]
 
     let directory: URL
@@ -300,6 +300,12 @@ import VellumStore
                 return Measurement(value: percentile(f.keyRedrawSaving, 99), baseline: percentile(f.keyRedraw, 99))
             },
             Benchmark(name: "tui-remote-to-screen", unit: "ms") { [self] in Measurement(value: percentile(try tui().remote, 50)) },
+            Benchmark(name: "coredata-open-model", unit: "ms") { [self] in
+                let url = try CoreDataModelWorkload.fixture(copyInto: directory)
+                let best = try Timing.best(of: 20) { try CoreDataModelWorkload.open(url) }
+                let bestRaw = try Timing.best(of: 20) { try CoreDataModelWorkload.rawRead(url) }
+                return Measurement(value: best, baseline: bestRaw)
+            },
         ]
     }
 

@@ -7,12 +7,16 @@ struct ModelCommand: Command {
     static let summary = "Print a model (JSON, Xcode model, or the model of a store)"
     static let help = """
         Usage: vellum model PATH [--json] [--read-only]
+               vellum model CORE-DATA-STORE [--model XCODE-MODEL] [--json] [--xcdatamodel DIR]
 
         Prints the model read from PATH, which may be:
           - a JSON model file,
           - an .xcdatamodeld or .xcdatamodel folder, or a bare Xcode 'contents' XML file,
           - a Vellum store file (its stored model is shown; the store is always opened
-            read-only and nothing is created beside it).
+            read-only and nothing is created beside it),
+          - a Core Data SQLite store: its model is recovered from the file (its model
+            cache, or inferred from its schema, saying which parts are guesses) and the
+            source is named; the file is never changed,
           - any other SQLite database (the model inferred from its schema; tables left
             out are named on stderr; save it with --json and pass it back with
             --model to query, insert, update, delete and watch as a mapping).
@@ -20,13 +24,19 @@ struct ModelCommand: Command {
         Options:
           --json    print the model in Vellum's JSON model format
           --read-only  accepted for symmetry with the other reading commands
+          --model XCODE-MODEL  (Core Data store) use this Xcode model instead, accepted only
+                    when its version hashes equal the store's (else the entities that differ
+                    are named)
+          --xcdatamodel DIR  (Core Data store) also write the model as an Xcode model:
+                    DIR/contents (DIR is created; an existing contents file is refused)
           --help    show this help
 
         """
-    static let spec = ArgumentSpec(flags: ["json", ReadOnlyNotice.flag])
+    static let spec = ArgumentSpec(flags: ["json", ReadOnlyNotice.flag], options: CoreDataModelOutput.options)
 
     static func run(_ arguments: ParsedArguments, console: Console) throws {
         let path = try VellumCLI.positionals(arguments, ["PATH"], command: name)[0]
+        if try CoreDataModelOutput.run(path: path, arguments, console: console) { return }
         let model = try ModelSource.loadModel(path: path)
         // Another program's tables that are not in the inferred model, and why.
         for (table, reason) in ModelSource.skippedTables(path: path) { console.err("vellum: note: table \(table) is left out: \(reason)\n") }

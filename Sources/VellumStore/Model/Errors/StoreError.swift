@@ -22,6 +22,12 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     /// The file is a Core Data SQLite store (`Z_METADATA`, `Z_PRIMARYKEY`), whose
     /// layout Vellum does not open yet.
     case coreDataStore(path: String)
+    /// Data inside a Core Data store (its model cache, metadata plist, an archived
+    /// value) cannot be decoded: `what` names it, `offset` is the byte where reading failed.
+    case malformedCoreData(what: String, offset: Int?, reason: String)
+    /// A model given for a Core Data store does not match it: the entities whose version
+    /// hashes differ from the store's `NSStoreModelVersionHashes`.
+    case coreDataModelMismatch(path: String, model: String, entities: [String])
     /// The store was created from a different model.
     case modelMismatch(path: String, storeHash: String, modelHash: String)
     /// A value does not fit the attribute.
@@ -75,6 +81,10 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
         case .notAStore(let path): return "\(path): a SQLite database, but not a Vellum store (no _vellum_metadata table)"
         case .coreDataStore(let path):
             return "\(path): a Core Data store (it has Z_METADATA and Z_PRIMARYKEY tables); Vellum does not open Core Data's SQLite layout yet. The file was not changed."
+        case .malformedCoreData(let what, let offset, let reason):
+            return "\(what): cannot be decoded\(offset.map { " at byte \($0)" } ?? ""): \(reason)"
+        case .coreDataModelMismatch(let path, let model, let entities):
+            return "\(path): the model \(model) does not match the store; entities whose version hashes differ: \(entities.joined(separator: ", "))"
         case .modelMismatch(let path, let s, let m):
             return "\(path): the store was created with a different model (store hash \(s.prefix(12)), model hash \(m.prefix(12)))"
         case .validation(let v): return v.description

@@ -1,0 +1,106 @@
+import Foundation
+
+/// An NSKeyedArchiver object graph (`$objects`, `$top`, references as `CF$UID`), walked by
+/// hand: Foundation's archived classes are read as plain dictionaries with a class name.
+/// Every accessor checks references, so a damaged archive gives an error, never a trap.
+public struct KeyedArchive: Sendable {
+    public let objects: [PlistValue]
+    public let top: [String: PlistValue]
+    let what: String
+
+    public init(plist: PlistValue, what: String = "keyed archive") throws(StoreError) {
+        self.what = what
+        guard let root = plist.dictionary, let objects = root["$objects"], case .array(let list) = objects,
+              let top = root["$top"]?.dictionary else {
+            throw .malformedCoreData(what: what, offset: nil, reason: "not an NSKeyedArchiver archive (no $objects array or $top dictionary)")
+        }
+        self.objects = list
+        self.top = top
+    }
+
+    /// Reads an archive from the bytes of its binary plist.
+    public init(data: Data, what: String = "keyed archive") throws(StoreError) {
+        try self.init(plist: BinaryPlistReader.read(data, what: what), what: what)
+    }
+
+    func fail(_ reason: String) -> StoreError { .malformedCoreData(what: what, offset: nil, reason: reason) }
+
+    /// Follows a reference; `$null` (and a missing value) is `.null`.
+    public func resolve(_ value: PlistValue?) throws(StoreError) -> PlistValue {
+        guard let value else { return .null }
+        guard case .uid(let n) = value else { return value }
+        guard n < UInt64(objects.count) else { throw fail("reference $objects[\(n)] of \(objects.count)") }
+        let v = objects[Int(n)]
+        if case .uid = v { throw fail("$objects[\(n)] is itself a reference") }
+        return v == .string("$null") ? .null : v
+    }
+
+    /// The root object (`$top.root`).
+    public func root() throws(StoreError) -> PlistValue { try resolve(top["root"]) }
+
+    /// The class name of an archived object (`$class` → `$classname`), nil for plain values.
+    public func className(_ value: PlistValue) throws(StoreError) -> String? {
+        guard let fields = try resolve(value).dictionary, let ref = fields["$class"] else { return nil }
+        return try resolve(ref).dictionary?["$classname"]?.string
+    }
+
+    /// A field of an archived object, resolved.
+    public func field(_ object: PlistValue, _ key: String) throws(StoreError) -> PlistValue {
+        try resolve(try resolve(object).dictionary?[key])
+    }
+
+    /// A string: a plain string or an archived NSString/NSMutableString (`NS.string`).
+    public func string(_ value: PlistValue?) throws(StoreError) -> String? {
+        let v = try resolve(value)
+        if let s = v.string { return s }
+        return try v.dictionary.flatMap { d throws(StoreError) in try resolve(d["NS.string"]).string }
+    }
+
+    /// The elements of an archived NSArray/NSSet/NSOrderedSet (`NS.objects`), unresolved.
+    public func elements(_ value: PlistValue?) throws(StoreError) -> [PlistValue] {
+        let v = try resolve(value)
+        if v == .null { return [] }
+        if let list = v.elements { return list }
+        guard let fields = v.dictionary, let list = fields["NS.objects"]?.elements else {
+            throw fail("expected an array or set, found \(try describe(v))")
+        }
+        return list
+    }
+
+    /// The entries of an archived dictionary, keys resolved to strings, values unresolved.
+    /// Handles NSDictionary (`NS.keys`/`NS.objects`) and Core Data's NSKnownKeysDictionary1
+    /// (`searchMapping.keys` with `values`).
+    public func entries(_ value: PlistValue?) throws(StoreError) -> [(key: String, value: PlistValue)] {
+        let v = try resolve(value)
+        if v == .null { return [] }
+        guard let fields = v.dictionary else { throw fail("expected a dictionary, found \(try describe(v))") }
+        let keys: [PlistValue], values: [PlistValue]
+        if fields["NS.keys"] != nil {
+            keys = try elements(fields["NS.keys"])
+            values = try elements(fields["NS.objects"])
+        } else if fields["searchMapping"] != nil {
+            keys = try elements(try field(fields["searchMapping"]!, "keys"))
+            values = try elements(fields["values"])
+        } else {
+            throw fail("expected a dictionary, found \(try describe(v))")
+        }
+        guard keys.count == values.count else { throw fail("dictionary with \(keys.count) keys and \(values.count) values") }
+        var out: [(key: String, value: PlistValue)] = []
+        for (k, value) in zip(keys, values) {
+            guard let key = try string(k) else { throw fail("dictionary key is not a string: \(try describe(k))") }
+            out.append((key, value))
+        }
+        return out
+    }
+
+    /// A short description of a value for error messages.
+    func describe(_ value: PlistValue) throws(StoreError) -> String {
+        if let name = try className(value) { return "an archived \(name)" }
+        switch try resolve(value) {
+        case .null: return "nothing"
+        case .string(let s): return "the string \"\(s.prefix(40))\""
+        case .integer(let i): return "the number \(i)"
+        default: return "a \(String(describing: try resolve(value)).prefix(40))"
+        }
+    }
+}

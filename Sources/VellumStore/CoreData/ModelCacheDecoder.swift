@@ -1,0 +1,184 @@
+import Foundation
+
+/// Decodes Core Data's compiled model (the keyed archive inside `Z_MODELCACHE`) into a
+/// `CoreDataModel`. Entities repeat inherited properties: a sub-entity keeps those its
+/// parent does not have.
+public enum ModelCacheDecoder {
+    public static func decode(_ archive: KeyedArchive) throws(StoreError) -> CoreDataModel {
+        let root = try archive.root()
+        guard try archive.className(root) == "NSManagedObjectModel" else {
+            throw archive.fail("the root is \(try archive.describe(root)), not an NSManagedObjectModel")
+        }
+        var properties: [String: [String: PlistValue]] = [:]
+        var decls: [String: EntityDescription] = [:]
+        var details: [String: CoreDataEntityDetails] = [:]
+        for (name, ref) in try archive.entries(try archive.field(root, "NSEntities")) {
+            let entity = try archive.resolve(ref)
+            var e = EntityDescription(name: name)
+            let parent = try archive.field(entity, "NSSuperentity")
+            if parent != .null { e.parent = try archive.string(try archive.field(parent, "NSEntityName")) }
+            e.isAbstract = try archive.field(entity, "NSIsAbstract").bool ?? false
+            e.renamingIdentifier = try renaming(archive, entity, name)
+            e.uniquenessConstraints = try nameLists(archive, try archive.field(entity, "NSUniqueTuples"))
+            e.indexes = try fetchIndexes(archive, entity)
+            // The compiled model mirrors each fetch index as a compound index: keep the others.
+            e.indexes += try nameLists(archive, try archive.field(entity, "NSCompoundIndexes"))
+                .filter { list in !e.indexes.contains { $0.attributes == list } }
+                .map { IndexDescription(name: "compound_" + $0.joined(separator: "_"), attributes: $0) }
+            for (key, value) in try archive.entries(try archive.field(entity, "NSUserInfo")) {
+                e.userInfo[key] = try archive.string(value) ?? ""
+            }
+            var d = CoreDataEntityDetails()
+            d.className = try archive.string(try archive.field(entity, "NSClassNameForEntity"))
+            d.versionHashModifier = try archive.string(try archive.field(entity, "NSVersionHashModifier"))
+            details[name] = d
+            decls[name] = e
+            var own: [String: PlistValue] = [:]
+            for (key, value) in try archive.entries(try archive.field(entity, "NSProperties")) { own[key] = value }
+            properties[name] = own
+        }
+        for (name, var e) in decls {
+            let inherited = Set(e.parent.flatMap { properties[$0]?.keys }.map(Array.init) ?? [])
+            for (propertyName, ref) in (properties[name] ?? [:]).sorted(by: { $0.key < $1.key }) where !inherited.contains(propertyName) {
+                try addProperty(archive, ref, named: propertyName, to: &e, details: &details[name, default: CoreDataEntityDetails()])
+            }
+            decls[name] = e
+        }
+        do {
+            return CoreDataModel(model: try ManagedObjectModel(entities: Array(decls.values)), details: details)
+        } catch {
+            throw archive.fail("the recovered model is not valid: \(error)")
+        }
+    }
+
+    /// Core Data stores the property's own name when no renaming identifier was set.
+    private static func renaming(_ archive: KeyedArchive, _ object: PlistValue, _ name: String) throws(StoreError) -> String? {
+        let id = try archive.string(try archive.field(object, "NSRenamingIdentifier"))
+        return id == name ? nil : id
+    }
+
+    /// `NSFetchIndexDescriptions`: named indexes over properties (elements that are
+    /// expressions, without a property, cannot be represented and are skipped, as the Xcode
+    /// reader does).
+    private static func fetchIndexes(_ archive: KeyedArchive, _ entity: PlistValue) throws(StoreError) -> [IndexDescription] {
+        var indexes: [IndexDescription] = []
+        for index in try archive.elements(try archive.field(entity, "NSFetchIndexDescriptions")) {
+            let name = try archive.string(try archive.field(index, "NSIndexName")) ?? ""
+            var attributes: [String] = []
+            for element in try archive.elements(try archive.field(index, "NSIndexElements")) {
+                let property = try archive.field(element, "NSPropertyName")
+                let described = try archive.string(try archive.field(property, "NSPropertyName"))
+                if let s = try archive.string(property) ?? described { attributes.append(s) }
+            }
+            if attributes.isEmpty { continue }
+            indexes.append(IndexDescription(name: name.isEmpty ? "index_" + attributes.joined(separator: "_") : name, attributes: attributes))
+        }
+        return indexes
+    }
+
+    /// Arrays of property names (or of property descriptions), as in unique tuples and indexes.
+    private static func nameLists(_ archive: KeyedArchive, _ value: PlistValue) throws(StoreError) -> [[String]] {
+        try archive.elements(value).map { list throws(StoreError) in
+            try archive.elements(list).map { item throws(StoreError) in
+                if let s = try archive.string(item) { return s }
+                guard let s = try archive.string(try archive.field(item, "NSPropertyName")) else {
+                    throw archive.fail("a constraint or index element is \(try archive.describe(item))")
+                }
+                return s
+            }
+        }
+    }
+
+    private static func addProperty(_ archive: KeyedArchive, _ ref: PlistValue, named name: String,
+                                    to e: inout EntityDescription, details: inout CoreDataEntityDetails) throws(StoreError) {
+        let p = try archive.resolve(ref)
+        let flags = try archive.field(p, "_P").integer ?? 0
+        let optionalKey = try archive.field(p, "NSIsOptional").bool ?? false
+        let transientKey = try archive.field(p, "NSIsTransient").bool ?? false
+        let isOptional = flags & 0x2 != 0 || optionalKey
+        let isTransient = flags & 0x8 != 0 || transientKey
+        var d = CoreDataPropertyDetails()
+        d.isReadOnly = flags & 0x4 != 0
+        d.versionHashModifier = try archive.string(try archive.field(p, "NSVersionHashModifier"))
+        let renamingIdentifier = try renaming(archive, p, name)
+        switch try archive.className(p) {
+        case "NSAttributeDescription"?, "NSDerivedAttributeDescription"?:
+            let code = Int32(truncatingIfNeeded: try archive.field(p, "NSAttributeType").integer ?? 0)
+            guard let type = CoreDataAttributeCodes.type(code) else {
+                let what = code == CoreDataAttributeCodes.composite ? "a composite attribute, which Vellum does not read yet" : "of unknown attribute type \(code)"
+                throw archive.fail("\(e.name).\(name) is \(what)")
+            }
+            let storeFlags = try archive.field(p, "NSFlagsKey").integer ?? 0
+            d.attributeTypeCode = code
+            d.allowsExternalStorage = storeFlags & 0x4 != 0
+            d.valueTransformerName = try archive.string(try archive.field(p, "NSValueTransformerName"))
+            d.attributeValueClassName = try archive.string(try archive.field(p, "NSAttributeValueClassName"))
+            d.derivationExpression = try derivation(archive, p)
+            e.attributes.append(AttributeDescription(
+                name: name, type: type, isOptional: isOptional, isTransient: isTransient,
+                defaultValue: try defaultValue(archive, try archive.field(p, "NSDefaultValue"), type: type),
+                isIndexed: try archive.field(p, "NSIsIndexed").bool ?? false,
+                preservesValueInHistoryOnDeletion: storeFlags & 0x10 != 0,
+                renamingIdentifier: renamingIdentifier))
+        case "NSRelationshipDescription"?:
+            let maxCount = Int(try archive.field(p, "NSMaxCount").integer ?? 0)
+            let minCount = Int(try archive.field(p, "NSMinCount").integer ?? 0)
+            let isToMany = maxCount != 1
+            let destinationName = try archive.string(try archive.field(p, "_NSDestinationEntityName"))
+            let destinationEntity = try archive.string(try archive.field(try archive.field(p, "NSDestinationEntity"), "NSEntityName"))
+            let destination = destinationName ?? destinationEntity ?? ""
+            let orderedKey = try archive.field(p, "NSIsOrdered").bool ?? false
+            let ruleCode = try archive.field(p, "NSDeleteRule").integer ?? 1
+            let rules: [Int64: DeleteRule] = [0: .noAction, 1: .nullify, 2: .cascade, 3: .deny]
+            guard let rule = rules[ruleCode] else { throw archive.fail("\(e.name).\(name) has delete rule \(ruleCode)") }
+            e.relationships.append(RelationshipDescription(
+                name: name, destination: destination,
+                inverse: try archive.string(try archive.field(p, "_NSInverseRelationshipName")) ?? "",
+                isToMany: isToMany,
+                isOrdered: flags & 0x400 != 0 || orderedKey,
+                isOptional: isOptional,
+                // As the Xcode reader: counts only on to-many, 0 meaning no limit.
+                minCount: isToMany && minCount > 0 ? minCount : nil,
+                maxCount: isToMany && maxCount > 0 ? maxCount : nil,
+                deleteRule: rule, isTransient: isTransient, renamingIdentifier: renamingIdentifier))
+        case let other:
+            // Fetched properties and anything else: not part of Vellum's model.
+            if other == "NSFetchedPropertyDescription" { return }
+            throw archive.fail("\(e.name).\(name) is \(try archive.describe(p))")
+        }
+        details.properties[name] = d
+    }
+
+    /// A derived attribute's expression text, as the hash uses it.
+    private static func derivation(_ archive: KeyedArchive, _ p: PlistValue) throws(StoreError) -> String? {
+        let expression = try archive.field(p, "NSDerivationExpression")
+        if expression == .null { return nil }
+        if let s = try archive.string(expression) { return s }
+        // An archived NSExpression: its format string when present.
+        for key in ["NSExpressionFormat", "NSFormat", "NSDescription"] {
+            if let s = try archive.string(try archive.field(expression, key)) { return s }
+        }
+        return try archive.describe(expression)
+    }
+
+    /// `NSDefaultValue` as a Vellum value of the attribute's type.
+    static func defaultValue(_ archive: KeyedArchive, _ value: PlistValue, type: AttributeType) throws(StoreError) -> Value? {
+        var path: Set<UInt64> = []
+        let v = try archive.decoded(value, path: &path)
+        switch (type, v) {
+        case (_, .null): return nil
+        case (.integer16, _), (.integer32, _), (.integer64, _): return v.integer.map(Value.integer)
+        case (.boolean, _): return v.integer.map { .bool($0 != 0) }
+        case (.double, .real(let d)), (.float, .real(let d)): return .double(d)
+        case (.double, _), (.float, _): return v.integer.map { .double(Double($0)) }
+        case (.decimal, .real(let d)): return .decimal(Decimal(d))
+        case (.decimal, _): return v.integer.map { .decimal(Decimal($0)) }
+        case (.string, .string(let s)), (.undefined, .string(let s)): return .string(s)
+        case (.date, .date(let t)): return .date(Date(timeIntervalSinceReferenceDate: t))
+        case (.uuid, .data(let d)) where d.count == 16:
+            return .uuid(d.withUnsafeBytes { UUID(uuid: $0.loadUnaligned(as: uuid_t.self)) })
+        case (.uri, .string(let s)): return URL(string: s).map(Value.uri)
+        default: return nil
+        }
+    }
+}

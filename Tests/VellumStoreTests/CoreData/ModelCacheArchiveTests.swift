@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+@testable import VellumStore
+
+/// Inflating `Z_MODELCACHE` (raw DEFLATE) and walking the keyed archive inside, on copies
+/// of the fixture stores.
+@Suite struct ModelCacheArchiveTests {
+    static let storesWithCache = ["Moody-v1.sqlite", "Moody-v2.sqlite", "SampleModel-v1.sqlite", "SampleModel-v2.sqlite"]
+
+    @Test(arguments: storesWithCache)
+    func modelCacheInflatesToTheCompiledModel(store: String) throws {
+        let copy = try CoreDataFixtureCopy(store)
+        let archive = try KeyedArchive(data: try #require(try CoreDataStoreFile(path: copy.url.path).modelCacheArchive()))
+        let root = try archive.root()
+        #expect(try archive.className(root) == "NSManagedObjectModel")
+        let entities = try archive.entries(try archive.field(root, "NSEntities")).map(\.key).sorted()
+        let stored = try CoreDataStoreFile(path: copy.url.path).metadata().versionHashes.keys.sorted()
+        #expect(entities == stored)
+        #expect(copy.originalUnchanged())
+        #expect(copy.folderContents() == [store], "opening created files beside the store")
+    }
+
+    @Test func inflateRefusesDamagedData() throws {
+        let copy = try CoreDataFixtureCopy("Moody-v1.sqlite")
+        let compressed = try #require(try CoreDataStoreFile(path: copy.url.path).compressedModelCache())
+        #expect { try RawInflate.inflate(compressed.prefix(compressed.count / 2), what: "cache") } throws: { e in
+            guard case StoreError.malformedCoreData("cache", _?, let reason) = e else { return false }
+            return reason == "the compressed data ends early"
+        }
+        #expect { try RawInflate.inflate(Data([0xFF, 0xFF, 0xFF, 0xFF]), what: "cache") } throws: { e in
+            guard case StoreError.malformedCoreData("cache", _?, let reason) = e else { return false }
+            return reason.hasPrefix("not raw DEFLATE data")
+        }
+        #expect(copy.originalUnchanged())
+    }
+
+    /// What Foundation's NSKeyedArchiver writes decodes to the same plain values.
+    @Test func decodesFoundationArchives() throws {
+        let date = Date(timeIntervalSinceReferenceDate: 1000)
+        let root: NSDictionary = ["name": "Zoë", "tags": ["a", "b"], "when": date, "count": 3, "bytes": Data([1, 2]),
+                                  "set": NSSet(array: [5])]
+        let archive = try KeyedArchive(data: NSKeyedArchiver.archivedData(withRootObject: root))
+        let d = try #require(try archive.decodedRoot().dictionary)
+        #expect(d["name"] == .string("Zoë"))
+        #expect(d["tags"] == .array([.string("a"), .string("b")]))
+        #expect(d["when"] == .date(1000))
+        #expect(d["count"] == .integer(3))
+        #expect(d["bytes"] == .data(Data([1, 2])))
+        #expect(d["set"] == .set([.integer(5)]))
+    }
+
+    @Test func refusesArchivesThatAreNotKeyedArchives() throws {
+        let plain = try PropertyListSerialization.data(fromPropertyList: ["a": 1], format: .binary, options: 0)
+        #expect { try KeyedArchive(data: plain, what: "value") } throws: { e in
+            "\(e)".contains("value: cannot be decoded: not an NSKeyedArchiver archive")
+        }
+        // A reference past the end of $objects.
+        let archive = try KeyedArchive(plist: .dictionary(["$objects": .array([.string("$null")]), "$top": .dictionary(["root": .uid(9)])]))
+        #expect { try archive.root() } throws: { e in "\(e)".contains("reference $objects[9] of 1") }
+    }
+}
