@@ -42,7 +42,7 @@ final class RemoteChangeMonitor: @unchecked Sendable {
         try queue.sync {
             let c = try store.makeReaderConnection()
             connection = c
-            dataVersion = store.hasHistory ? try c.dataVersion() : try store.withWriter { try $0.dataVersion() }
+            dataVersion = store.detectsChangesCoarsely ? try store.withWriter { try $0.dataVersion() } : try c.dataVersion()
             lastWriterVersion = try store.withWriter { try $0.dataVersion() }
             token = try store.currentHistoryToken(using: c)
         }
@@ -72,7 +72,7 @@ final class RemoteChangeMonitor: @unchecked Sendable {
     /// Checks once; used by the timer and by tests that want no delay.
     private func poll() {
         guard let c = connection else { return }
-        guard store.hasHistory else {
+        guard !store.detectsChangesCoarsely else {
             // Without history our own commits cannot be told apart in the file, so ask the
             // writer connection: its data_version moves only when *another* connection commits.
             if let version = try? store.withWriter({ try $0.dataVersion() }), version != dataVersion {

@@ -30,6 +30,8 @@ public final class ResultsController {
     var rootName = ""
     /// Synchronous hook called with every delivered change set (tests).
     var onChangeSet: ((ResultsChangeSet) -> Void)?
+    /// The refetch-and-diff in flight after a coarse outside change (ResultsController+Refetch).
+    var externalRefetch = ExternalRefetch()
 
     public init(fetchRequest: FetchRequest, context: ManagedObjectContext, sectionKeyPath: String? = nil) {
         self.fetchRequest = fetchRequest
@@ -174,26 +176,17 @@ public final class ResultsController {
             reload()
             return
         }
-        var gone = event.deleted.union(event.invalidated)
+        let gone = event.deleted.union(event.invalidated)
         var changed = event.inserted.union(event.updated).union(event.refreshed).union(gone)
         if event.storeChangedExternally {
             // A writer without history: ask SQL what the list is now, and treat every
             // object whose presence or sort keys differ as changed — still one diffed change set.
-            do {
-                let rows = try context.fetchKeyedIDs(fetchRequest)
-                var seen = Set<ObjectID>(minimumCapacity: rows.count)
-                for r in rows {
-                    seen.insert(r.id)
-                    if index.keys(of: r.id) != r.keys { changed.insert(r.id) }
-                }
-                for e in index.entries where !seen.contains(e.id) {
-                    changed.insert(e.id)
-                    if (try? context.existingObject(with: e.id)) == nil { gone.insert(e.id) }
-                }
-            } catch {
+            // Off the main thread when on it (ResultsController+Refetch).
+            guard let found = refetchAfterExternalChange() else {
                 reload()
                 return
             }
+            changed.formUnion(found)
         }
         let changes = process(changed: changed, gone: gone, renames: [:], computeChanges: true)
         deliver(changes)
