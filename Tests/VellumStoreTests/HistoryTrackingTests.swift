@@ -7,15 +7,8 @@ import Testing
 /// the schema exactly as it was. Fixtures are used on copies; the original is
 /// checked byte for byte afterwards.
 struct HistoryTrackingTests {
-    static let chinook: URL = {
-        var folder = PackageRoot.url
-        while folder.path != "/" {
-            let candidate = folder.appendingPathComponent("shared/fixtures/sqlite/chinook.sqlite")
-            if FileManager.default.fileExists(atPath: candidate.path) { return candidate }
-            folder = folder.deletingLastPathComponent()
-        }
-        return URL(fileURLWithPath: "/work/shared/fixtures/sqlite/chinook.sqlite")
-    }()
+    /// `shared/fixtures/sqlite/chinook.sqlite`, beside the Core Data fixtures.
+    static let chinook = SharedFixtures.directory.deletingLastPathComponent().appendingPathComponent("sqlite/chinook.sqlite")
 
     /// type, name, table and SQL of every schema object, sorted (rootpage left out:
     /// dropping a table may renumber pages, which is not the schema).
