@@ -14,6 +14,7 @@ import VellumStore
         "tui-first-screen-1m", "tui-rss-1m", "tui-sort-1m", "tui-key-redraw-p50", "tui-key-redraw-p99",
         "tui-key-redraw-saving-p50", "tui-key-redraw-saving-p99", "tui-remote-to-screen",
         "foreign-fetch-100k", "foreign-first-screen-1m", "coredata-open-model",
+        "foreign-remote-refresh-10k", "foreign-remote-refresh-1m",
     ]
 
     let directory: URL
@@ -91,6 +92,14 @@ import VellumStore
             let l = try await LiveWorkload.remoteLatencies(at: freshPath("remote"), outputURL: freshPath("remote-writer-out"), commits: 500)
             return [percentile(l, 50), percentile(l, 99)]
         }
+    }
+
+    /// p50 of an outside one-row update → change set, untracked; beside it the raw keyed fetch.
+    func coarseRefresh(_ count: Int, updates: Int) async throws -> Measurement {
+        let url = try bulkStore(count)
+        let latencies = try await CoarseRefreshWorkload.latencies(at: url, rowCount: count, updates: updates)
+        let (rawMs, _) = try LiveWorkload.rawControllerFetch(at: url.path)
+        return Measurement(value: percentile(latencies, 50), baseline: rawMs)
     }
 
     /// Rows/s with history on and off: [insertOn, insertOff, updateOn, updateOff].
@@ -306,6 +315,9 @@ import VellumStore
                 let bestRaw = try Timing.best(of: 20) { try CoreDataModelWorkload.rawRead(url) }
                 return Measurement(value: best, baseline: bestRaw)
             },
+            // Untracked (coarse) refresh, p50; baseline: the same keyed query in raw SQLite.
+            Benchmark(name: "foreign-remote-refresh-10k", unit: "ms") { [self] in try await coarseRefresh(10_000, updates: 40) },
+            Benchmark(name: "foreign-remote-refresh-1m", unit: "ms") { [self] in try await coarseRefresh(1_000_000, updates: 10) },
         ]
     }
 

@@ -90,6 +90,8 @@ enum VellumCLI {
             UpdateCommand.self,
             DeleteCommand.self,
             WatchCommand.self,
+            TrackCommand.self,
+            UntrackCommand.self,
             BrowseCommand.self,
             DemoCommand.self,
             HelpCommand.self,

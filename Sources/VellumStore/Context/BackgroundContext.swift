@@ -26,6 +26,12 @@ public final class BackgroundContext: @unchecked Sendable {
         }
     }
 
+    /// Runs `body` on the context's queue, then `completion` (on that queue) with its result.
+    public func perform<T: Sendable>(_ body: @escaping @Sendable (ManagedObjectContext) throws -> T,
+                                     completion: @escaping @Sendable (Result<T, Error>) -> Void) {
+        queue.async { [self] in completion(Result { try body(self.context) }) }
+    }
+
     /// Runs `body` on the context's queue and waits; reentrant.
     public func performAndWait<T>(_ body: (ManagedObjectContext) throws -> T) rethrows -> T {
         if DispatchQueue.getSpecific(key: queueKey) != nil { return try body(context) }

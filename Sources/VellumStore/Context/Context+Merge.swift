@@ -38,10 +38,17 @@ extension ManagedObjectContext {
 
     /// After a change whose details are unknown (a writer that records no history):
     /// reloads every registered, loaded object (local edits kept on top), drops the
-    /// ones that are gone, and tells observers to refetch and diff.
+    /// ones that are gone, and tells observers to refetch and diff. Only objects whose
+    /// stored values differ are reported refreshed (what a list shows as updated).
     public func refreshAllFromStore() throws {
-        let (reload, invalidated) = try reloadKeepingLocalChanges(registry.values.filter { !$0.isInserted && !$0.isFault })
-        var event = ObjectsDidChange(refreshed: Set(reload.map(\.objectID)).subtracting(invalidated), invalidated: invalidated)
+        let loaded = registry.values.filter { !$0.isInserted && !$0.isFault }
+        let before = loaded.map { $0.committed ?? $0.values }
+        let (reload, invalidated) = try reloadKeepingLocalChanges(loaded)
+        var changed: Set<ObjectID> = []
+        for (i, o) in reload.enumerated() where !invalidated.contains(o.objectID) && (o.committed ?? o.values) != before[i] {
+            changed.insert(o.objectID)
+        }
+        var event = ObjectsDidChange(refreshed: changed, invalidated: invalidated)
         event.storeChangedExternally = true
         notify(event)
     }

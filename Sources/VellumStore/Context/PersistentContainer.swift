@@ -22,6 +22,8 @@ public final class PersistentContainer: Sendable {
     /// The view context's reader connection, opened by `init` so that failures are
     /// thrown there, and taken once by the main actor when it creates the view context.
     private let viewConnection: Locked<Connection?>
+    /// Told of other programs' schema changes by the monitor (`PersistentContainer+SchemaChanges`).
+    let schemaObservers = SchemaChangeObservers()
 
     public var model: ManagedObjectModel { store.model }
 
@@ -41,7 +43,7 @@ public final class PersistentContainer: Sendable {
         }
         shared.withLock { $0.saveSubscription = subscription }
         if !options.inMemory {
-            let m = RemoteChangeMonitor(store: store) { [weak self] change in self?.didChangeRemotely(change) }
+            let m = RemoteChangeMonitor(store: store, schemaObservers: schemaObservers) { [weak self] change in self?.didChangeRemotely(change) }
             try m.start()
             shared.withLock { $0.monitor = m }
         }

@@ -9,6 +9,8 @@ extension PersistentStore {
         guard hasHistory, !options.readOnly, !options.inMemory else { return }
         let layout = self.layout
         do {
+            // A tracked foreign database (no metadata table) keeps the triggers `vellum track` installed.
+            if try !withWriter({ try $0.tableExists(Self.metadataTable) }) { return }
             if try withWriter(Self.triggersAreCurrent) { return }
             try writeTransaction(recordingHistory: false) { db in
                 if try Self.triggersAreCurrent(db) { return }  // another process was first

@@ -10,7 +10,9 @@ extension PersistentStore {
 
     /// Everything pruned is at or below this token.
     func historyHorizon(_ c: Connection) throws -> HistoryToken {
-        HistoryToken(rawValue: Int64(try c.scalarText("SELECT value FROM _vellum_metadata WHERE key = 'historyHorizon'") ?? "0") ?? 0)
+        // A tracked foreign database has history but no metadata table: nothing was pruned.
+        guard try c.tableExists(Self.metadataTable) else { return .start }
+        return HistoryToken(rawValue: Int64(try c.scalarText("SELECT value FROM _vellum_metadata WHERE key = 'historyHorizon'") ?? "0") ?? 0)
     }
 
     /// Transactions recorded after `token`, oldest first, optionally only those of `author`
@@ -28,9 +30,12 @@ extension PersistentStore {
             WHERE c.id > ? ORDER BY c.id LIMIT ?
             """, [.integer(token.rawValue), .integer(Int64(limit))])
         var result: [HistoryTransaction] = []
+        let entityOfTable = entitiesByTable()
         for row in rows {
-            guard let id = row[0].integerValue, let entityName = row[3].stringValue,
+            guard let id = row[0].integerValue, let recorded = row[3].stringValue,
                   let kind = row[5].integerValue.flatMap({ HistoryChange.Kind(rawValue: Int($0)) }) else { continue }
+            // Triggers of a tracked foreign table record the table's name.
+            let entityName = model.entity(named: recorded) == nil ? entityOfTable[recorded] ?? recorded : recorded
             // A row names one key, or packs several (Vellum's own saves).
             let keys = row[4].integerValue.map { [$0] } ?? row[10].dataValue.map(HistoryWriter.unpack) ?? []
             let txn = row[1].integerValue
@@ -78,6 +83,15 @@ extension PersistentStore {
                        [.string(String(max(old.rawValue, maxPruned)))])
             return n
         }
+    }
+
+    /// Entities by their table, where a table holds one entity (a foreign layout's).
+    private func entitiesByTable() -> [String: String] {
+        var result: [String: String] = [:]
+        for e in model.rootEntities where e.subentityNames.isEmpty {
+            if let table = layout.table(of: e.name), table != e.name { result[table] = e.name }
+        }
+        return result
     }
 
     private func propertyNames(forColumns columns: String?, entity: String) -> Set<String> {

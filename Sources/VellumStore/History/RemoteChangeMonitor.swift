@@ -32,10 +32,16 @@ final class RemoteChangeMonitor: @unchecked Sendable {
     /// The writer connection's data_version at the last check.
     private var lastWriterVersion: Int64 = 0
     private let handler: @Sendable (RemoteChange) -> Void
+    /// Told when another program changes tables or columns (`RemoteChangeMonitor+Schema`).
+    let schemaObservers: SchemaChangeObservers?
+    /// The schema at the last check; only touched on `queue`.
+    var schema = SchemaState()
 
-    init(store: PersistentStore, intervalMilliseconds: Int = 10, handler: @escaping @Sendable (RemoteChange) -> Void) {
+    init(store: PersistentStore, intervalMilliseconds: Int = 10, schemaObservers: SchemaChangeObservers? = nil,
+         handler: @escaping @Sendable (RemoteChange) -> Void) {
         self.store = store
         self.interval = .milliseconds(intervalMilliseconds)
+        self.schemaObservers = schemaObservers
         self.handler = handler
     }
 
@@ -43,9 +49,10 @@ final class RemoteChangeMonitor: @unchecked Sendable {
         try queue.sync {
             let c = try store.makeReaderConnection()
             connection = c
-            dataVersion = store.hasHistory ? try c.dataVersion() : try store.withWriter { try $0.dataVersion() }
+            dataVersion = store.detectsChangesCoarsely ? try store.withWriter { try $0.dataVersion() } : try c.dataVersion()
             lastWriterVersion = try store.withWriter { try $0.dataVersion() }
             token = try store.currentHistoryToken(using: c)
+            readSchema(c)
         }
         let url = URL(fileURLWithPath: store.path)
         let name = url.lastPathComponent
@@ -73,18 +80,20 @@ final class RemoteChangeMonitor: @unchecked Sendable {
     /// Checks once; used by the timer and by tests that want no delay.
     private func poll() {
         guard let c = connection else { return }
-        guard store.hasHistory else {
+        guard !store.detectsChangesCoarsely else {
             // Without history our own commits cannot be told apart in the file, so ask the
             // writer connection: its data_version moves only when *another* connection commits.
             // A failed check is retried on the next tick (polling: nothing is lost).
             if let version = try? store.withWriter({ try $0.dataVersion() }), version != dataVersion {
                 dataVersion = version
+                checkSchema(c)
                 handler(.unknown)
             }
             return
         }
         guard let version = try? c.dataVersion(), version != dataVersion else { return }   // retried next tick
         dataVersion = version
+        checkSchema(c)
         // Only our own saves since the last check? The writer's data_version moves only
         // for other connections' commits: then skip past our history without reading it.
         // (The newest id is read before the version, so no other writer's row can hide in it.)

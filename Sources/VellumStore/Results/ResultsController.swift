@@ -34,6 +34,8 @@ public final class ResultsController {
     public internal(set) var lastError: StoreError?
     /// Synchronous hook called with every delivered change set (tests).
     var onChangeSet: ((ResultsChangeSet) -> Void)?
+    /// The refetch-and-diff in flight after a coarse outside change (ResultsController+Refetch).
+    var externalRefetch = ExternalRefetch()
 
     public init(fetchRequest: FetchRequest, context: ManagedObjectContext, sectionKeyPath: String? = nil) {
         self.fetchRequest = fetchRequest
@@ -179,27 +181,17 @@ public final class ResultsController {
             reload()
             return
         }
-        var gone = event.deleted.union(event.invalidated)
+        let gone = event.deleted.union(event.invalidated)
         var changed = event.inserted.union(event.updated).union(event.refreshed).union(gone)
         if event.storeChangedExternally {
             // A writer without history: ask SQL what the list is now, and treat every
             // object whose presence or sort keys differ as changed — still one diffed change set.
-            do {
-                let rows = try context.fetchKeyedIDs(fetchRequest)
-                var seen = Set<ObjectID>(minimumCapacity: rows.count)
-                for r in rows {
-                    seen.insert(r.id)
-                    if index.keys(of: r.id) != r.keys { changed.insert(r.id) }
-                }
-                for e in index.entries where !seen.contains(e.id) {
-                    changed.insert(e.id)
-                    // Gone only when the store says so; a failed read keeps the row (and is reported).
-                    do { _ = try context.existingObject(with: e.id) } catch where Self.meansAbsent(error) { gone.insert(e.id) }
-                }
-            } catch {
+            // Off the main thread when on it (ResultsController+Refetch).
+            guard let found = refetchAfterExternalChange() else {
                 reload()
                 return
             }
+            changed.formUnion(found)
         }
         let changes = process(changed: changed, gone: gone, renames: [:], computeChanges: true)
         deliver(changes)

@@ -21,6 +21,8 @@ public struct StoreOptions: Sendable {
     /// How the model maps onto tables: Vellum's own layout (`docs/store-format.md`)
     /// unless a test gives another. Must match the layout the file was created with.
     public var layout: @Sendable (ManagedObjectModel) -> any StoreLayout = { NativeLayout(model: $0) }
+    /// How other writers' changes are detected (object by object from history, or coarsely).
+    public var changeDetection: ChangeDetection = .automatic
 
     public init(createIfMissing: Bool = true, readOnly: Bool = false, inMemory: Bool = false,
                 busyTimeoutMilliseconds: Int32 = 2000, writeRetries: Int = 5) {

@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+import VellumStore
+
+/// `vellum track` / `vellum untrack` on a copy of Chinook: nothing without consent,
+/// exactly the printed names added, and the schema as before after untrack.
+@Suite(.serialized)
+struct TrackCommandTests {
+    static let chinook = SharedFixtures.directory.deletingLastPathComponent().appendingPathComponent("sqlite/chinook.sqlite")
+
+    static func schema(_ path: String) throws -> [String] {
+        try sqliteRows(path, "SELECT type || '|' || name || '|' || tbl_name || '|' || coalesce(sql, '') FROM sqlite_master ORDER BY type, name")
+    }
+
+    /// `vellum ARGS` with `input` on its standard input.
+    static func vellum(_ arguments: [String], input: String) throws -> VellumBinary.Output {
+        let quoted = ([VellumBinary.url.path] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+        return try VellumBinary.run(executable: URL(fileURLWithPath: "/bin/sh"), ["-c", "printf '\(input)' | " + quoted.joined(separator: " ")])
+    }
+
+    @Test func trackAsksThenAddsExactlyWhatItPrintedAndUntrackRemovesIt() throws {
+        let original = try Data(contentsOf: Self.chinook)
+        let dir = TempDir()
+        let path = dir.path("chinook.sqlite")
+        try FileManager.default.copyItem(atPath: Self.chinook.path, toPath: path)
+        let before = try Self.schema(path)
+        let namesBefore = Set(try sqliteRows(path, "SELECT name FROM sqlite_master"))
+
+        let declined = try Self.vellum(["track", path], input: "n\\n")
+        #expect(declined.status == 1)
+        #expect(declined.stderr.contains("not confirmed; nothing was changed"))
+        #expect(try Self.schema(path) == before)
+
+        let r = try Self.vellum(["track", path], input: "y\\n")
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("[y/N]"))
+        let printed = Set(r.stdout.split(whereSeparator: { " ,:\n".contains($0) }).map(String.init).filter { $0.hasPrefix("_vellum_") })
+        #expect(printed.count == 36)  // 2 tables, 1 index, 3 triggers on each of 11 tables
+        #expect(r.stdout.contains("on Artist (key ArtistId): _vellum_history_Artist_insert, _vellum_history_Artist_update, _vellum_history_Artist_delete"))
+        #expect(r.stdout.contains("on PlaylistTrack (key rowid)"))
+        #expect(Set(try sqliteRows(path, "SELECT name FROM sqlite_master")).subtracting(namesBefore) == printed)
+        #expect(try sqliteScalar(path, "PRAGMA journal_mode") == "delete")
+
+        #expect(try sqliteShell(path, "UPDATE Track SET Name = 'Changed' WHERE TrackId = 1") == 0)
+        #expect(try sqliteRows(path, "SELECT entity || ' ' || pk || ' ' || columns FROM _vellum_changes") == ["Track 1 Name"])
+
+        let u = try VellumBinary.run(["untrack", path, "--yes"])
+        #expect(u.status == 0, "\(u.stderr)")
+        #expect(u.stdout.contains("removed 36 names"))
+        #expect(try Self.schema(path) == before)
+        #expect(try Data(contentsOf: Self.chinook) == original)
+        #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+    }
+
+    @Test func trackRefusesATableItCannotTrackNamingIt() throws {
+        let dir = TempDir()
+        let path = dir.path("pairs.sqlite")
+        #expect(try sqliteShell(path, "CREATE TABLE pairs (a TEXT, b TEXT, PRIMARY KEY (a, b)) WITHOUT ROWID") == 0)
+        let before = try Self.schema(path)
+        let r = try VellumBinary.run(["track", path, "pairs", "--yes"])
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("cannot track pairs: a WITHOUT ROWID table"))
+        let none = try VellumBinary.run(["track", path, "--yes"])
+        #expect(none.status == 1)
+        #expect(none.stdout.contains("not tracked: pairs (a WITHOUT ROWID table"))
+        #expect(try Self.schema(path) == before)
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import Testing
+@testable import VellumStore
+
+/// Refetch-and-diff: a store that learns only "another connection committed"
+/// (no history, or `ChangeDetection.coarse`) still gives its results controllers
+/// fine-grained change sets that turn the old list into the new one exactly.
+@MainActor
+struct CoarseRefreshTests {
+    enum Setup: String, CaseIterable { case noHistory, coarseWithHistory }
+
+    static func options(_ setup: Setup) -> StoreOptions {
+        var options = StoreOptions()
+        switch setup {
+        case .noHistory: options.recordsHistory = false
+        case .coarseWithHistory: options.changeDetection = .coarse
+        }
+        return options
+    }
+
+    @Test(arguments: Setup.allCases)
+    func randomOutsideWritesKeepTheListEqualToAFreshFetch(_ setup: Setup) async throws {
+        let seed = SeededRandom.seedFromEnvironment()
+        var rng = SeededRandom(seed: seed)
+        let dir = TempDir()
+        let url = dir.file("coarse.sqlite")
+        let container = try PersistentContainer(model: Fixtures.shopModel(), storeURL: url, options: Self.options(setup))
+        #expect(container.store.detectsChangesCoarsely)
+        let view = container.viewContext
+        let request = FetchRequest(entityName: "Product", predicate: try Predicate.parse("active == true"),
+                                   sortDescriptors: [SortDescriptor("stock"), SortDescriptor("price", ascending: false)])
+        let checker = try ResultsChecker(ResultsController(fetchRequest: request, context: view, sectionKeyPath: "stock"))
+        // Another connection, as another process would write (Vellum's triggers, if any, fire; nobody reads them).
+        let outside = try Connection(path: url.path)
+        var kinds: Set<String> = []
+        for step in 0..<120 {
+            let r = Int.random(in: 0..<100, using: &rng)
+            let stock = Int64.random(in: 0..<4, using: &rng), price = Double(Int.random(in: 0..<5, using: &rng))
+            let target = Int64.random(in: 1...Int64(max(1, step)), using: &rng)
+            if r < 35 {
+                for _ in 0...Int.random(in: 0..<3, using: &rng) {
+                    try outside.run("INSERT INTO Product (_entity, _version, name, price, stock, active) VALUES ('Product', 1, ?, ?, ?, ?)",
+                                    [.string("p\(step)"), .double(price), .integer(stock), .integer(Int64.random(in: 0..<2, using: &rng))])
+                }
+            } else if r < 60 {
+                try outside.run("UPDATE Product SET stock = ?, price = ? WHERE _pk = ?", [.integer(stock), .double(price), .integer(target)])
+            } else if r < 70 {
+                try outside.run("UPDATE Product SET active = 1 - active WHERE _pk % 5 = ?", [.integer(target % 5)])
+            } else if r < 85 {
+                try outside.run("DELETE FROM Product WHERE _pk = ?", [.integer(target)])
+            } else {
+                try outside.run("UPDATE Product SET name = name || '+' WHERE _pk = ?", [.integer(target)])
+            }
+            let expected = try Self.freshSnapshot(request, store: container.store)
+            let reached = await waitUntil(timeout: 30) { checker.controller.snapshot == expected }
+            #expect(reached, "seed \(seed) step \(step): \(checker.controller.snapshot) != \(expected)")
+            if !reached { break }
+            for c in checker.sets.suffix(3) {
+                if !c.objectInserts.isEmpty { kinds.insert("insert") }
+                if !c.objectDeletes.isEmpty { kinds.insert("delete") }
+                if !c.objectMoves.isEmpty { kinds.insert("move") }
+            }
+        }
+        #expect(checker.failures.isEmpty, "seed \(seed): \(checker.failures.prefix(3))")
+        #expect(!checker.sets.contains { $0.isReload }, "seed \(seed): a change was reported as a reload")
+        #expect(kinds == ["insert", "delete", "move"], "seed \(seed): \(kinds)")
+        // The fetch ran on the controller's private context, not the view context's connection.
+        #expect(checker.controller.externalRefetch.reader != nil)
+    }
+
+    /// An object on screen (loaded in the view context) whose shown value changes
+    /// outside is reported as an update in place — what the browser flashes.
+    @Test func aLoadedRowChangedOutsideIsReportedAsAnUpdate() async throws {
+        let dir = TempDir()
+        let url = dir.file("flash.sqlite")
+        let container = try PersistentContainer(model: Fixtures.shopModel(), storeURL: url, options: Self.options(.noHistory))
+        let view = container.viewContext
+        for name in ["a", "b", "c"] { _ = try view.insert("Product", values: ["name": .string(name)]) }
+        try view.save()
+        let checker = try ResultsChecker(ResultsController(fetchRequest: FetchRequest(entityName: "Product", sortDescriptors: [SortDescriptor("name")]), context: view))
+        let b = try checker.controller.object(at: ResultsIndexPath(item: 1, section: 0))
+        #expect(try sqliteShell(url.path, "UPDATE Product SET price = 9 WHERE name = 'b'") == 0)
+        #expect(await waitUntil(timeout: 30) { checker.sets.contains { !$0.objectUpdates.isEmpty } })
+        #expect(checker.sets.flatMap(\.objectUpdates).map(\.id) == [b.objectID])
+        #expect(try b.value(forKey: "price") == .double(9))
+        #expect(checker.failures.isEmpty)
+    }
+
+    /// The list as a new controller on a new context reads it now.
+    static func freshSnapshot(_ request: FetchRequest, store: PersistentStore) throws -> ResultsSnapshot {
+        let controller = ResultsController(fetchRequest: request, context: try ManagedObjectContext(store: store), sectionKeyPath: "stock")
+        try controller.performFetch()
+        return controller.snapshot
+    }
+}
