@@ -37,7 +37,7 @@ extension CoreDataStoreFile {
         let stored = metadata.versionHashes
         if let xcodeModel {
             let model: ManagedObjectModel
-            do { model = try XcodeModelReader.read(url: xcodeModel) } catch { throw .model(error) }
+            model = try XcodeModelReader.read(url: xcodeModel)
             let coreData = CoreDataModel(model: model)
             let differing = CoreDataVersionHash.differingEntities(coreData, stored: stored)
             guard differing.isEmpty else { throw .coreDataModelMismatch(path: path, model: xcodeModel.path, entities: differing) }
