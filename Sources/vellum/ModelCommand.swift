@@ -7,6 +7,7 @@ struct ModelCommand: Command {
     static let summary = "Print a model (JSON, Xcode model, or the model of a store)"
     static let help = """
         Usage: vellum model PATH [--json] [--read-only]
+               vellum model OLD --diff NEW
 
         Prints the model read from PATH, which may be:
           - a JSON model file,
@@ -16,16 +17,20 @@ struct ModelCommand: Command {
 
         Options:
           --json    print the model in Vellum's JSON model format
+          --diff NEW  print what changes from the model at PATH to the model at NEW, in
+                    words, following renaming identifiers (either may be a store)
           --read-only  accepted for symmetry with the other reading commands
           --help    show this help
 
         """
-    static let spec = ArgumentSpec(flags: ["json", ReadOnlyNotice.flag])
+    static let spec = ArgumentSpec(flags: ["json", ReadOnlyNotice.flag], options: ["diff"])
 
     static func run(_ arguments: ParsedArguments, console: Console) throws {
         let path = try VellumCLI.positionals(arguments, ["PATH"], command: name)[0]
         let model = try ModelSource.loadModel(path: path)
-        if arguments.has("json") {
+        if let other = arguments.option("diff") {
+            console.out(ModelDiffText.describe(from: model, to: try ModelSource.loadModel(path: other)))
+        } else if arguments.has("json") {
             var text = String(decoding: model.jsonData(), as: UTF8.self)
             if !text.hasSuffix("\n") { text += "\n" }
             console.out(text)

@@ -25,7 +25,11 @@ public final class PersistentContainer: Sendable {
 
     public var model: ManagedObjectModel { store.model }
 
-    public init(model: ManagedObjectModel?, storeURL: URL?, options: StoreOptions = StoreOptions()) throws {
+    /// `migration` decides what happens when the file holds an older model (`docs/migration.md`);
+    /// a hook already set in `options` is kept.
+    public init(model: ManagedObjectModel?, storeURL: URL?, options: StoreOptions = StoreOptions(),
+                migration: MigrationPolicy = .automatic) throws {
+        let options = options.migrateOnMismatch == nil ? migration.applied(to: options) : options
         store = try PersistentStore(url: storeURL, model: model, options: options)
         writeQueue = WriteQueue(store: store)
         viewConnection = Locked(try store.makeReaderConnection())
