@@ -86,6 +86,7 @@ public enum StoreMigrator {
     private static func open(_ path: String, readOnly: Bool, options: MigrationOptions) throws(StoreError) -> Connection {
         guard FileManager.default.fileExists(atPath: path) else { throw .fileNotFound(path: path) }
         try StoreFileCheck.check(path)
+        try refuseForeign(path)
         let access = StoreFileAccess.choose(for: path, options: StoreOptions(createIfMissing: false, readOnly: readOnly))
         let c = try Connection(path: access.connectionPath(path), options: access.openOptions(busyTimeoutMilliseconds: options.busyTimeoutMilliseconds, journalModeWAL: !readOnly))
         guard try c.tableExists(PersistentStore.metadataTable) else {
@@ -95,6 +96,16 @@ public enum StoreMigrator {
         return c
     }
 
+    /// Another program's database (Core Data's above all) is judged from its main file opened
+    /// `immutable`, so not even a `-shm` appears beside it; with a `-wal` the normal open decides.
+    private static func refuseForeign(_ path: String) throws(StoreError) {
+        guard StoreFileCheck.walSize(path) == 0,
+              let main = try? Connection(path: PersistentStore.immutableURI(path), options: .init(readOnly: true, journalModeWAL: false)),
+              (try? main.tableExists(PersistentStore.metadataTable)) == false else { return }
+        if (try? main.tableExists("Z_METADATA")) == true { throw .coreDataStore(path: path) }
+        throw .notAStore(path: path)
+    }
+
     private static func storedModel(_ c: Connection, _ path: String) throws(StoreError) -> ManagedObjectModel {
         guard let json = try c.scalarText("SELECT value FROM \(quoteIdentifier(PersistentStore.metadataTable)) WHERE key = 'model'") else {
             throw .invalidOperation("\(path): the store does not hold its model, so the migration cannot be inferred")
@@ -102,5 +113,26 @@ public enum StoreMigrator {
         do { return try ManagedObjectModel.fromJSON(Data(json.utf8)) } catch {
             throw .invalidOperation("\(path): the model stored in the file cannot be read: \(ErrorText.describe(error))")
         }
+    }
+}
+
+extension StoreMigrator {
+    /// Migrates step by step through `versions` (oldest first), from the one the store
+    /// holds to the last: each step infers from its predecessor, so renaming identifiers
+    /// that name the previous version's element chain across versions. A store whose
+    /// model is none of them migrates straight to the last. Each step is atomic; the
+    /// backup (if any) is of the store as it was before the first.
+    @discardableResult
+    public static func migrate(storeAt url: URL, through versions: [ManagedObjectModel], options: MigrationOptions = MigrationOptions()) throws(StoreError) -> [MigrationResult] {
+        guard let last = versions.last else { return [] }
+        let stored = try plan(storeAt: url, to: last, options: options).fromHash
+        let start = versions.lastIndex { $0.versionHash == stored }.map { $0 + 1 } ?? versions.count - 1
+        var results: [MigrationResult] = []
+        var step = options
+        for model in versions[start...] {
+            results.append(try migrate(storeAt: url, to: model, options: step))
+            if results.last?.migrated == true { step.backup = false }
+        }
+        return results
     }
 }

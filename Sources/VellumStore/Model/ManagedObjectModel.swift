@@ -12,8 +12,12 @@ public final class ManagedObjectModel: Sendable, Equatable, CustomStringConverti
     public let entityNames: [String]
     /// A SHA-256 over the model's structure, independent of declaration order.
     public let versionHash: String
+    /// The version's name as its author gave it (JSON `versionIdentifier`, Xcode's
+    /// `userDefinedModelVersionIdentifier`); not part of `versionHash`.
+    public let versionIdentifier: String?
 
-    public init(entities: [EntityDescription]) throws(ModelError) {
+    public init(entities: [EntityDescription], versionIdentifier: String? = nil) throws(ModelError) {
+        self.versionIdentifier = versionIdentifier
         let sorted = entities.sorted { $0.name < $1.name }
         var byName: [String: EntityDescription] = [:]
         for e in sorted {
