@@ -12,8 +12,9 @@ enum ColumnSource: Equatable {
     case coalesce(String, Value)
     /// A SQL expression over `s` (relationship storage that moves).
     case expression(String)
-    /// The old column converted row by row (`TypeChange.convert`).
-    case converted(column: String, from: AttributeType, to: AttributeType)
+    /// The old column converted row by row (`TypeChange.convert`); NULLs then take
+    /// `orDefault` when given (the attribute became required).
+    case converted(column: String, from: AttributeType, to: AttributeType, orDefault: Value?)
 }
 
 /// How the rows of one new entity are filled from its old entity's rows.
@@ -75,7 +76,7 @@ struct ColumnSources {
             if !a.isOptional, oa.isOptional, let d = a.defaultValue { return .coalesce(oc, d) }
             return .column(oc)
         case .widening, .narrowing:
-            return .converted(column: oc, from: oa.type, to: a.type)
+            return .converted(column: oc, from: oa.type, to: a.type, orDefault: a.isOptional ? nil : a.defaultValue)
         case .refused:
             return fallback
         }

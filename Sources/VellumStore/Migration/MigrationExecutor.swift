@@ -133,7 +133,7 @@ struct MigrationExecutor {
             }
         }
         for (column, source) in copy.columns {
-            guard case .converted(let old, let from, let to) = source else { continue }
+            guard case .converted(let old, let from, let to, let orDefault) = source else { continue }
             let read = try c.prepare("SELECT s.\(oldPK), s.\(quoteIdentifier(old)) FROM \(oldTable) s WHERE s.\(kind) = ? AND s.\(quoteIdentifier(old)) IS NOT NULL")
             try read.bind([.string(copy.oldEntity)])
             let write = "UPDATE \(quoteIdentifier(Self.stagingPrefix + table)) SET \(quoteIdentifier(column)) = ? WHERE \(pk) = ?"
@@ -144,16 +144,21 @@ struct MigrationExecutor {
                 }
                 try c.run(write, [converted, .integer(key)])
             }
+            if let orDefault {
+                try c.run("UPDATE \(quoteIdentifier(Self.stagingPrefix + table)) SET \(quoteIdentifier(column)) = ? WHERE \(quoteIdentifier(column)) IS NULL AND \(quoteIdentifier(newLayout.entityColumn)) = ?",
+                          [orDefault, .string(copy.newEntity)])
+            }
         }
     }
 
+    /// The rows' CTE has a `_vellum_` name: an entity's table may not shadow it (CTE names ignore case).
     private func fillJoin(_ join: JoinTable, rebuiltRoots: Set<String>) throws(StoreError) {
         guard let select = design.sources.joinRowsSelect(join) else { return }
         func current(_ table: String) -> String { quoteIdentifier(rebuiltRoots.contains(table) ? Self.stagingPrefix + table : table) }
         try c.execute("""
-            WITH r(s, t, tp, sp) AS (\(select)) \
+            WITH _vellum_join_rows(s, t, tp, sp) AS (\(select)) \
             INSERT OR IGNORE INTO \(quoteIdentifier(Self.stagingPrefix + join.table)) ("source", "target", "target_position", "source_position") \
-            SELECT s, t, tp, sp FROM r WHERE s IN (SELECT \(pk) FROM \(current(join.sourceTable))) AND t IN (SELECT \(pk) FROM \(current(join.targetTable)))
+            SELECT s, t, tp, sp FROM _vellum_join_rows WHERE s IN (SELECT \(pk) FROM \(current(join.sourceTable))) AND t IN (SELECT \(pk) FROM \(current(join.targetTable)))
             """)
     }
 

@@ -178,4 +178,16 @@ import Testing
         let text = try #require(refusal { try store.migrate(to: unique) })
         #expect(text.contains("(name) unique: 2 rows do not comply (keys 1, 2)"), "\(text)")
     }
+
+    /// Found by the randomized test: a type widened and made required with a default
+    /// kept its NULLs (the converted path skipped the default).
+    @Test func widenedAndRequiredWithDefaultFillsTheNils() throws {
+        let store = try MigrationTestStore(try Self.people(), fill: Self.fill)
+        let new = try ModelBuilder().entity("Person") {
+            $0.attribute("name", .string)
+            $0.attribute("age", .string, optional: false, default: .string("unknown"))
+        }.build()
+        try store.migrate(to: new)
+        #expect(Set(try store.rows("Person", model: new).values.map { $0["age"]! }) == [.string("36"), .string("85"), .string("12"), .string("unknown")])
+    }
 }

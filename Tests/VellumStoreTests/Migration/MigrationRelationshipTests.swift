@@ -106,4 +106,21 @@ import Testing
         try store.migrate(to: new)
         #expect(try store.rows("Book", model: new).count == 4)
     }
+
+    /// Found by the randomized test: the join rows were selected through a CTE named `r`,
+    /// which (names ignore case) hid an entity table named `R`, so no row was copied.
+    @Test func joinTableIsFilledWhenAnEntityIsNamedR() throws {
+        let old = try ModelBuilder()
+            .entity("R") { $0.toMany("items", "T", inverse: "owner") }
+            .entity("T") { $0.attribute("label", .string); $0.toOne("owner", "R", inverse: "items") }.build()
+        let new = try ModelBuilder()
+            .entity("R") { $0.toMany("items", "T", inverse: "owner") }
+            .entity("T") { $0.attribute("label", .string); $0.toMany("owner", "R", inverse: "items") }.build()
+        let store = try MigrationTestStore(old) { ctx in
+            let r = try ctx.insert("R")
+            try ctx.insert("T", values: ["label": .string("x")]).setToOne("owner", r)
+        }
+        try store.migrate(to: new)
+        #expect(try store.rows("T", model: new).values.map { $0["owner"]! } == [.string("1")])
+    }
 }
