@@ -12,6 +12,7 @@ import VellumStore
         "controller-update-1m-p50", "controller-update-1m-p99", "remote-latency-p50", "remote-latency-p99",
         "monitor-idle-cpu", "history-overhead-insert", "history-overhead-update",
         "tui-first-screen-1m", "tui-rss-1m", "tui-sort-1m", "tui-key-redraw-p50", "tui-remote-to-screen",
+        "migrate-add-attribute-1m", "migrate-rebuild-1m",
     ]
 
     let directory: URL
@@ -245,6 +246,24 @@ import VellumStore
                 return Measurement(value: h[2], baseline: h[3])
             },
             // The real browser in tmux on a 1M-row store (one session run feeds all five).
+            Benchmark(name: "migrate-add-attribute-1m", unit: "ms") { [self] in
+                let store = try bulkStore(1_000_000), model = try MigrationWorkload.addedAttributeModel()
+                var best = Double.infinity, bestRaw = Double.infinity
+                for _ in 0..<Self.runs {
+                    best = min(best, try MigrationWorkload.vellum(store, to: model, scratch: freshPath("migrate")))
+                    bestRaw = min(bestRaw, try MigrationWorkload.rawAddColumn(store, scratch: freshPath("migrate-raw")))
+                }
+                return Measurement(value: best, baseline: bestRaw)
+            },
+            Benchmark(name: "migrate-rebuild-1m", unit: "ms") { [self] in
+                let store = try bulkStore(1_000_000), model = try MigrationWorkload.removedAttributeModel()
+                var best = Double.infinity, bestRaw = Double.infinity
+                for _ in 0..<Self.runs {
+                    best = min(best, try MigrationWorkload.vellum(store, to: model, scratch: freshPath("migrate")))
+                    bestRaw = min(bestRaw, try MigrationWorkload.rawRebuild(store, scratch: freshPath("migrate-raw")))
+                }
+                return Measurement(value: best, baseline: bestRaw)
+            },
             Benchmark(name: "tui-first-screen-1m", unit: "ms") { [self] in Measurement(value: percentile(try tui().firstScreen, 50)) },
             Benchmark(name: "tui-rss-1m", unit: "MB") { [self] in Measurement(value: try tui().rssMB) },
             Benchmark(name: "tui-sort-1m", unit: "ms") { [self] in Measurement(value: percentile(try tui().sort, 50)) },
