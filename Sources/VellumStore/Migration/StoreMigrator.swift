@@ -11,6 +11,8 @@ public struct MigrationOptions: Sendable {
     /// Must match the layout the store was created with.
     public var layout: @Sendable (ManagedObjectModel) -> any StoreLayout = { NativeLayout(model: $0) }
     public var busyTimeoutMilliseconds: Int32 = 5000
+    /// Custom stages, run in order in the migration's transaction (`MigrationStage`).
+    public var stages: [MigrationStage] = []
 
     public init(backup: Bool = true) { self.backup = backup }
 }
@@ -60,7 +62,11 @@ public enum StoreMigrator {
             guard plan.canRun else { throw .migrationRefused(path: path, plan: plan.description) }
             let backup = options.backup ? try StoreBackup.copy(path, suffix: "before-" + old.versionHash, options: options) : nil
             let total = plan.steps.filter { $0.strategy == .rebuild }.reduce(0) { $0 + $1.rows }
+            let before = MigrationStageContext(model: old, layout: design.oldLayout, connection: c)
+            for stage in options.stages { try stage.run(stage.before, before) }
             try MigrationExecutor(design: design, connection: c, totalRows: total, progress: { options.progress?($0) }).run()
+            let after = MigrationStageContext(model: model, layout: design.newLayout, connection: c)
+            for stage in options.stages { try stage.run(stage.after, after) }
             try record(c, model: model, from: old, author: options.author)
             try c.execute("COMMIT")
             return MigrationResult(plan: plan, backupPath: backup, migrated: true)
