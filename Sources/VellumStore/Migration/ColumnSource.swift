@@ -96,49 +96,56 @@ struct ColumnSources {
         }
     }
 
-    /// The SELECT filling a new join table (columns source, target, target_position,
-    /// source_position) from the old storage of the relationship it stands for; nil when new.
-    func joinRowsSelect(_ join: JoinTable) -> String? {
-        guard let (entity, r) = declaring(join.sourceRelationship, table: join.table, side: "source"),
+    /// The rows of a new join table from the old storage of the relationship it stands
+    /// for: the new table's columns (keys, then the positions of the ordered sides) and
+    /// a SELECT giving them; nil when the relationship is new.
+    func joinRows(_ join: JoinTable) -> (columns: [String], select: String, identity: Bool)? {
+        guard let (entity, r, newPosition) = declaring(join.sourceRelationship, join: join),
               let o = correspondence.oldEntity(for: entity.name),
               let or = correspondence.oldRelationship(entity: entity.name, relationship: r.name),
               let om = oldLayout.mapping(for: o.name), let oi = o.relationshipIndexByName[or.name] else { return nil }
-        let inverse = newLayout.model.entity(named: r.destination)?.relationship(named: r.inverse)
-        let oldInverse = oldLayout.model.entity(named: or.destination)?.relationship(named: or.inverse)
-        let ownOrdered = r.isOrdered && or.isOrdered
-        let inverseOrdered = (inverse?.isOrdered ?? false) && (oldInverse?.isOrdered ?? false)
+        let newInversePosition = position(newLayout, entity: r.destination, relationship: r.inverse)
+        let oldInversePosition = position(oldLayout, entity: or.destination, relationship: or.inverse)
+        var columns = [join.sourceColumn, join.targetColumn]
+        if let p = newPosition { columns.append(p) }
+        if let p = newInversePosition { columns.append(p) }
+        func positions(_ alias: String, own: String?, inverse: String?) -> String {
+            var out = ""
+            if newPosition != nil { out += ", " + (own.map { "\(alias).\(quoteIdentifier($0))" } ?? "NULL") }
+            if newInversePosition != nil { out += ", " + (inverse.map { "\(alias).\(quoteIdentifier($0))" } ?? "NULL") }
+            return out
+        }
         let pk = quoteIdentifier(oldLayout.primaryKeyColumn)
         switch om.relationshipStorage[oi] {
-        case .joinTable(let table, let source, let target, _):
-            let own = source == "source" ? "target_position" : "source_position"
-            let other = own == "target_position" ? "source_position" : "target_position"
-            return "SELECT j.\(quoteIdentifier(source)), j.\(quoteIdentifier(target)), \(ownOrdered ? "j.\(own)" : "NULL"), \(inverseOrdered ? "j.\(other)" : "NULL") FROM \(quoteIdentifier(table)) j"
-        case .inverseForeignKey(let table, let column, let position):
+        case .joinTable(let table, let source, let target, let own):
+            let select = "SELECT j.\(quoteIdentifier(source)), j.\(quoteIdentifier(target))\(positions("j", own: own, inverse: oldInversePosition)) FROM \(quoteIdentifier(table)) j"
+            let same = table == join.table && source == join.sourceColumn && own == newPosition && oldInversePosition == newInversePosition
+            return (columns, select, same)
+        case .inverseForeignKey(let table, let column, let own):
             let c = quoteIdentifier(column)
-            return "SELECT d.\(c), d.\(pk), \(ownOrdered && position != nil ? "d.\(quoteIdentifier(position!))" : "NULL"), NULL FROM \(quoteIdentifier(table)) d WHERE d.\(c) IS NOT NULL"
+            return (columns, "SELECT d.\(c), d.\(pk)\(positions("d", own: own, inverse: nil)) FROM \(quoteIdentifier(table)) d WHERE d.\(c) IS NOT NULL", false)
         case .foreignKey(let column):
             let c = quoteIdentifier(column)
             let kinds = o.hierarchyNames.map { "'\($0.replacingOccurrences(of: "'", with: "''"))'" }.joined(separator: ", ")
-            return "SELECT s.\(pk), s.\(c), NULL, NULL FROM \(quoteIdentifier(om.table)) s WHERE s.\(c) IS NOT NULL AND s.\(quoteIdentifier(oldLayout.entityColumn)) IN (\(kinds))"
+            return (columns, "SELECT s.\(pk), s.\(c)\(positions("s", own: nil, inverse: nil)) FROM \(quoteIdentifier(om.table)) s WHERE s.\(c) IS NOT NULL AND s.\(quoteIdentifier(oldLayout.entityColumn)) IN (\(kinds))", false)
         }
     }
 
-    /// The entity declaring `relationship` whose storage is `table`'s `side` column.
-    private func declaring(_ relationship: String, table: String, side: String) -> (Entity, RelationshipDescription)? {
+    /// The position column ordering `entity.relationship` in its join table, if it is ordered.
+    private func position(_ layout: any StoreLayout, entity: String, relationship: String) -> String? {
+        guard let m = layout.mapping(for: entity), let i = m.entity.relationshipIndexByName[relationship],
+              case .joinTable(_, _, _, let p) = m.relationshipStorage[i] else { return nil }
+        return p
+    }
+
+    /// The entity declaring `relationship` whose keys are `join`'s source column, and its position column.
+    private func declaring(_ relationship: String, join: JoinTable) -> (Entity, RelationshipDescription, String?)? {
         for name in newLayout.model.entityNames {
             let m = newLayout.mapping(for: name)!
             guard let i = m.entity.relationshipIndexByName[relationship], m.entity.declaration.relationships.contains(where: { $0.name == relationship }),
-                  case .joinTable(let t, let source, _, _) = m.relationshipStorage[i], t == table, source == side else { continue }
-            return (m.entity, m.entity.relationships[i])
+                  case .joinTable(let t, let source, _, let p) = m.relationshipStorage[i], t == join.table, source == join.sourceColumn else { continue }
+            return (m.entity, m.entity.relationships[i], p)
         }
         return nil
-    }
-}
-
-extension ColumnSources {
-    /// True when the old join table of the same name holds exactly the new rows.
-    func joinIsIdentity(_ join: JoinTable) -> Bool {
-        joinRowsSelect(join) == "SELECT j.\"source\", j.\"target\", j.target_position, j.source_position FROM \(quoteIdentifier(join.table)) j"
-            || joinRowsSelect(join) == "SELECT j.\"source\", j.\"target\", NULL, NULL FROM \(quoteIdentifier(join.table)) j"
     }
 }

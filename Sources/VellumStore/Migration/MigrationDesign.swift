@@ -32,7 +32,7 @@ struct MigrationDesign {
             roots[root.name] = try strategy(root, copies, connection)
         }
         for join in newLayout.joinTables {
-            let same = oldSchema.tables[join.table] == newSchema.tables[join.table] && sources.joinIsIdentity(join)
+            let same = oldSchema.tables[join.table] == newSchema.tables[join.table] && (sources.joinRows(join)?.identity ?? false)
                 && [join.sourceTable, join.targetTable].allSatisfy { roots[$0] != .rebuild }
             joins[join.table] = same ? .unchanged : .rebuild
         }

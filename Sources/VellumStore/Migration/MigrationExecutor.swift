@@ -153,12 +153,13 @@ struct MigrationExecutor {
 
     /// The rows' CTE has a `_vellum_` name: an entity's table may not shadow it (CTE names ignore case).
     private func fillJoin(_ join: JoinTable, rebuiltRoots: Set<String>) throws(StoreError) {
-        guard let select = design.sources.joinRowsSelect(join) else { return }
+        guard let rows = design.sources.joinRows(join) else { return }
         func current(_ table: String) -> String { quoteIdentifier(rebuiltRoots.contains(table) ? Self.stagingPrefix + table : table) }
+        let names = rows.columns.indices.map { "c\($0)" }
         try c.execute("""
-            WITH _vellum_join_rows(s, t, tp, sp) AS (\(select)) \
-            INSERT OR IGNORE INTO \(quoteIdentifier(Self.stagingPrefix + join.table)) ("source", "target", "target_position", "source_position") \
-            SELECT s, t, tp, sp FROM _vellum_join_rows WHERE s IN (SELECT \(pk) FROM \(current(join.sourceTable))) AND t IN (SELECT \(pk) FROM \(current(join.targetTable)))
+            WITH _vellum_join_rows(\(names.joined(separator: ", "))) AS (\(rows.select)) \
+            INSERT OR IGNORE INTO \(quoteIdentifier(Self.stagingPrefix + join.table)) (\(rows.columns.map(quoteIdentifier).joined(separator: ", "))) \
+            SELECT \(names.joined(separator: ", ")) FROM _vellum_join_rows WHERE c0 IN (SELECT \(pk) FROM \(current(join.sourceTable))) AND c1 IN (SELECT \(pk) FROM \(current(join.targetTable)))
             """)
     }
 
