@@ -17,6 +17,10 @@ struct EntityProbe {
 
     static func count(_ c: Connection, _ layout: any StoreLayout, entity: Entity) throws(StoreError) -> Int {
         let m = layout.mapping(for: entity.name)!
+        // Alone in its table, every row is of this entity: SQLite counts the table without reading rows.
+        if entity.hierarchyNames.count == 1 && entity.ancestorNames.isEmpty {
+            return Int(try c.scalarInt("SELECT count(*) FROM \(quoteIdentifier(m.table))") ?? 0)
+        }
         return Int(try c.scalarInt("SELECT count(*) FROM \(quoteIdentifier(m.table)) WHERE \(quoteIdentifier(layout.entityColumn)) = ?", [.string(entity.name)]) ?? 0)
     }
 
