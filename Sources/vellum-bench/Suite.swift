@@ -15,6 +15,7 @@ import VellumStore
         "tui-key-redraw-saving-p50", "tui-key-redraw-saving-p99", "tui-remote-to-screen",
         "foreign-fetch-100k", "foreign-first-screen-1m", "coredata-open-model",
         "foreign-remote-refresh-10k", "foreign-remote-refresh-1m",
+        "migrate-add-attribute-1m", "migrate-rebuild-1m",
     ]
 
     let directory: URL
@@ -285,6 +286,24 @@ import VellumStore
                 let url = try foreignDatabase(1_000_000)
                 _ = try ForeignWorkload.rawFetch(at: url.path)  // warm the page cache
                 return try best(Self.runs, { try ForeignWorkload.firstScreen(at: url) }, baseline: { try ForeignWorkload.rawFirstScreen(at: url.path) })
+            },
+            Benchmark(name: "migrate-add-attribute-1m", unit: "ms") { [self] in
+                let store = try bulkStore(1_000_000), model = try MigrationWorkload.addedAttributeModel()
+                var best = Double.infinity, bestRaw = Double.infinity
+                for _ in 0..<Self.runs {
+                    best = min(best, try MigrationWorkload.vellum(store, to: model, scratch: freshPath("migrate")))
+                    bestRaw = min(bestRaw, try MigrationWorkload.rawAddColumn(store, scratch: freshPath("migrate-raw")))
+                }
+                return Measurement(value: best, baseline: bestRaw)
+            },
+            Benchmark(name: "migrate-rebuild-1m", unit: "ms") { [self] in
+                let store = try bulkStore(1_000_000), model = try MigrationWorkload.removedAttributeModel()
+                var best = Double.infinity, bestRaw = Double.infinity
+                for _ in 0..<Self.runs {
+                    best = min(best, try MigrationWorkload.vellum(store, to: model, scratch: freshPath("migrate")))
+                    bestRaw = min(bestRaw, try MigrationWorkload.rawRebuild(store, scratch: freshPath("migrate-raw")))
+                }
+                return Measurement(value: best, baseline: bestRaw)
             },
             // The real browser in tmux on a 1M-row store (one session run feeds them all).
             Benchmark(name: "tui-first-screen-1m", unit: "ms") { [self] in Measurement(value: percentile(try tui().firstScreen, 50)) },

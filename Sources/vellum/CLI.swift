@@ -84,6 +84,7 @@ enum VellumCLI {
     static var commands: [any Command.Type] {
         [
             ModelCommand.self,
+            MigrateCommand.self,
             CreateCommand.self,
             QueryCommand.self,
             InsertCommand.self,

@@ -8,6 +8,7 @@ struct ModelCommand: Command {
     static let help = """
         Usage: vellum model PATH [--json] [--read-only]
                vellum model CORE-DATA-STORE [--model XCODE-MODEL] [--json] [--xcdatamodel DIR]
+               vellum model OLD --diff NEW
 
         Prints the model read from PATH, which may be:
           - a JSON model file,
@@ -23,6 +24,8 @@ struct ModelCommand: Command {
 
         Options:
           --json    print the model in Vellum's JSON model format
+          --diff NEW  print what changes from the model at PATH to the model at NEW, in
+                    words, following renaming identifiers (either may be a store)
           --read-only  accepted for symmetry with the other reading commands
           --model XCODE-MODEL  (Core Data store) use this Xcode model instead, accepted only
                     when its version hashes equal the store's (else the entities that differ
@@ -32,7 +35,7 @@ struct ModelCommand: Command {
           --help    show this help
 
         """
-    static let spec = ArgumentSpec(flags: ["json", ReadOnlyNotice.flag], options: CoreDataModelOutput.options)
+    static let spec = ArgumentSpec(flags: ["json", ReadOnlyNotice.flag], options: CoreDataModelOutput.options.union(["diff"]))
 
     static func run(_ arguments: ParsedArguments, console: Console) throws {
         let path = try VellumCLI.positionals(arguments, ["PATH"], command: name)[0]
@@ -40,7 +43,9 @@ struct ModelCommand: Command {
         let model = try ModelSource.loadModel(path: path)
         // Another program's tables that are not in the inferred model, and why.
         for (table, reason) in ModelSource.skippedTables(path: path) { console.err("vellum: note: table \(table) is left out: \(reason)\n") }
-        if arguments.has("json") {
+        if let other = arguments.option("diff") {
+            console.out(ModelDiffText.describe(from: model, to: try ModelSource.loadModel(path: other)))
+        } else if arguments.has("json") {
             var text = String(decoding: model.jsonData(), as: UTF8.self)
             if !text.hasSuffix("\n") { text += "\n" }
             console.out(text)

@@ -27,7 +27,11 @@ public final class PersistentContainer: Sendable {
 
     public var model: ManagedObjectModel { store.model }
 
-    public convenience init(model: ManagedObjectModel?, storeURL: URL?, options: StoreOptions = StoreOptions()) throws {
+    /// `migration` decides what happens when the file holds an older model (`docs/migration.md`);
+    /// a hook already set in `options` is kept.
+    public convenience init(model: ManagedObjectModel?, storeURL: URL?, options: StoreOptions = StoreOptions(),
+                            migration: MigrationPolicy = .automatic) throws {
+        let options = options.migrateOnMismatch == nil ? migration.applied(to: options) : options
         try self.init(store: PersistentStore(url: storeURL, model: model, options: options))
     }
 

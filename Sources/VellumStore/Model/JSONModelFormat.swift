@@ -30,7 +30,7 @@ extension ManagedObjectModel {
 
     convenience init(validatingJSON jsonData: Data, file: String) throws(ModelError) {
         let entities = try JSONModelFormat.decode(jsonData, file: file)
-        try self.init(validating: entities)
+        try self.init(validating: entities, versionIdentifier: JSONModelFormat.versionIdentifier(jsonData))
     }
 
     /// Reads a model from the JSON model format (same as `init(jsonData:file:)`).
@@ -42,7 +42,7 @@ extension ManagedObjectModel {
     /// omitted, entities sorted by name, properties in declaration order. Deterministic:
     /// equal models give identical bytes.
     public func jsonData() -> Data {
-        JSONModelFormat.encode(entityDescriptions)
+        JSONModelFormat.encode(entityDescriptions, versionIdentifier: versionIdentifier)
     }
 }
 
@@ -58,7 +58,8 @@ enum JSONModelFormat {
             throw .parse(file: file, detail: "not valid JSON: \(syntaxErrorDetail(data) ?? describe(error))")
         }
         let top = try JSONObject(root, context: "top level", file: file)
-        try top.allowOnly(["entities"])
+        try top.allowOnly(["entities", "versionIdentifier"])
+        _ = try top.string("versionIdentifier")
         let entityValues = try top.array("entities", required: true)
         var result: [EntityDescription] = []
         for (i, value) in entityValues.enumerated() {
@@ -253,8 +254,16 @@ enum JSONModelFormat {
 
     // MARK: Encoding
 
-    static func encode(_ entities: [EntityDescription]) -> Data {
-        let root = JSONValue.object(["entities": .array(entities.sorted { $0.name < $1.name }.map(encodeEntity))])
+    /// The top-level `versionIdentifier` of a document `decode` accepted.
+    static func versionIdentifier(_ data: Data) -> String? {
+        guard case .object(let top)? = try? JSONDecoder().decode(JSONValue.self, from: data), case .string(let v)? = top["versionIdentifier"] else { return nil }
+        return v
+    }
+
+    static func encode(_ entities: [EntityDescription], versionIdentifier: String? = nil) -> Data {
+        var top: [String: JSONValue] = ["entities": .array(entities.sorted { $0.name < $1.name }.map(encodeEntity))]
+        if let versionIdentifier { top["versionIdentifier"] = .string(versionIdentifier) }
+        let root = JSONValue.object(top)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         // Encoding a JSONValue cannot fail: non-finite doubles are written as strings.

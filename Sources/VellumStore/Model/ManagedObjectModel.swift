@@ -12,13 +12,17 @@ public final class ManagedObjectModel: Sendable, Equatable, CustomStringConverti
     public let entityNames: [String]
     /// A SHA-256 over the model's structure, independent of declaration order.
     public let versionHash: String
+    /// The version's name as its author gave it (JSON `versionIdentifier`, Xcode's
+    /// `userDefinedModelVersionIdentifier`); not part of `versionHash`.
+    public let versionIdentifier: String?
 
     /// Validates `entities` into a model; a refusal is `StoreError.model`, naming the entity and property.
-    public convenience init(entities: [EntityDescription]) throws(StoreError) {
-        do { try self.init(validating: entities) } catch { throw .model(error) }
+    public convenience init(entities: [EntityDescription], versionIdentifier: String? = nil) throws(StoreError) {
+        do { try self.init(validating: entities, versionIdentifier: versionIdentifier) } catch { throw .model(error) }
     }
 
-    init(validating entities: [EntityDescription]) throws(ModelError) {
+    init(validating entities: [EntityDescription], versionIdentifier: String? = nil) throws(ModelError) {
+        self.versionIdentifier = versionIdentifier
         let sorted = entities.sorted { $0.name < $1.name }
         var byName: [String: EntityDescription] = [:]
         for e in sorted {

@@ -13,9 +13,10 @@ public struct ModelBuilder {
 
     public init() {}
 
-    public func entity(_ name: String, parent: String? = nil, abstract: Bool = false,
+    /// `renamedFrom`: the renaming identifier (the entity's name in an older version).
+    public func entity(_ name: String, parent: String? = nil, abstract: Bool = false, renamedFrom: String? = nil,
                        _ body: (inout EntityBuilder) -> Void = { _ in }) -> ModelBuilder {
-        var builder = EntityBuilder(EntityDescription(name: name, parent: parent, isAbstract: abstract))
+        var builder = EntityBuilder(EntityDescription(name: name, parent: parent, isAbstract: abstract, renamingIdentifier: renamedFrom))
         body(&builder)
         var copy = self
         copy.entities.append(builder.description)
@@ -36,27 +37,27 @@ public struct EntityBuilder {
     public mutating func attribute(
         _ name: String, _ type: AttributeType, optional: Bool = true, default defaultValue: Value? = nil,
         min: Double? = nil, max: Double? = nil, regex: String? = nil, indexed: Bool = false,
-        transient: Bool = false, preservedOnDeletion: Bool = false
+        transient: Bool = false, preservedOnDeletion: Bool = false, renamedFrom: String? = nil
     ) {
         description.attributes.append(AttributeDescription(
             name: name, type: type, isOptional: optional, isTransient: transient, defaultValue: defaultValue,
             minValue: min, maxValue: max, regex: regex, isIndexed: indexed,
-            preservesValueInHistoryOnDeletion: preservedOnDeletion))
+            preservesValueInHistoryOnDeletion: preservedOnDeletion, renamingIdentifier: renamedFrom))
     }
 
     public mutating func toOne(_ name: String, _ destination: String, inverse: String,
-                               optional: Bool = true, deleteRule: DeleteRule = .nullify) {
+                               optional: Bool = true, deleteRule: DeleteRule = .nullify, renamedFrom: String? = nil) {
         description.relationships.append(RelationshipDescription(
             name: name, destination: destination, inverse: inverse, isToMany: false,
-            isOptional: optional, deleteRule: deleteRule))
+            isOptional: optional, deleteRule: deleteRule, renamingIdentifier: renamedFrom))
     }
 
     public mutating func toMany(_ name: String, _ destination: String, inverse: String, ordered: Bool = false,
                                 optional: Bool = true, min: Int? = nil, max: Int? = nil,
-                                deleteRule: DeleteRule = .nullify) {
+                                deleteRule: DeleteRule = .nullify, renamedFrom: String? = nil) {
         description.relationships.append(RelationshipDescription(
             name: name, destination: destination, inverse: inverse, isToMany: true, isOrdered: ordered,
-            isOptional: optional, minCount: min, maxCount: max, deleteRule: deleteRule))
+            isOptional: optional, minCount: min, maxCount: max, deleteRule: deleteRule, renamingIdentifier: renamedFrom))
     }
 
     /// A uniqueness constraint over one or more attributes.

@@ -34,7 +34,9 @@ public enum XcodeModelReader {
 
     /// Reads a model from the XML of a `contents` file. `file` is used in error messages.
     static func model(data: Data, file: String = "<contents>") throws(ModelError) -> ManagedObjectModel {
-        try ManagedObjectModel(validating: entities(data: data, file: file))
+        var version: String?
+        let declared = try entities(data: data, file: file, versionIdentifier: &version)
+        return try ManagedObjectModel(validating: declared, versionIdentifier: version)
     }
 
     /// The `contents` file the model at `url` is read from.
@@ -88,6 +90,12 @@ public enum XcodeModelReader {
 
     /// Parses the entity declarations of a `contents` XML document.
     static func entities(data: Data, file: String) throws(ModelError) -> [EntityDescription] {
+        var version: String?
+        return try entities(data: data, file: file, versionIdentifier: &version)
+    }
+
+    /// The same, also giving the model's `userDefinedModelVersionIdentifier`.
+    static func entities(data: Data, file: String, versionIdentifier: inout String?) throws(ModelError) -> [EntityDescription] {
         let parser = XMLParser(data: data)
         let delegate = XcodeModelParserDelegate(file: file)
         parser.delegate = delegate
@@ -101,6 +109,7 @@ public enum XcodeModelReader {
         guard delegate.sawModel else {
             throw .parse(file: file, detail: "not an Xcode model: no <model> element")
         }
+        versionIdentifier = delegate.versionIdentifier
         return delegate.entities
     }
 
@@ -209,6 +218,7 @@ private final class XcodeModelParserDelegate: NSObject, XMLParserDelegate {
     var entities: [EntityDescription] = []
     var error: ModelError?
     var sawModel = false
+    var versionIdentifier: String?
 
     private var stack: [String] = []
     private var entity: EntityDescription?
@@ -238,6 +248,7 @@ private final class XcodeModelParserDelegate: NSObject, XMLParserDelegate {
         switch (parent, elementName) {
         case (nil, "model"):
             sawModel = true
+            versionIdentifier = attrs["userDefinedModelVersionIdentifier"]
         case (nil, _):
             fail(parser, "expected <model> as the root element, found <\(elementName)>")
         case ("model"?, "entity"):

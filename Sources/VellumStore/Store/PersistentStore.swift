@@ -23,6 +23,10 @@ public struct StoreOptions: Sendable {
     public var layout: @Sendable (ManagedObjectModel) -> any StoreLayout = { NativeLayout(model: $0) }
     /// How other writers' changes are detected (object by object from history, or coarsely).
     public var changeDetection: ChangeDetection = .automatic
+    /// Called when the file holds another model than the one given (stored, given); when it
+    /// returns the store is opened with the given model. Nil: `modelMismatch`. Set by
+    /// `PersistentContainer`'s migration policy (`docs/migration.md`).
+    public var migrateOnMismatch: (@Sendable (_ path: String, _ stored: ManagedObjectModel, _ model: ManagedObjectModel) throws(StoreError) -> Void)?
 
     public init(createIfMissing: Bool = true, readOnly: Bool = false, inMemory: Bool = false,
                 busyTimeoutMilliseconds: Int32 = 2000, writeRetries: Int = 5) {
@@ -70,6 +74,8 @@ public final class PersistentStore: @unchecked Sendable {
     let ownTransactions = OwnTransactions()
     /// History of the write in progress (only touched under the writer lock).
     private var pendingHistory: PendingHistory?
+    /// `PRAGMA schema_version` when the model hash was last seen to match (writer lock).
+    private var knownSchemaVersion: Int64 = 0
     private struct PendingHistory {
         var author: String?
         var sequence: Int64?
@@ -154,7 +160,10 @@ public final class PersistentStore: @unchecked Sendable {
                 }
             }
             if let model, let storedHash = meta["modelHash"], storedHash != model.versionHash {
-                throw .modelMismatch(path: path, storeHash: storedHash, modelHash: model.versionHash)
+                guard let migrate = options.migrateOnMismatch, let storedModel, !options.readOnly else {
+                    throw .modelMismatch(path: path, storeHash: storedHash, modelHash: model.versionHash)
+                }
+                try migrate(path, storedModel, model)
             }
         }
         guard let resolvedModel = model ?? storedModel else {
@@ -274,6 +283,7 @@ public final class PersistentStore: @unchecked Sendable {
             pendingHistory = recordingHistory && hasHistory ? PendingHistory(author: author) : nil
             defer { pendingHistory = nil }
             do {
+                try refuseIfMigratedElsewhere()
                 let result = try body(writer)
                 let transaction = pendingHistory?.sequence
                 // Marked before COMMIT so the monitor never mistakes it for another writer's.
@@ -289,6 +299,17 @@ public final class PersistentStore: @unchecked Sendable {
                 throw error
             }
         }
+    }
+
+    /// Another process may have migrated the file since it was opened, and this store's
+    /// SQL would then write rows of the old shape. Any schema change moves the schema
+    /// version; only then is the stored model hash read again.
+    private func refuseIfMigratedElsewhere() throws(StoreError) {
+        let version = try writer.scalarInt("PRAGMA schema_version") ?? 0
+        guard version != knownSchemaVersion else { return }
+        let hash = try writer.scalarText("SELECT value FROM \(quoteIdentifier(Self.metadataTable)) WHERE key = 'modelHash'")
+        if let hash, hash != model.versionHash { throw .storeModelChanged(path: path) }
+        knownSchemaVersion = version
     }
 
     /// The history transaction of the write in progress, created on first use

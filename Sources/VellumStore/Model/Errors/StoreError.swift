@@ -30,6 +30,12 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     case coreDataModelMismatch(path: String, model: String, entities: [String])
     /// The store was created from a different model.
     case modelMismatch(path: String, storeHash: String, modelHash: String)
+    /// The store needs a migration to this model and automatic migration is off; `plan` says what it would do.
+    case migrationRequired(path: String, plan: String)
+    /// The inferred migration cannot run (a failing check or a change that cannot be inferred), per `plan`.
+    case migrationRefused(path: String, plan: String)
+    /// Another process migrated the store to another model while it was open here: nothing was written.
+    case storeModelChanged(path: String)
     /// A value does not fit the attribute.
     case validation(ValidationFailure)
     /// Several validation failures at once (a save reports all of them).
@@ -87,6 +93,12 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
             return "\(path): the model \(model) does not match the store; entities whose version hashes differ: \(entities.joined(separator: ", "))"
         case .modelMismatch(let path, let s, let m):
             return "\(path): the store was created with a different model (store hash \(s.prefix(12)), model hash \(m.prefix(12)))"
+        case .migrationRequired(let path, let plan):
+            return "\(path): the store holds an older model and needs a migration (automatic migration is off); nothing was changed.\n\(plan)"
+        case .migrationRefused(let path, let plan):
+            return "\(path): the store cannot be migrated to this model by inference; nothing was changed.\n\(plan)"
+        case .storeModelChanged(let path):
+            return "\(path): another process migrated the store to another model while it was open here; this write was refused. Open the store again with the new model"
         case .validation(let v): return v.description
         case .multipleValidation(let vs): return vs.map(\.description).joined(separator: "\n")
         case .unknownKey(let e, let k): return "\(e) has no property named '\(k)'"

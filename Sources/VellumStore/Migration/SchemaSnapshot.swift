@@ -1,0 +1,71 @@
+import Foundation
+
+/// The data tables and indexes of a database as SQLite keeps them (`sqlite_master`),
+/// without SQLite's and Vellum's own tables. Read from the store file for the old
+/// shape, and from a scratch in-memory database holding a layout's schema for the new.
+struct SchemaSnapshot {
+    /// Table name → its `CREATE TABLE` text.
+    var tables: [String: String] = [:]
+    /// Index name → (table, `CREATE INDEX` text).
+    var indexes: [String: (table: String, sql: String)] = [:]
+
+    static func read(_ c: Connection) throws(StoreError) -> SchemaSnapshot {
+        var s = SchemaSnapshot()
+        let rows = try c.rows("SELECT type, name, tbl_name, sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%' AND tbl_name NOT LIKE '\\_vellum\\_%' ESCAPE '\\'")
+        for row in rows {
+            guard let type = row[0].stringValue, let name = row[1].stringValue, let table = row[2].stringValue, let sql = row[3].stringValue else { continue }
+            if type == "table" { s.tables[name] = sql } else if type == "index" { s.indexes[name] = (table, sql) }
+        }
+        return s
+    }
+
+    /// The schema `layout` creates, from a scratch in-memory database.
+    static func of(_ layout: any StoreLayout) throws(StoreError) -> SchemaSnapshot {
+        let scratch = try Connection(path: ":memory:", options: .init(create: true, journalModeWAL: false))
+        for statement in layout.schemaSQL() { try scratch.execute(statement) }
+        return try read(scratch)
+    }
+
+    func indexes(of table: String) -> [String: String] {
+        var out: [String: String] = [:]
+        for (name, i) in indexes where i.table == table { out[name] = i.sql }
+        return out
+    }
+
+    /// The column definitions `new` adds at the end of `old` (nil: `new` is not `old` plus columns).
+    static func addedColumnDefinitions(old: String, new: String) -> [String]? {
+        guard old.hasSuffix(")"), new.hasSuffix(")") else { return nil }
+        let head = old.dropLast()
+        if new == old { return [] }
+        guard new.hasPrefix(head) else { return nil }
+        let rest = new.dropFirst(head.count).dropLast()
+        guard rest.hasPrefix(",") else { return nil }
+        return splitTopLevel(String(rest.dropFirst()))
+    }
+
+    /// Splits at commas outside parentheses and quotes.
+    private static func splitTopLevel(_ text: String) -> [String] {
+        var parts: [String] = []
+        var current = ""
+        var depth = 0
+        var quote: Character?
+        for ch in text {
+            if let q = quote {
+                if ch == q { quote = nil }
+            } else if ch == "\"" || ch == "'" {
+                quote = ch
+            } else if ch == "(" {
+                depth += 1
+            } else if ch == ")" {
+                depth -= 1
+            } else if ch == ",", depth == 0 {
+                parts.append(current.trimmingCharacters(in: .whitespaces))
+                current = ""
+                continue
+            }
+            current.append(ch)
+        }
+        parts.append(current.trimmingCharacters(in: .whitespaces))
+        return parts
+    }
+}

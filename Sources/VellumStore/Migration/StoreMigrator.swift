@@ -1,0 +1,144 @@
+import Foundation
+
+/// Options of one migration.
+public struct MigrationOptions: Sendable {
+    /// Keep a copy of the file as it was, `STORE.before-<old model hash>`, beside it.
+    public var backup: Bool = true
+    /// Author of the history transaction that records the migration.
+    public var author: String = "vellum migration"
+    /// Called while rows are copied (on the migrating thread).
+    public var progress: (@Sendable (MigrationProgress) -> Void)?
+    /// Must match the layout the store was created with.
+    public var layout: @Sendable (ManagedObjectModel) -> any StoreLayout = { NativeLayout(model: $0) }
+    public var busyTimeoutMilliseconds: Int32 = 5000
+    /// Custom stages, run in order in the migration's transaction (`MigrationStage`).
+    public var stages: [MigrationStage] = []
+
+    public init(backup: Bool = true) { self.backup = backup }
+}
+
+/// What a migration did.
+public struct MigrationResult: Sendable {
+    public let plan: MigrationPlan
+    /// The backup copy, when one was made.
+    public let backupPath: String?
+    /// False when the store already held the model.
+    public let migrated: Bool
+}
+
+/// Migrates a Vellum store from the model stored in it to another model, inferring
+/// the changes (`ModelCorrespondence`, `MigrationPlanner`). Everything happens in
+/// one SQLite transaction: a crash at any moment leaves the old store or the new
+/// one, never a mix. The file is never deleted or recreated; Core Data stores and
+/// other databases are refused untouched.
+public enum StoreMigrator {
+    /// The plan, computed without changing anything (read only).
+    public static func plan(storeAt url: URL, to model: ManagedObjectModel, options: MigrationOptions = MigrationOptions()) throws(StoreError) -> MigrationPlan {
+        let path = url.path
+        let c = try open(path, readOnly: true, options: options)
+        let old = try storedModel(c, path)
+        let design = try MigrationDesign(old: old, new: model, connection: c, layout: options.layout)
+        return try MigrationPlanner.plan(design, path: path, connection: c)
+    }
+
+    /// Runs the migration; throws `migrationRefused` (with the plan) when it cannot.
+    @discardableResult
+    public static func migrate(storeAt url: URL, to model: ManagedObjectModel, options: MigrationOptions = MigrationOptions()) throws(StoreError) -> MigrationResult {
+        let path = url.path
+        guard PersistentStore.isWritable(path) else { throw .readOnly(path: path) }
+        let c = try open(path, readOnly: false, options: options)
+        // SQLite's way to change tables: foreign keys off (outside the transaction), checked at the end.
+        try c.execute("PRAGMA foreign_keys=OFF")
+        try c.setTriggersEnabled(false)
+        do throws(StoreError) {
+            try c.execute("BEGIN IMMEDIATE")
+            let old = try storedModel(c, path)
+            let design = try MigrationDesign(old: old, new: model, connection: c, layout: options.layout)
+            let plan = try MigrationPlanner.plan(design, path: path, connection: c)
+            if old.versionHash == model.versionHash {
+                try c.execute("ROLLBACK")
+                return MigrationResult(plan: plan, backupPath: nil, migrated: false)
+            }
+            guard plan.canRun else { throw .migrationRefused(path: path, plan: plan.description) }
+            let backup = options.backup ? try StoreBackup.copy(path, suffix: "before-" + old.versionHash, options: options) : nil
+            let total = plan.steps.filter { $0.strategy == .rebuild }.reduce(0) { $0 + $1.rows }
+            let before = MigrationStageContext(model: old, layout: design.oldLayout, connection: c)
+            for stage in options.stages { try stage.run(stage.before, before) }
+            try MigrationExecutor(design: design, connection: c, totalRows: total, progress: { options.progress?($0) }).run()
+            let after = MigrationStageContext(model: model, layout: design.newLayout, connection: c)
+            for stage in options.stages { try stage.run(stage.after, after) }
+            try record(c, model: model, from: old, author: options.author)
+            try c.execute("COMMIT")
+            return MigrationResult(plan: plan, backupPath: backup, migrated: true)
+        } catch {
+            if c.isInTransaction { try? c.execute("ROLLBACK") }
+            throw error
+        }
+    }
+
+    /// The new model in the metadata, and one history transaction for the whole migration.
+    private static func record(_ c: Connection, model: ManagedObjectModel, from old: ManagedObjectModel, author: String) throws(StoreError) {
+        let table = quoteIdentifier(PersistentStore.metadataTable)
+        let entries: [(String, String)] = [
+            ("modelHash", model.versionHash), ("model", String(decoding: model.jsonData(), as: UTF8.self)),
+            ("migratedFrom", old.versionHash), ("migrated", Value.iso8601(Date())),
+        ]
+        for (k, v) in entries { try c.run("INSERT OR REPLACE INTO \(table) (key, value) VALUES (?, ?)", [.string(k), .string(v)]) }
+        if try c.tableExists(HistorySchema.transactions) {
+            try c.run(HistorySchema.openTransactionSQL(), [.string(author), .integer(Int64(getpid()))])
+        }
+    }
+
+    private static func open(_ path: String, readOnly: Bool, options: MigrationOptions) throws(StoreError) -> Connection {
+        guard FileManager.default.fileExists(atPath: path) else { throw .fileNotFound(path: path) }
+        try StoreFileCheck.check(path)
+        try refuseForeign(path)
+        let access = StoreFileAccess.choose(for: path, options: StoreOptions(createIfMissing: false, readOnly: readOnly))
+        let c = try Connection(path: access.connectionPath(path), options: access.openOptions(busyTimeoutMilliseconds: options.busyTimeoutMilliseconds, journalModeWAL: !readOnly))
+        guard try c.tableExists(PersistentStore.metadataTable) else {
+            if try c.tableExists("Z_METADATA") { throw .coreDataStore(path: path) }
+            throw .notAStore(path: path)
+        }
+        return c
+    }
+
+    /// Another program's database (Core Data's above all) is judged from its main file opened
+    /// `immutable`, so not even a `-shm` appears beside it; with a `-wal` the normal open decides.
+    private static func refuseForeign(_ path: String) throws(StoreError) {
+        guard StoreFileCheck.walSize(path) == 0,
+              let main = try? Connection(path: PersistentStore.immutableURI(path), options: .init(readOnly: true, journalModeWAL: false)),
+              (try? main.tableExists(PersistentStore.metadataTable)) == false else { return }
+        if (try? main.tableExists("Z_METADATA")) == true { throw .coreDataStore(path: path) }
+        throw .notAStore(path: path)
+    }
+
+    private static func storedModel(_ c: Connection, _ path: String) throws(StoreError) -> ManagedObjectModel {
+        guard let json = try c.scalarText("SELECT value FROM \(quoteIdentifier(PersistentStore.metadataTable)) WHERE key = 'model'") else {
+            throw .invalidOperation("\(path): the store does not hold its model, so the migration cannot be inferred")
+        }
+        do { return try ManagedObjectModel.fromJSON(Data(json.utf8)) } catch {
+            throw .invalidOperation("\(path): the model stored in the file cannot be read: \(ErrorText.describe(error))")
+        }
+    }
+}
+
+extension StoreMigrator {
+    /// Migrates step by step through `versions` (oldest first), from the one the store
+    /// holds to the last: each step infers from its predecessor, so renaming identifiers
+    /// that name the previous version's element chain across versions. A store whose
+    /// model is none of them migrates straight to the last. Each step is atomic; the
+    /// backup (if any) is of the store as it was before the first.
+    @discardableResult
+    public static func migrate(storeAt url: URL, through versions: [ManagedObjectModel], options: MigrationOptions = MigrationOptions()) throws(StoreError) -> [MigrationResult] {
+        guard let last = versions.last else { return [] }
+        let stored = try plan(storeAt: url, to: last, options: options).fromHash
+        let start = versions.lastIndex { $0.versionHash == stored }.map { $0 + 1 } ?? versions.count - 1
+        var results: [MigrationResult] = []
+        var step = options
+        for model in versions[start...] {
+            results.append(try migrate(storeAt: url, to: model, options: step))
+            if results.last?.migrated == true { step.backup = false }
+        }
+        return results
+    }
+}

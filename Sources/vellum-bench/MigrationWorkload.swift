@@ -1,0 +1,65 @@
+import CSQLite
+import Foundation
+import VellumStore
+
+/// Migrating a 1M-row `Record` store, each beside raw SQLite doing the same schema
+/// work in one transaction: `ALTER TABLE … ADD COLUMN` for an added attribute, and
+/// for a removed one a new table filled by `INSERT INTO new SELECT … FROM old`,
+/// the old dropped, the new renamed and its index created. Each run works on a
+/// fresh copy of the store (the copy is not timed).
+enum MigrationWorkload {
+    /// The Record model plus an optional attribute.
+    static func addedAttributeModel() throws -> ManagedObjectModel {
+        var entity = try RecordWorkload.model().entityDescriptions[0]
+        entity.attributes.append(AttributeDescription(name: "extra", type: .string))
+        return try ManagedObjectModel(entities: [entity])
+    }
+
+    /// The Record model without `note` (a column removed: a table rebuild).
+    static func removedAttributeModel() throws -> ManagedObjectModel {
+        var entity = try RecordWorkload.model().entityDescriptions[0]
+        entity.attributes.removeAll { $0.name == "note" }
+        return try ManagedObjectModel(entities: [entity])
+    }
+
+    static func copy(_ store: URL, to path: URL) throws -> URL {
+        try? FileManager.default.removeItem(at: path)
+        try FileManager.default.copyItem(at: store, to: path)
+        return path
+    }
+
+    static func vellum(_ store: URL, to model: ManagedObjectModel, scratch: URL) throws -> Double {
+        let url = try copy(store, to: scratch)
+        defer { try? FileManager.default.removeItem(at: url) }
+        return try Timing.milliseconds {
+            try StoreMigrator.migrate(storeAt: url, to: model, options: MigrationOptions(backup: false))
+        }
+    }
+
+    static func rawAddColumn(_ store: URL, scratch: URL) throws -> Double {
+        let url = try copy(store, to: scratch)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let db = try RecordWorkload.RawDB(path: url.path)
+        return try Timing.milliseconds {
+            try db.exec("BEGIN IMMEDIATE; ALTER TABLE \"Record\" ADD COLUMN \"extra\" TEXT; COMMIT")
+        }
+    }
+
+    static func rawRebuild(_ store: URL, scratch: URL) throws -> Double {
+        let url = try copy(store, to: scratch)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let db = try RecordWorkload.RawDB(path: url.path)
+        let columns = "\"_pk\", \"_entity\", \"_version\", \"key\", \"name\", \"category\", \"count\", \"flag\", \"rank\", \"price\", \"weight\", \"score\""
+        return try Timing.milliseconds {
+            try db.exec("""
+                PRAGMA foreign_keys=OFF; BEGIN IMMEDIATE;
+                CREATE TABLE "new_Record" ("_pk" INTEGER PRIMARY KEY AUTOINCREMENT, "_entity" TEXT NOT NULL, "_version" INTEGER NOT NULL DEFAULT 1, \
+                "key" INTEGER, "name" TEXT, "category" TEXT, "count" INTEGER, "flag" INTEGER, "rank" INTEGER, "price" REAL, "weight" REAL, "score" REAL);
+                INSERT INTO "new_Record" (\(columns)) SELECT \(columns) FROM "Record";
+                DROP TABLE "Record"; ALTER TABLE "new_Record" RENAME TO "Record";
+                CREATE INDEX "Record__entity" ON "Record" ("_entity");
+                COMMIT
+                """)
+        }
+    }
+}
