@@ -36,9 +36,15 @@ public enum XcodeModelWriter {
 
     /// Writes `folder/contents` (the folder is created; an existing `contents` is refused),
     /// through a temporary file renamed into place.
-    public static func write(_ m: CoreDataModel, toFolder folder: String) throws {
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        try SafeFileWriter().write(contents(m), to: (folder as NSString).appendingPathComponent("contents"), replacing: false)
+    public static func write(_ m: CoreDataModel, toFolder folder: String) throws(StoreError) {
+        do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
+            throw .unusableFile(path: folder, reason: "cannot create the folder: \(ErrorText.reason(error))")
+        }
+        do { try SafeFileWriter().write(contents(m), to: (folder as NSString).appendingPathComponent("contents"), replacing: false) } catch let error as FileWriteError {
+            throw .fileWrite(error)
+        } catch {
+            throw .unusableFile(path: folder, reason: ErrorText.reason(error))
+        }
     }
 
     private static func attribute(_ a: AttributeDescription, _ d: CoreDataPropertyDetails) -> [(String, String?)] {

@@ -304,7 +304,10 @@ public final class PersistentStore: @unchecked Sendable {
     /// Another process may have migrated the file since it was opened, and this store's
     /// SQL would then write rows of the old shape. Any schema change moves the schema
     /// version; only then is the stored model hash read again.
+    /// Another program's database has no stored model (its schema changes are reported
+    /// by `observeSchemaChanges` instead).
     private func refuseIfMigratedElsewhere() throws(StoreError) {
+        guard !isForeign else { return }
         let version = try writer.scalarInt("PRAGMA schema_version") ?? 0
         guard version != knownSchemaVersion else { return }
         let hash = try writer.scalarText("SELECT value FROM \(quoteIdentifier(Self.metadataTable)) WHERE key = 'modelHash'")

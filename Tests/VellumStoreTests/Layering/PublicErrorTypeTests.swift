@@ -14,6 +14,7 @@ import Testing
         "Context/BackgroundContext.swift performAndWait": "the block's own errors",
         "Context/Context+Stream.swift forEachBatch": "the batch handler's own errors",
         "Context/PersistentContainer.swift enqueue": "the block's own errors",
+        "Migration/MigrationStage.swift init": "the stage closures' own errors",
         "SQLite/Connection.swift transaction": "the body's own errors",
         "Store/PersistentStore.swift withWriter": "the body's own errors",
         "Store/PersistentStore.swift writeTransaction": "the body's own errors",
