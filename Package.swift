@@ -12,6 +12,8 @@ let package = Package(
     targets: [
         // System SQLite (libsqlite3-dev).
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // System libpq (libpq-dev), the PostgreSQL client library.
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         // ncursesw plus a tiny C shim for the macros Swift cannot import.
         .target(
             name: "CCurses",
@@ -20,7 +22,7 @@ let package = Package(
         ),
         // A few C wrappers for variadic SQLite calls Swift cannot make.
         .target(name: "CSQLiteShim", dependencies: ["CSQLite"], linkerSettings: [.linkedLibrary("sqlite3")]),
-        .target(name: "VellumStore", dependencies: ["CSQLite", "CSQLiteShim"]),
+        .target(name: "VellumStore", dependencies: ["CSQLite", "CSQLiteShim", "CLibPQ"]),
         .target(name: "VellumTerminal", dependencies: ["CCurses"]),
         .target(name: "VellumApp", dependencies: ["VellumStore", "VellumTerminal"]),
         .executableTarget(name: "vellum", dependencies: ["VellumStore", "VellumApp", "VellumTerminal"]),

@@ -51,6 +51,8 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     case results(ResultsControllerError)
     /// Any other misuse, described.
     case invalidOperation(String)
+    /// PostgreSQL refused an operation or a connection; `sqlState` says why.
+    case postgresql(PostgreSQLFailure)
 
     public var description: String {
         switch self {
@@ -82,6 +84,7 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
         case .model(let e): return e.description
         case .results(let e): return e.description
         case .invalidOperation(let m): return m
+        case .postgresql(let f): return f.description
         }
     }
 
