@@ -82,3 +82,20 @@ import Testing
         return db
     }
 }
+
+extension PostgreSQLDialectTests {
+    /// Doubles and integers compare by exact value, as SQLite and memory do (a query
+    /// comparing an overflowed sum, 2^63, with Int64.max selected nothing).
+    @Test func doublesAndIntegersCompareExactly() throws {
+        let db = try Self.functions()
+        let cases: [(Value, String, Value)] = [
+            (.double(0x1p63), ">", .integer(Int64.max)), (.integer(Int64.max), "<", .double(0x1p63)),
+            (.double(0x1p53), "<", .integer(9_007_199_254_740_993)), (.double(2.5), ">", .integer(2)),
+            (.double(-2.5), "<", .integer(-2)), (.double(3), "=", .integer(3)), (.double(1e300), ">", .integer(Int64.max)),
+        ]
+        for (a, op, b) in cases {
+            #expect(try db.scalar("SELECT $1 \(op) $2", [a, b]) == .bool(true), "\(a) \(op) \(b)")
+            #expect(try db.scalar("SELECT \(d.arithmetic("+", "$1", "0::bigint")) \(op) $2", [a, b]) == .bool(true), "\(a) + 0 \(op) \(b)")
+        }
+    }
+}
