@@ -14,6 +14,8 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // System zlib (zlib1g-dev): raw DEFLATE for Core Data's model cache.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // System libpq (libpq-dev), the PostgreSQL client library.
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         // ncursesw plus a tiny C shim for the macros Swift cannot import.
         .target(
             name: "CCurses",
@@ -22,7 +24,7 @@ let package = Package(
         ),
         // A few C wrappers for variadic SQLite calls Swift cannot make.
         .target(name: "CSQLiteShim", dependencies: ["CSQLite"], linkerSettings: [.linkedLibrary("sqlite3")]),
-        .target(name: "VellumStore", dependencies: ["CSQLite", "CSQLiteShim", "CZlib"]),
+        .target(name: "VellumStore", dependencies: ["CSQLite", "CSQLiteShim", "CZlib", "CLibPQ"]),
         .target(name: "VellumTerminal", dependencies: ["CCurses"]),
         .target(name: "VellumApp", dependencies: ["VellumStore", "VellumTerminal"]),
         .executableTarget(name: "vellum", dependencies: ["VellumStore", "VellumApp", "VellumTerminal"]),

@@ -2,8 +2,9 @@ import Foundation
 import Testing
 @testable import VellumStore
 
-/// Random predicates and sort descriptors: SQL (QueryCompiler over SQLite) and
-/// memory (evaluate + SortDescriptor.compare) must return the same rows in the same order.
+/// Random predicates and sort descriptors: SQL (QueryCompiler over SQLite, and over
+/// PostgreSQL through its dialect) and memory (evaluate + SortDescriptor.compare)
+/// must return the same rows in the same order.
 @Suite struct QueryDifferentialTests {
     static let strings: [String] = [
         "", "a", "A", "abc", "Abc", "abd", "ab", "é", "e\u{301}", "É", "E\u{301}", "e", "E", "straße", "STRASSE", "Strasse",
@@ -17,17 +18,21 @@ import Testing
     static let tagWeights: [Int64] = [0, 1, 2, 3, 5, -1]
 
     struct Fixture {
-        let conn: Connection
-        let layout: NativeLayout
+        let database: QueryDatabase
+        let layout: any StoreLayout
         let items: [TestObject]
     }
 
-    static func makeFixture(seed: UInt64) throws -> Fixture {
+    static func makeFixture(seed: UInt64, backend: QueryBackend = .sqlite) throws -> Fixture {
         var rng = SeededGenerator(seed: seed)
         let model = QueryFixtures.model
-        let layout = NativeLayout(model: model)
-        let conn = try Connection(path: ":memory:", options: .init(create: true, journalModeWAL: false))
+        let (conn, layout) = try backend.open(model)
         for sql in layout.schemaSQL() { try conn.execute(sql) }
+        let (key, entity) = (layout.qualifiedKey(), layout.qualifiedEntity())
+        func insert(_ table: String, _ columns: [String], _ values: [Value]) throws {
+            try conn.run("INSERT INTO \(quoteIdentifier(table)) (\(([key, entity] + columns.map(quoteIdentifier)).joined(separator: ", "))) VALUES (\(layout.dialect.placeholders(values.count + 1)))",
+                         [values[0], .string(table)] + values.dropFirst())
+        }
         let ownerE = model.entity(named: "Owner")!, itemE = model.entity(named: "Item")!, tagE = model.entity(named: "Tag")!
         func maybe(_ v: Value, _ rng: inout SeededGenerator) -> Value { Int.random(in: 0..<6, using: &rng) == 0 ? .null : v }
 
@@ -36,8 +41,7 @@ import Testing
             let o = TestObject(entity: ownerE, pk: Int64(i))
             o.attributes["name"] = maybe(.string(strings.randomElement(using: &rng)!), &rng)
             o.attributes["rank"] = maybe(.integer(integers.randomElement(using: &rng)!), &rng)
-            try conn.run("INSERT INTO \"Owner\" (\"_pk\", \"_entity\", \"name\", \"rank\") VALUES (?, 'Owner', ?, ?)",
-                         [.integer(o.pk), o.attributes["name"]!, o.attributes["rank"]!])
+            try insert("Owner", ["name", "rank"], [.integer(o.pk), o.attributes["name"]!, o.attributes["rank"]!])
             owners.append(o)
         }
         var tags: [TestObject] = []
@@ -45,8 +49,7 @@ import Testing
             let t = TestObject(entity: tagE, pk: Int64(i))
             t.attributes["name"] = maybe(.string(strings.randomElement(using: &rng)!), &rng)
             t.attributes["weight"] = maybe(.integer(tagWeights.randomElement(using: &rng)!), &rng)
-            try conn.run("INSERT INTO \"Tag\" (\"_pk\", \"_entity\", \"name\", \"weight\") VALUES (?, 'Tag', ?, ?)",
-                         [.integer(t.pk), t.attributes["name"]!, t.attributes["weight"]!])
+            try insert("Tag", ["name", "weight"], [.integer(t.pk), t.attributes["name"]!, t.attributes["weight"]!])
             tags.append(t)
         }
         guard case .joinTable(let jt, let src, let dst, _) = layout.mapping(for: "Item")!.relationshipStorage[itemE.relationshipIndexByName["tags"]!],
@@ -70,16 +73,16 @@ import Testing
                 o.toMany["items", default: []].append(it)
                 owner = .integer(o.pk)
             }
-            try conn.run("INSERT INTO \"Item\" (\"_pk\", \"_entity\", \"name\", \"note\", \"qty\", \"price\", \"cost\", \"when\", \"flag\", \(quoteIdentifier(ownerColumn))) VALUES (?, 'Item', ?, ?, ?, ?, ?, ?, ?, ?)",
-                         [.integer(it.pk)] + ["name", "note", "qty", "price", "cost", "when", "flag"].map { it.attributes[$0]! } + [owner])
+            let attributes = ["name", "note", "qty", "price", "cost", "when", "flag"]
+            try insert("Item", attributes + [ownerColumn], [.integer(it.pk)] + attributes.map { it.attributes[$0]! } + [owner])
             for t in tags.shuffled(using: &rng).prefix(Int.random(in: 0...3, using: &rng)) {
                 it.toMany["tags", default: []].append(t)
                 t.toMany["items", default: []].append(it)
-                try conn.run("INSERT INTO \(quoteIdentifier(jt)) (\(quoteIdentifier(src)), \(quoteIdentifier(dst))) VALUES (?, ?)", [.integer(it.pk), .integer(t.pk)])
+                try conn.run("INSERT INTO \(quoteIdentifier(jt)) (\(quoteIdentifier(src)), \(quoteIdentifier(dst))) VALUES (\(layout.dialect.placeholders(2)))", [.integer(it.pk), .integer(t.pk)])
             }
             items.append(it)
         }
-        return Fixture(conn: conn, layout: layout, items: items)
+        return Fixture(database: conn, layout: layout, items: items)
     }
 
     // MARK: Random predicates
@@ -306,9 +309,9 @@ import Testing
     /// gives that object one nil value, and so must SQL.
     @Test(arguments: ["ANY tags.items.owner.items == nil", "NONE tags.items.owner.items == nil",
                       "ALL tags.items.owner.items != nil", "ANY tags.items.owner.items.qty == nil",
-                      "ANY tags.items.owner == nil", "NONE owner.items.tags.weight BETWEEN {1, 3}"])
-    func nilToOneBetweenToManys(_ format: String) throws {
-        let fixture = try Self.makeFixture(seed: 20_261_130)
+                      "ANY tags.items.owner == nil", "NONE owner.items.tags.weight BETWEEN {1, 3}"], QueryBackend.allCases)
+    func nilToOneBetweenToManys(_ format: String, _ backend: QueryBackend) throws {
+        let fixture = try Self.makeFixture(seed: 20_261_130, backend: backend)
         #expect(fixture.items.contains { $0.toOne["owner"] == nil }, "the fixture needs items without an owner")
         let (sql, memory) = try Self.rows(format, fixture)
         #expect(sql == memory, "\(format)")
@@ -320,30 +323,31 @@ import Testing
         let p = try Predicate(format: format)
         try p.validate(entity: QueryFixtures.item, model: QueryFixtures.model)
         let q = try QueryCompiler.compile(entity: QueryFixtures.item, layout: fixture.layout, predicate: p)
-        let sql = try fixture.conn.rows(q.selectSQL(), q.bindings).map { $0[0] }
+        let sql = try fixture.database.rows(q.selectSQL(), q.bindings).map { $0[0] }
         return (sql, try fixture.items.filter { try p.evaluate($0) }.map { Value.integer($0.pk) })
     }
 
-    @Test func sqlMatchesMemory() throws {
+    @Test(arguments: QueryBackend.allCases)
+    func sqlMatchesMemory(_ backend: QueryBackend) throws {
         let seed = UInt64(ProcessInfo.processInfo.environment["VELLUM_QUERY_SEED"].flatMap { UInt64($0) } ?? 20_261_130)
-        let fixture = try Self.makeFixture(seed: seed)
+        let fixture = try Self.makeFixture(seed: seed, backend: backend)
         var rng = SeededGenerator(seed: seed &+ 1)
         let entity = QueryFixtures.item
         var failures = 0
         var nonTrivial = 0
         for n in 0..<5000 {
-            let p = Self.predicate(&rng)
+            let p = backend.expressible(Self.predicate(&rng))
             let sorts = Self.sorts(&rng)
             #expect(try Predicate(format: p.format) == p, "seed \(seed) case \(n): round trip of \(p.format)")
             #expect(throws: Never.self, "seed \(seed) case \(n): \(p.format) is valid") { try p.validate(entity: entity, model: QueryFixtures.model) }
             let q = try QueryCompiler.compile(entity: entity, layout: fixture.layout, predicate: p, sortDescriptors: sorts)
-            let sqlRows = try fixture.conn.rows(q.selectSQL(), q.bindings).map { $0[0] }
+            let sqlRows = try fixture.database.rows(q.selectSQL(), q.bindings).map { $0[0] }
             let memory = try SortDescriptor.sort(try fixture.items.filter { try p.evaluate($0) }, by: sorts).map { Value.integer($0.pk) }
             if !sqlRows.isEmpty && sqlRows.count != fixture.items.count { nonTrivial += 1 }
             if sqlRows != memory {
                 failures += 1
                 Issue.record("""
-                seed \(seed) case \(n): \(p.format) sorted by \(sorts.map(\.description))
+                \(backend) seed \(seed) case \(n): \(p.format) sorted by \(sorts.map(\.description))
                 SQL:    \(sqlRows)
                 memory: \(memory)
                 \(q.selectSQL()) \(q.bindings)

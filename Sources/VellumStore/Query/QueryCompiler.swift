@@ -38,15 +38,12 @@ public enum QueryCompiler {
             try d.check(entity: entity, model: model)
             let r = try ResolvedKeyPath.resolve(d.keyPath, from: entity, model: model)
             let o = try c.path(r, steps: r.steps[...], from: "t0", scope: scope)
-            var term = o.sql
             terms.append((o.sql, r.attributeDescription?.type))
-            if o.kind == .string && d.comparison != .binary {
-                term += layout.dialect.sortCollation(caseInsensitive: d.comparison == .caseInsensitive)
-            }
-            order.append(term + (d.ascending ? " ASC" : " DESC"))
+            let collated = o.kind == .string && d.comparison != .binary
+            order.append(layout.dialect.orderTerm(o.sql, caseInsensitive: collated ? d.comparison == .caseInsensitive : nil, ascending: d.ascending))
         }
         order.append("\(layout.qualifiedKey("t0")) ASC")
-        let whereClause = conditions.isEmpty ? "1" : conditions.joined(separator: " AND ")
+        let whereClause = conditions.isEmpty ? layout.dialect.trueCondition : conditions.joined(separator: " AND ")
         // Values bound only for comparisons known to be false are not in the SQL; the
         // trailing ones go (SQLite refuses a value past the highest placeholder used).
         let used = c.bindings.indices.last { !c.unusedBindings.contains($0) }.map { $0 + 1 } ?? 0
@@ -164,7 +161,7 @@ final class SQLCompilation {
                 throw QueryError("'\(a.name)' of \(entity.name) is transient: it cannot be used in a fetch")
             }
             var sql = "\(current).\(quoteIdentifier(column))"
-            if a.type == .decimal { sql = "CAST(\(sql) AS REAL)" }
+            sql = dialect.comparable(sql, type: a.type)
             return SQLOperand(sql: sql, kind: OperandKind(a.type), nullable: true)
         }
         // Ends at a to-one relationship: its key.
@@ -204,9 +201,7 @@ final class SQLCompilation {
             return try path(r, steps: r.steps[...], from: scope.alias, scope: scope)
         case .arithmetic(let op, let a, let b):
             let l = try operand(a, scope: scope), r = try operand(b, scope: scope)
-            // `/` divides as reals (3 / 2 is 1.5, as in memory); SQLite gives NULL for x / 0.
-            let sql = op == .divide ? "(CAST(\(l.sql) AS REAL) / \(r.sql))" : "(\(l.sql) \(op.rawValue) \(r.sql))"
-            return SQLOperand(sql: sql, kind: .number, nullable: true)
+            return SQLOperand(sql: dialect.arithmetic(op.rawValue, l.sql, r.sql), kind: .number, nullable: true)
         case .subqueryCount(let fullCollection, let variable, let inner):
             let (collection, start) = try base(fullCollection, scope)
             let r = try ResolvedKeyPath.resolve(collection, from: start.entity, model: model)
@@ -243,14 +238,15 @@ final class SQLCompilation {
             case .count: function = "COUNT"
             }
             let joins = sub.joins.isEmpty ? "" : " " + sub.joins.joined(separator: " ")
-            return SQLOperand(sql: "(SELECT \(function)(\(value.sql)) FROM \(src.from)\(joins) WHERE \(src.link))",
+            let call = fn == .sum ? dialect.total(value.sql) : "\(function)(\(value.sql))"
+            return SQLOperand(sql: "(SELECT \(call) FROM \(src.from)\(joins) WHERE \(src.link))",
                               kind: fn == .sum || fn == .avg ? .number : value.kind, nullable: fn != .sum)
         }
     }
 
     func predicate(_ p: Predicate, scope: SQLScope) throws(QueryError) -> String {
         switch p {
-        case .constant(let b): return b ? "1" : "0"
+        case .constant(let b): return b ? dialect.trueCondition : dialect.falseCondition
         case .and, .or:
             let terms = try Self.chain(p).map { q throws(QueryError) in try predicate(q, scope: scope) }
             if case .and = p { return Self.balanced(terms[...], "AND") }
@@ -348,11 +344,11 @@ final class SQLCompilation {
         return (Array(path.dropFirst()), element)
     }
 
-    /// `leaf`, noting when it is known false: its SQL is then the constant 0, which
+    /// `leaf`, noting when it is known false: its SQL is then the dialect's false, which
     /// uses none of the values bound since `mark` (for `l` and the right side).
     func leaf(_ c: Comparison, _ l: SQLOperand, scope: SQLScope, boundFrom mark: Int) throws(QueryError) -> String {
         let sql = try leaf(c, l, scope: scope)
-        if sql == "0" { unusedBindings.insert(integersIn: mark..<bindings.count) }
+        if sql == dialect.falseCondition { unusedBindings.insert(integersIn: mark..<bindings.count) }
         return sql
     }
 
@@ -363,16 +359,17 @@ final class SQLCompilation {
             guard flags != 0, o.kind == .string || (o.kind != .null && other.kind == .string) else { return o.sql }
             return dialect.fold(o.sql, flags: flags)
         }
+        let never = dialect.falseCondition
         func equal(_ a: SQLOperand, _ b: SQLOperand) -> String {
-            "(\(fold(a, b)) IS \(fold(b, a)))"
+            "(" + dialect.isSame(fold(a, b), fold(b, a)) + ")"
         }
         func ordered(_ a: SQLOperand, _ b: SQLOperand, _ op: String) -> String {
-            if a.kind == .null || b.kind == .null { return "0" }
+            if a.kind == .null || b.kind == .null { return never }
             let x = fold(a, b), y = fold(b, a)
             if !a.nullable && !b.nullable { return "(\(x) \(op) \(y))" }
             if !b.nullable { return "(\(x) IS NOT NULL AND \(x) \(op) \(y))" }
             if !a.nullable { return "(\(y) IS NOT NULL AND \(x) \(op) \(y))" }
-            return "COALESCE(\(x) \(op) \(y), 0)"
+            return "COALESCE(\(x) \(op) \(y), \(never))"
         }
         switch c.op {
         case .in, .between:
@@ -381,11 +378,11 @@ final class SQLCompilation {
             case .list(let list):
                 if c.op == .in, list.count > Self.longList, let sql = jsonMembership(l, list, flags: flags, fold: fold) { return sql }
                 items = try list.map { e throws(QueryError) in try operand(e, scope: scope) }
-            case .constant(.null): return "0"
+            case .constant(.null): return never
             default: items = [try operand(c.rhs, scope: scope)]
             }
             if c.op == .in {
-                if items.isEmpty { return "0" }
+                if items.isEmpty { return never }
                 return Self.balanced(items.map { equal(l, $0) }[...], "OR")
             }
             guard items.count == 2 else { throw QueryError("BETWEEN needs exactly two values") }
@@ -396,41 +393,36 @@ final class SQLCompilation {
         default: break
         }
         if c.op == .like {
-            guard l.kind != .null else { return "0" }
+            guard l.kind != .null else { return never }
             guard case .constant(let v) = c.rhs else { throw QueryError("the LIKE pattern must be a constant or variable") }
-            guard case .string(var pattern) = v else { return "0" }
+            guard case .string(var pattern) = v else { return never }
             if flags != 0 { pattern = TextFolding.fold(pattern, caseInsensitive: flags & 1 != 0, diacriticInsensitive: flags & 2 != 0) }
             let regex = bind(.string(KeyPathComparison.likeToRegex(pattern)))
             return dialect.regexpMatch(pattern: regex, text: fold(l, SQLOperand(sql: "", kind: .string, nullable: false)))
         }
         if c.op == .matches, flags != 0, case .constant(.string(let pattern)) = c.rhs {
-            guard l.kind != .null else { return "0" }
+            guard l.kind != .null else { return never }
             let folded = bind(.string(KeyPathComparison.foldPattern(pattern, c.options)))
             return dialect.regexpMatch(pattern: folded, text: fold(l, SQLOperand(sql: "", kind: .string, nullable: false)))
         }
         let r = try operand(c.rhs, scope: scope)
         switch c.op {
         case .equal: return equal(l, r)
-        case .notEqual: return "(\(fold(l, r)) IS NOT \(fold(r, l)))"
+        case .notEqual: return "(" + dialect.isDistinct(fold(l, r), fold(r, l)) + ")"
         case .less: return ordered(l, r, "<")
         case .lessOrEqual: return ordered(l, r, "<=")
         case .greater: return ordered(l, r, ">")
         case .greaterOrEqual: return ordered(l, r, ">=")
         case .beginsWith, .endsWith, .contains, .matches:
-            if l.kind == .null || r.kind == .null { return "0" }
+            if l.kind == .null || r.kind == .null { return never }
             let x = fold(l, r), y = fold(r, l)
             switch c.op {
-            case .contains: return "COALESCE(instr(\(x), \(y)) > 0, 0)"
-            // On bytes, as in memory: SQLite's length() of text stops at a NUL (and substr of an empty blob is NULL).
-            case .beginsWith:
-                let (bx, by) = ("CAST(\(x) AS BLOB)", "CAST(\(y) AS BLOB)")
-                return "COALESCE(\(x) IS NOT NULL AND (length(\(by)) = 0 OR substr(\(bx), 1, length(\(by))) = \(by)), 0)"
-            case .endsWith:
-                let (bx, by) = ("CAST(\(x) AS BLOB)", "CAST(\(y) AS BLOB)")
-                return "COALESCE(\(x) IS NOT NULL AND (length(\(by)) = 0 OR substr(\(bx), -length(\(by))) = \(by)), 0)"
+            case .contains: return dialect.contains(x, y)
+            case .beginsWith: return dialect.beginsWith(x, y)
+            case .endsWith: return dialect.endsWith(x, y)
             default: return dialect.regexpMatch(pattern: y, text: x)
             }
-        case .in, .between, .like: return "0"
+        case .in, .between, .like: return never
         }
     }
 }
@@ -488,7 +480,11 @@ extension SQLCompilation {
             json = "[" + integers.map { String($0) }.joined(separator: ",") + "]"
             x = l.sql
         }
-        let member = "COALESCE(\(x) IN (SELECT value FROM json_each(\(bind(.string(json))))), 0)"
+        guard let members = dialect.jsonArrayMembers(bind(.string(json))) else {
+            bindings.removeLast()
+            return nil
+        }
+        let member = "COALESCE(\(x) IN (\(members)), \(dialect.falseCondition))"
         return hasNull ? "(\(member) OR \(x) IS NULL)" : member
     }
 }

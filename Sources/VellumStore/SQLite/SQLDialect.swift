@@ -26,6 +26,29 @@ public protocol SQLDialect: Sendable {
     func upsert(into table: String, columns: [String]) -> String
     /// `sql` (an INSERT, UPDATE or DELETE) also returning `columns` of the rows it wrote.
     func returning(_ sql: String, columns: [String]) -> String
+
+    // The query compiler's pieces; SQLite's spelling is the default (`SQLDialect+Conditions.swift`).
+    /// A condition that always holds / never holds.
+    var trueCondition: String { get }
+    var falseCondition: String { get }
+    /// True when `a` and `b` are equal or both NULL (never NULL itself), and its negation.
+    func isSame(_ a: String, _ b: String) -> String
+    func isDistinct(_ a: String, _ b: String) -> String
+    /// An attribute column of `type` as predicates compare and sort it (decimals as doubles).
+    func comparable(_ column: String, type: AttributeType) -> String
+    /// `l op r` for `+ - * /` with `ValueArithmetic`'s rules (overflow to double, `x / 0` NULL).
+    func arithmetic(_ op: String, _ l: String, _ r: String) -> String
+    /// Conditions (never NULL) on text: `text` contains, begins with, ends with `part` (on UTF-8 bytes).
+    func contains(_ text: String, _ part: String) -> String
+    func beginsWith(_ text: String, _ part: String) -> String
+    func endsWith(_ text: String, _ part: String) -> String
+    /// The sum of `value` over rows as a double, 0 for none (SQLite's `TOTAL`).
+    func total(_ value: String) -> String
+    /// A subquery of the members of the JSON array bound to `parameter`; nil to have lists spelled out.
+    func jsonArrayMembers(_ parameter: String) -> String?
+    /// The ORDER BY term(s) for `term`: `caseInsensitive` nil orders by bytes, true as
+    /// `VELLUM_NOCASE`, false as `VELLUM_LOCALIZED`; NULL comes first ascending.
+    func orderTerm(_ term: String, caseInsensitive: Bool?, ascending: Bool) -> String
 }
 
 /// SQLite's spelling. Case and diacritic folding, regular expressions and the

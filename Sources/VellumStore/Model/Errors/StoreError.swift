@@ -75,6 +75,8 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     case valueParse(ValueParseError)
     /// Any other misuse, described.
     case invalidOperation(String)
+    /// PostgreSQL refused an operation or a connection; `sqlState` says why.
+    case postgresql(PostgreSQLFailure)
 
     public var description: String {
         switch self {
@@ -122,6 +124,7 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
         case .date(let e): return e.description
         case .valueParse(let e): return e.description
         case .invalidOperation(let m): return m
+        case .postgresql(let f): return f.description
         }
     }
 

@@ -1,0 +1,25 @@
+import Foundation
+
+/// A failed PostgreSQL call: the server's SQLSTATE (or libpq's, for a failed
+/// connection), its message and detail, and the SQL (kept for debugging; users see the reason).
+public struct PostgreSQLFailure: Sendable, Hashable, CustomStringConvertible {
+    /// Five characters: `23505` unique violation, `40001` serialization failure, `08…` connection.
+    public var sqlState: String
+    public var message: String
+    public var detail: String?
+    public var sql: String?
+
+    public init(sqlState: String, message: String, detail: String? = nil, sql: String? = nil) {
+        self.sqlState = sqlState
+        self.message = message
+        self.detail = detail
+        self.sql = sql
+    }
+
+    /// SQLSTATE class `08`: the connection failed or was lost.
+    public var isConnectionFailure: Bool { sqlState.hasPrefix("08") }
+
+    public var description: String {
+        "PostgreSQL error \(sqlState): \(message)" + (detail.map { " (\($0))" } ?? "")
+    }
+}

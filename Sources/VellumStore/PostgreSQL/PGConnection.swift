@@ -1,0 +1,82 @@
+import CLibPQ
+import Foundation
+
+/// One libpq connection. Not thread-safe: like `Connection`, it is confined to
+/// the queue (or lock) of its owner. Every session is UTF-8, UTC, and searches
+/// the URL's schema first.
+public final class PGConnection {
+    let handle: OpaquePointer
+    public let url: PostgreSQLURL
+
+    public convenience init(url text: String) throws(StoreError) {
+        try self.init(url: try PostgreSQLURL(text))
+    }
+
+    public init(url: PostgreSQLURL) throws(StoreError) {
+        guard let conn = PQconnectdb(url.connectionString) else {
+            throw .postgresql(PostgreSQLFailure(sqlState: "08001", message: "\(url): libpq could not allocate a connection"))
+        }
+        guard PQstatus(conn) == CONNECTION_OK else {
+            let message = Self.trimmed(PQerrorMessage(conn))
+            PQfinish(conn)
+            throw .postgresql(PostgreSQLFailure(sqlState: "08001", message: "cannot connect to \(url): \(message)"))
+        }
+        handle = conn
+        self.url = url
+        // Notices (e.g. "already exists, skipping") would go to stderr; errors are what matter.
+        PQsetNoticeProcessor(conn, { _, _ in }, nil)
+        var setup = "SET client_encoding TO 'UTF8'; SET TimeZone TO 'UTC'"
+        if let schema = url.schema { setup += "; SET search_path TO \(PostgreSQLDialect().quote(schema)), public" }
+        try execute(setup)
+    }
+
+    deinit { PQfinish(handle) }
+
+    /// True while the connection to the server is up.
+    public var isConnected: Bool { PQstatus(handle) == CONNECTION_OK }
+
+    /// Runs `sql`, which may hold several statements and no parameters.
+    public func execute(_ sql: String) throws(StoreError) {
+        _ = try check(PQexec(handle, sql), sql: sql)
+    }
+
+    /// Runs one statement with `parameters` bound to `$1`…`$N`, sent and read back in `format`.
+    @discardableResult
+    public func query(_ sql: String, _ parameters: [Value] = [], format: PGFormat = .binary) throws(StoreError) -> PGResult {
+        let p = try PGParameters(parameters, format: format)
+        let result = p.withArrays { types, values, lengths, formats in
+            PQexecParams(handle, sql, Int32(parameters.count), types, values, lengths, formats, format.rawValue)
+        }
+        return try check(result, sql: sql)
+    }
+
+    /// The rows of `sql` as values.
+    public func rows(_ sql: String, _ parameters: [Value] = [], format: PGFormat = .binary) throws(StoreError) -> [[Value]] {
+        try query(sql, parameters, format: format).rows
+    }
+
+    /// The first column of the first row (nil when there is no row).
+    public func scalar(_ sql: String, _ parameters: [Value] = []) throws(StoreError) -> Value? {
+        let r = try query(sql, parameters)
+        return r.rowCount > 0 && r.columnCount > 0 ? r.value(0, 0) : nil
+    }
+
+    private func check(_ result: OpaquePointer?, sql: String) throws(StoreError) -> PGResult {
+        guard let result else {
+            throw .postgresql(PostgreSQLFailure(sqlState: isConnected ? "53200" : "08006", message: Self.trimmed(PQerrorMessage(handle)), sql: sql))
+        }
+        let owned = PGResult(result)
+        switch PQresultStatus(result) {
+        case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY: return owned
+        default:
+            func field(_ code: UInt8) -> String? { PQresultErrorField(result, Int32(code)).map { String(cString: $0) } }
+            let state = field(UInt8(ascii: "C")) ?? (isConnected ? "XX000" : "08006")
+            let message = field(UInt8(ascii: "M")) ?? Self.trimmed(PQresultErrorMessage(result))
+            throw .postgresql(PostgreSQLFailure(sqlState: state, message: message, detail: field(UInt8(ascii: "D")), sql: sql))
+        }
+    }
+
+    private static func trimmed(_ message: UnsafePointer<CChar>?) -> String {
+        message.map { String(cString: $0).trimmingCharacters(in: .whitespacesAndNewlines) } ?? "unknown error"
+    }
+}

@@ -1,0 +1,30 @@
+import Foundation
+
+/// A layout's tables and columns in a PostgreSQL schema: the same names as
+/// `base` (by default `NativeLayout`), spelled by `PostgreSQLDialect`, created by
+/// `PostgreSQLSchema` with typed columns and real constraints.
+public final class PostgreSQLLayout: StoreLayout {
+    public let base: any StoreLayout
+    public let dialect: any SQLDialect = PostgreSQLDialect()
+
+    public init(base: any StoreLayout) { self.base = base }
+
+    public convenience init(model: ManagedObjectModel) { self.init(base: NativeLayout(model: model)) }
+
+    public var model: ManagedObjectModel { base.model }
+    public func mapping(for entityName: String) -> EntityMapping? { base.mapping(for: entityName) }
+    public var primaryKeyColumn: String { base.primaryKeyColumn }
+    public var entityColumn: String { base.entityColumn }
+    public var versionColumn: String { base.versionColumn }
+    public var joinTables: [JoinTable] { base.joinTables }
+    public func joinTable(named table: String) -> JoinTable? { base.joinTable(named: table) }
+
+    public func schemaSQL() -> [String] { PostgreSQLSchema(layout: self).statements() }
+
+    /// Past both the key column's identity sequence and the largest row.
+    public func largestKeyEverSQL(table: String) -> String {
+        let key = dialect.quote(primaryKeyColumn)
+        return "SELECT GREATEST(COALESCE((SELECT max(\(key)) FROM \(dialect.quote(table))), 0), "
+            + "COALESCE(pg_sequence_last_value(pg_get_serial_sequence(quote_ident($1), \(dialect.literal(primaryKeyColumn)))::regclass), 0))"
+    }
+}
