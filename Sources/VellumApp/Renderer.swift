@@ -166,10 +166,18 @@ enum Renderer {
     /// whose row is missing (a dangling reference written elsewhere) says so.
     static func displayName(_ o: ManagedObject) -> String {
         if o.isMissing { return "⚠ missing \(o.entity.name) \(o.objectID.primaryKey.map { "p\($0)" } ?? "")" }
-        for key in ["name", "title", "displayName", "label"] where o.entity.attribute(named: key) != nil {
+        for key in Self.nameLikeKeys(of: o.entity) {
             if let v = try? o.value(forKey: key), !v.isNull { return v.description }
         }
         return o.objectID.uriString
+    }
+
+    /// The entity's name-like attributes in order of preference, matched ignoring case:
+    /// other programs' databases say `Name` or `TITLE` (Chinook), not `name`.
+    static func nameLikeKeys(of entity: Entity) -> [String] {
+        ["name", "title", "displayname", "label"].compactMap { wanted in
+            entity.attributes.first { $0.name.lowercased() == wanted && !$0.isTransient }?.name
+        }
     }
 
     private static func statusBar(_ f: Frame, _ screen: any CellCanvas) {

@@ -1,0 +1,35 @@
+import Foundation
+import Testing
+@testable import VellumApp
+import VellumStore
+
+/// A to-one shows its target by a name-like attribute, whatever its case: other
+/// programs' databases spell it `Name` or `Title` (Chinook), not `name`.
+@MainActor @Suite struct DisplayNameTests {
+    static func object(attribute: String, value: String) throws -> ManagedObject {
+        let model = try ModelBuilder().entity("Artist") {
+            $0.attribute("ArtistId", .integer64, optional: true)
+            $0.attribute(attribute, .string, optional: true)
+        }.build()
+        let store = try PersistentStore(url: nil, model: model, options: .inMemory)
+        let context = try ManagedObjectContext(store: store)
+        let artist = try context.insert("Artist")
+        try artist.setValue(.string(value), forKey: attribute)
+        return artist
+    }
+
+    @Test func aCapitalisedNameAttributeNamesTheObject() throws {
+        let artist = try Self.object(attribute: "Name", value: "AC/DC")
+        #expect(Renderer.displayName(artist) == "AC/DC")
+    }
+
+    @Test func aTitleInAnyCaseNamesTheObject() throws {
+        let album = try Self.object(attribute: "TITLE", value: "Let There Be Rock")
+        #expect(Renderer.displayName(album) == "Let There Be Rock")
+    }
+
+    @Test func withoutANameLikeAttributeTheIDIsShown() throws {
+        let thing = try Self.object(attribute: "Country", value: "Australia")
+        #expect(Renderer.displayName(thing) == thing.objectID.uriString)
+    }
+}
