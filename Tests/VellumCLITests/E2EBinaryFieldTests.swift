@@ -26,7 +26,7 @@ struct E2EBinaryFieldTests {
         let dir = TempDir()
         let path = try Self.makeStore(in: dir)
         func sql(_ statement: String) -> String {
-            Tmux.run("/usr/bin/sqlite3", [path, statement]).out.trimmingCharacters(in: .whitespacesAndNewlines)
+            (try? sqliteOutput(path, statement)) ?? "sqlite3 could not run"
         }
         let t = Tmux.browser("'\(VellumBinary.url.path)' '\(path)'", entity: "Doc")
         defer { t.kill() }   // failed expectations may keep `t` alive

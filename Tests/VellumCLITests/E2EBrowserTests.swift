@@ -14,7 +14,7 @@ final class E2EStore {
     }
 
     func sql(_ statement: String) -> String {
-        Tmux.run("/usr/bin/sqlite3", [path, statement]).out.trimmingCharacters(in: .whitespacesAndNewlines)
+        (try? sqliteOutput(path, statement)) ?? "sqlite3 could not run"
     }
 
     var command: String { "'\(VellumBinary.url.path)' '\(path)'" }
@@ -259,9 +259,9 @@ struct E2EBrowserTests {
         let store = dir.path("vellum/demo.sqlite")
         // The writer exits with the browser: the store stops changing.
         Thread.sleep(forTimeInterval: 0.5)
-        let before = Tmux.run("/usr/bin/sqlite3", [store, "SELECT count(*) FROM _vellum_transactions"]).out
+        let before = (try? sqliteOutput(store, "SELECT count(*) FROM _vellum_transactions")) ?? "sqlite3 could not run"
         Thread.sleep(forTimeInterval: 1.6)
-        let after = Tmux.run("/usr/bin/sqlite3", [store, "SELECT count(*) FROM _vellum_transactions"]).out
+        let after = (try? sqliteOutput(store, "SELECT count(*) FROM _vellum_transactions")) ?? "sqlite3 could not run"
         #expect(before == after)
     }
 

@@ -75,6 +75,6 @@ extension E2EStore {
     var commandInItsFolder: String { "cd '\(dir.url.path)' && '\(VellumBinary.url.path)' shop.sqlite" }
 
     func sqlOn(_ path: String, _ statement: String) -> String {
-        Tmux.run("/usr/bin/sqlite3", [path, statement]).out.trimmingCharacters(in: .whitespacesAndNewlines)
+        (try? sqliteOutput(path, statement)) ?? "sqlite3 could not run"
     }
 }

@@ -33,7 +33,7 @@ final class PostsStore {
 
     @discardableResult
     func sql(_ statement: String) -> String {
-        Tmux.run("/usr/bin/sqlite3", [path, statement]).out.trimmingCharacters(in: .whitespacesAndNewlines)
+        (try? sqliteOutput(path, statement)) ?? "sqlite3 could not run"
     }
 
     var command: String { "'\(VellumBinary.url.path)' '\(path)'" }

@@ -32,8 +32,7 @@ struct E2EForeignBrowseTests {
         #expect(t.wait(for: "│ Track │ row 1/3503"), "\(t.screen)")
         t.keys("l", "e", "C-u"); t.type("Rock Salute (edited)"); t.keys("Enter")
         #expect(t.wait(for: "saved Name"), "\(t.screen)")
-        let name = Tmux.run("/usr/bin/sqlite3", [copy.path, "SELECT Name FROM Track WHERE TrackId = 1"]).out
-        #expect(name.trimmingCharacters(in: .whitespacesAndNewlines) == "Rock Salute (edited)")
+        #expect(try sqliteOutput(copy.path, "SELECT Name FROM Track WHERE TrackId = 1") == "Rock Salute (edited)")
         t.keys("q")
         #expect(t.wait(10) { _ in !t.alive }, "\(t.screen)")
         #expect(SQLiteFixtures.sidecars(of: copy.path).isEmpty)

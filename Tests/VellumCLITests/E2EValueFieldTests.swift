@@ -33,7 +33,7 @@ struct E2EValueFieldTests {
     }
 
     func sql(_ statement: String) -> String {
-        Tmux.run("/usr/bin/sqlite3", [path, statement]).out.trimmingCharacters(in: .whitespacesAndNewlines)
+        (try? sqliteOutput(path, statement)) ?? "sqlite3 could not run"
     }
 
     @Test func badDateInTheFieldEditorIsRefusedAndTheFileUnchanged() throws {
