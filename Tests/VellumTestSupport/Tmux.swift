@@ -40,7 +40,13 @@ public final class Tmux {
 
     public init(_ command: String, width: Int = 120, height: Int = 40) {
         name = "vellum-e2e-\(UUID().uuidString.prefix(8))"
-        Self.run(Self.path!, ["-L", Self.socket, "new-session", "-d", "-s", name, "-x", "\(width)", "-y", "\(height)", command])
+        // tmux exits with its last session; a session started in that moment (suites run
+        // in parallel) is lost with the exiting server. Start it again then.
+        for attempt in 0..<5 {
+            Self.run(Self.path!, ["-L", Self.socket, "new-session", "-d", "-s", name, "-x", "\(width)", "-y", "\(height)", command])
+            if Self.run(Self.path!, ["-L", Self.socket, "has-session", "-t", name]).status == 0 { break }
+            Thread.sleep(forTimeInterval: 0.1 * Double(attempt + 1))
+        }
     }
 
     deinit { kill() }
