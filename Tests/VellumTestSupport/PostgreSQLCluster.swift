@@ -126,32 +126,18 @@ public final class PostgreSQLCluster: Sendable {
     }
 
     static func run(_ command: [String], log: String?) throws {
-        let pid = try spawn(command, log: log)
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-        // Exited normally with 0 (WIFEXITED and WEXITSTATUS, which Swift cannot import).
-        guard status & 0x7f == 0, (status >> 8) & 0xff == 0 else {
+        let status = ChildProcess.wait(try spawn(command, log: log))
+        guard status == 0 else {
             let output = log.flatMap { try? String(contentsOfFile: $0, encoding: .utf8) } ?? ""
-            throw PostgreSQLClusterError("\(command.joined(separator: " ")) failed (wait status \(status)):\n\(output)")
+            throw PostgreSQLClusterError("\(command.joined(separator: " ")) failed (exit status \(status)):\n\(output)")
         }
     }
 
-    /// Starts `command` with stdin from /dev/null and its output in `log`. Not
-    /// Foundation's `Process`: it learns of an exit through a descriptor the child
+    /// Not Foundation's `Process`: it learns of an exit through a descriptor the child
     /// inherits, and the server that `pg_ctl start` leaves running would keep it open.
+    /// No descriptor of this process is passed on either (`ChildProcess`).
     static func spawn(_ command: [String], log: String?) throws -> pid_t {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, log ?? "/dev/null", O_WRONLY | O_CREAT | O_APPEND, 0o644)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        let argv = command.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        let rc = posix_spawn(&pid, command[0], &actions, nil, argv, environ)
-        guard rc == 0 else { throw PostgreSQLClusterError("cannot start \(command[0]): \(String(cString: strerror(rc)))") }
-        return pid
+        do { return try ChildProcess.spawn(command, output: log) } catch { throw PostgreSQLClusterError("\(error)") }
     }
 
     /// A port nothing listens on now: bound to 127.0.0.1:0 and released.

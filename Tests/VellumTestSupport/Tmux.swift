@@ -6,31 +6,19 @@ public final class Tmux {
     public static let path: String? = ["/usr/bin/tmux", "/usr/local/bin/tmux", "/bin/tmux"].first { FileManager.default.isExecutableFile(atPath: $0) }
     public let name: String
 
-    /// Runs a tool and returns its exit status and output. Uses posix_spawn and
-    /// waitpid directly (Foundation's Process has been seen to miss a tmux
-    /// client's exit), with output in a temporary file rather than a pipe: a tmux
-    /// server the command starts keeps inherited descriptors open.
+    /// Runs a tool and returns its exit status and output. Not Foundation's Process
+    /// (it has been seen to miss a tmux client's exit); output in a temporary file
+    /// rather than a pipe, and no other descriptor passed on: the tmux server that
+    /// `new-session` starts would keep them open (`ChildProcess`).
     @discardableResult
     public static func run(_ executable: String, _ arguments: [String]) -> (status: Int32, out: String) {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("vellum-e2e-out-\(UUID().uuidString)").path
         defer { unlink(file) }
         let outPath = arguments.first == "new-session" ? "/dev/null" : file
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
-        defer { for a in argv { free(a) } }
-        var pid: pid_t = 0
-        let rc = posix_spawn(&pid, executable, &actions, nil, argv, environ)
-        guard rc == 0 else { return (-1, "posix_spawn \(executable): \(rc)") }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-        let out = (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
-        let exited = (status & 0x7f) == 0
-        return (exited ? (status >> 8) & 0xff : 128 + (status & 0x7f), out)
+        let pid: pid_t
+        do { pid = try ChildProcess.spawn([executable] + arguments, output: outPath, truncate: true) } catch { return (-1, "\(error)") }
+        let status = ChildProcess.wait(pid)
+        return (status, (try? String(contentsOfFile: file, encoding: .utf8)) ?? "")
     }
 
     /// Starts `command` (a shell command line) in a detached 120x40 session.
