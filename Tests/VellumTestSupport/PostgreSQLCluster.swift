@@ -126,7 +126,7 @@ public final class PostgreSQLCluster: Sendable {
     }
 
     static func run(_ command: [String], log: String?) throws {
-        let status = ChildProcess.wait(try spawn(command, log: log))
+        let status = CleanSpawn.wait(try spawn(command, log: log))
         guard status == 0 else {
             let output = log.flatMap { try? String(contentsOfFile: $0, encoding: .utf8) } ?? ""
             throw PostgreSQLClusterError("\(command.joined(separator: " ")) failed (exit status \(status)):\n\(output)")
@@ -135,9 +135,9 @@ public final class PostgreSQLCluster: Sendable {
 
     /// Not Foundation's `Process`: it learns of an exit through a descriptor the child
     /// inherits, and the server that `pg_ctl start` leaves running would keep it open.
-    /// No descriptor of this process is passed on either (`ChildProcess`).
+    /// No descriptor of this process is passed on either (`CleanSpawn`).
     static func spawn(_ command: [String], log: String?) throws -> pid_t {
-        do { return try ChildProcess.spawn(command, output: log) } catch { throw PostgreSQLClusterError("\(error)") }
+        do { return try CleanSpawn.spawn(command, output: log) } catch { throw PostgreSQLClusterError("\(error)") }
     }
 
     /// A port nothing listens on now: bound to 127.0.0.1:0 and released.

@@ -9,15 +9,15 @@ public final class Tmux {
     /// Runs a tool and returns its exit status and output. Not Foundation's Process
     /// (it has been seen to miss a tmux client's exit); output in a temporary file
     /// rather than a pipe, and no other descriptor passed on: the tmux server that
-    /// `new-session` starts would keep them open (`ChildProcess`).
+    /// `new-session` starts would keep them open (`CleanSpawn`).
     @discardableResult
     public static func run(_ executable: String, _ arguments: [String]) -> (status: Int32, out: String) {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("vellum-e2e-out-\(UUID().uuidString)").path
         defer { unlink(file) }
         let outPath = arguments.first == "new-session" ? "/dev/null" : file
         let pid: pid_t
-        do { pid = try ChildProcess.spawn([executable] + arguments, output: outPath, truncate: true) } catch { return (-1, "\(error)") }
-        let status = ChildProcess.wait(pid)
+        do { pid = try CleanSpawn.spawn([executable] + arguments, output: outPath, truncate: true) } catch { return (-1, "\(error)") }
+        let status = CleanSpawn.wait(pid)
         return (status, (try? String(contentsOfFile: file, encoding: .utf8)) ?? "")
     }
 

@@ -10,7 +10,7 @@ import Foundation
 /// child's output to end-of-file (the `sqlite3` shell), waits until the server exits.
 /// The PostgreSQL server lives as long as the test process: a deadlock, seen as a CI
 /// run that never finished. Foundation's `Process` closes the others itself.
-public enum ChildProcess {
+public enum CleanSpawn {
     /// Starts `command` (an absolute path and its arguments) with stdin from /dev/null,
     /// stdout and stderr appended to `output` (default /dev/null), and no other descriptor.
     public static func spawn(_ command: [String], output: String? = nil, truncate: Bool = false) throws -> pid_t {
@@ -26,7 +26,7 @@ public enum ChildProcess {
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
         let rc = posix_spawn(&pid, command[0], &actions, nil, argv, environ)
-        guard rc == 0 else { throw ChildProcessError("cannot start \(command[0]): \(String(cString: strerror(rc)))") }
+        guard rc == 0 else { throw CleanSpawnError("cannot start \(command[0]): \(String(cString: strerror(rc)))") }
         return pid
     }
 
@@ -62,7 +62,7 @@ public enum ChildProcess {
     }
 }
 
-public struct ChildProcessError: Error, CustomStringConvertible {
+public struct CleanSpawnError: Error, CustomStringConvertible {
     public let description: String
     init(_ description: String) { self.description = description }
 }

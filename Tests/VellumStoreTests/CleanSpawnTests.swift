@@ -4,23 +4,23 @@ import Testing
 /// The CI run that never finished: servers the tests start (tmux, PostgreSQL) were
 /// handed every open descriptor of the test process, so a test reading the `sqlite3`
 /// shell's output to end-of-file waited for as long as the server lived.
-@Suite struct ChildProcessDescriptorTests {
+@Suite struct CleanSpawnTests {
     /// A pipe open in this process while the helper starts, as another test's would be.
     private func withOpenPipe(_ body: (String) throws -> Void) rethrows {
         var fds: [Int32] = [0, 0]
         #expect(pipe(&fds) == 0)
         defer { close(fds[0]); close(fds[1]) }
-        let target = ChildProcess.descriptors(of: getpid())[fds[1]] ?? "?"
+        let target = CleanSpawn.descriptors(of: getpid())[fds[1]] ?? "?"
         #expect(target.hasPrefix("pipe:"))
         try body(target)
     }
 
     @Test func spawnedChildHoldsOnlyItsStandardDescriptors() throws {
         try withOpenPipe { _ in
-            let pid = try ChildProcess.spawn(["/bin/sleep", "5"])
-            defer { kill(pid, SIGKILL); _ = ChildProcess.wait(pid) }
-            waitUntilTrue { ChildProcess.descriptors(of: pid).count == 3 || !FileManager.default.fileExists(atPath: "/proc/\(pid)") }
-            #expect(Set(ChildProcess.descriptors(of: pid).keys) == [0, 1, 2])
+            let pid = try CleanSpawn.spawn(["/bin/sleep", "5"])
+            defer { kill(pid, SIGKILL); _ = CleanSpawn.wait(pid) }
+            waitUntilTrue { CleanSpawn.descriptors(of: pid).count == 3 || !FileManager.default.fileExists(atPath: "/proc/\(pid)") }
+            #expect(Set(CleanSpawn.descriptors(of: pid).keys) == [0, 1, 2])
         }
     }
 
@@ -32,7 +32,7 @@ import Testing
             let serverPID = pid_t(Tmux.run(Tmux.path!, ["-L", socket, "display", "-p", "-t", "fd", "#{pid}"]).out
                 .trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
             #expect(serverPID > 0)
-            let held = ChildProcess.descriptors(of: serverPID).values
+            let held = CleanSpawn.descriptors(of: serverPID).values
             #expect(!held.contains(pipeTarget), "the tmux server holds this process's pipe \(pipeTarget)")
         }
     }
