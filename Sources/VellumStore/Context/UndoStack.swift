@@ -249,16 +249,22 @@ extension UndoStack {
     /// Undoes (or redoes) `action` in `context` as pending changes, which the caller saves;
     /// returns the action for the other side. Conflicts as for `undo(in:)`.
     public static func replay(_ action: Action, undo: Bool, in context: ManagedObjectContext,
-                              overwritingConflicts: Bool = false) throws -> Action {
+                              overwritingConflicts: Bool = false) throws(StoreError) -> Action {
         let stack = UndoStack()
         let previous = context.undoStack
         context.undoStack = stack
         defer { context.undoStack = previous }
         if undo { stack.undoGroups = [action.group] } else { stack.redoGroups = [action.group] }
-        _ = undo ? try stack.undo(in: context, overwritingConflicts: overwritingConflicts)
-                 : try stack.redo(in: context, overwritingConflicts: overwritingConflicts)
+        do {
+            _ = undo ? try stack.undo(in: context, overwritingConflicts: overwritingConflicts)
+                     : try stack.redo(in: context, overwritingConflicts: overwritingConflicts)
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw .invalidOperation("the \(undo ? "undo" : "redo") of \(action.name) failed: \(ErrorText.describe(error))")
+        }
         guard let moved = undo ? stack.redoGroups.last : stack.undoGroups.last else {
-            throw StoreError.invalidOperation("the \(undo ? "undo" : "redo") of \(action.name) moved no action")
+            throw .invalidOperation("the \(undo ? "undo" : "redo") of \(action.name) moved no action")
         }
         return Action(group: moved)
     }
