@@ -5,8 +5,10 @@ import VellumStore
 /// (`Sources/vellum/Arguments.swift`) has read the options: `browse FILE`,
 /// `demo`, and the internal `demo-writer FILE`.
 public enum AppCommands {
-    public static func browse(path: String, theme: String?, readOnly: Bool) async -> Int32 {
-        await runBrowser(path: path, theme: theme, readOnly: readOnly)
+    /// `model`: `--model NEW`, loaded by the CLI, and the name the user gave it.
+    public static func browse(path: String, theme: String?, readOnly: Bool,
+                              model: (model: ManagedObjectModel, name: String)? = nil) async -> Int32 {
+        await runBrowser(path: path, theme: theme, readOnly: readOnly, model: model)
     }
 
     public static func demo(theme: String?) async -> Int32 {
@@ -53,8 +55,9 @@ public enum AppCommands {
     }
 
     @MainActor
-    private static func runBrowser(path: String, theme: String?, readOnly: Bool = false) async -> Int32 {
-        do { return try await VellumBrowser.run(storePath: path, themeName: theme, readOnly: readOnly) } catch {
+    private static func runBrowser(path: String, theme: String?, readOnly: Bool = false,
+                                   model: (model: ManagedObjectModel, name: String)? = nil) async -> Int32 {
+        do { return try await VellumBrowser.run(storePath: path, themeName: theme, readOnly: readOnly, model: model) } catch {
             VellumBrowser.printError("vellum: \(ErrorText.describe(error))")
             return 1
         }

@@ -56,9 +56,8 @@ extension EffectRunner {
 
     /// Entity counts follow change events: a merged save (the browser's own writes
     /// come back this way too) adds its inserts and takes off its deletes, with no
-    /// query. Only "refetch everything" (a writer without history, a reset) counts
-    /// all again, and an undo or redo saved here recounts the entities it touched
-    /// (the view context reports its own changes in more than one event).
+    /// query (undo and redo too: they are queued writes). Only "refetch everything"
+    /// (a writer without history, a reset) counts all again.
     func recountEntities(resizedBy change: ObjectsDidChange) {
         if change.storeChangedExternally || change.invalidatedAll || state.entityCounts.count != state.entityNames.count {
             refreshCounts()
@@ -71,17 +70,9 @@ extension EffectRunner {
             }
         }
         let removed = change.deleted.union(change.invalidated)
-        guard writingLocally else {
-            var deltas: [Int: Int] = [:]
-            for i in entities(change.inserted) { deltas[i, default: 0] += 1 }
-            for i in entities(removed) { deltas[i, default: 0] -= 1 }
-            if deltas.contains(where: { $0.value != 0 }) { send(.store(.countsChanged(deltas))) }
-            return
-        }
-        var counts: [Int: Int] = [:]
-        for i in Set(entities(change.inserted.union(removed))) {
-            counts[i] = (try? context.count(FetchRequest(entityName: state.entityNames[i]))) ?? 0
-        }
-        if !counts.isEmpty { send(.store(.counted(counts))) }
+        var deltas: [Int: Int] = [:]
+        for i in entities(change.inserted) { deltas[i, default: 0] += 1 }
+        for i in entities(removed) { deltas[i, default: 0] -= 1 }
+        if deltas.contains(where: { $0.value != 0 }) { send(.store(.countsChanged(deltas))) }
     }
 }

@@ -1,31 +1,29 @@
 import Foundation
 import VellumStore
 
-/// Undo and redo in the browser. Both are saved at once like an edit, and like
-/// an edit they never overwrite another writer: when the record changed (or
-/// went) since the action, the mine/theirs prompt asks first.
+/// Undo and redo in the browser. Like every other browser write they are saved by
+/// the container's write queue, off the main thread (the view receives the merge),
+/// and like an edit they never overwrite another writer: when the record changed
+/// (or went) since the action, the mine/theirs prompt asks first.
 extension EffectRunner {
     func undoRedo(undo: Bool, overwriting: Bool = false) {
-        writingLocally = true
-        defer { writingLocally = false }
-        do {
-            let name = undo ? try undoStack.undo(in: context, overwritingConflicts: overwriting)
-                            : try undoStack.redo(in: context, overwritingConflicts: overwriting)
-            guard let name else { send(.status(undo ? "nothing to undo" : "nothing to redo")); return }
-            do { _ = try context.save() } catch {
-                undoStack.cancelLastReplay()   // the action stays, to try again
-                throw error
+        let verb = undo ? "undo" : "redo"
+        // Taken off the stack while the queue replays it; back on the right side when it comes back.
+        guard let action = undoStack.takeForReplay(undo: undo) else { send(.status("nothing to \(verb)")); return }
+        send(.status("\(undo ? "undoing" : "redoing") \(action.name)…"))
+        write(action.name, success: "\(undo ? "undid" : "redid") \(action.name)", { ctx in
+            try UndoStack.replay(action, undo: undo, in: ctx, overwritingConflicts: overwriting)
+        }, then: { [weak self] moved in
+            self?.undoStack.pushReplayed(moved, undone: undo)
+        }, failed: { [weak self] error in
+            guard let self else { return }
+            undoStack.returnAction(action, undo: undo)   // the action stays, to try again
+            if case StoreError.conflicts(let conflicts) = error, conflicts.first?.kind == .version {
+                showReplayConflict(conflicts[0], undo: undo)
+            } else {
+                send(.status("\(verb) failed: \(describe(error))", error: true))
             }
-            send(.status(undo ? "undid \(name)" : "redid \(name)"))
-        } catch StoreError.conflicts(let conflicts) where conflicts.first?.kind == .version {
-            context.rollback()
-            showReplayConflict(conflicts[0], undo: undo)
-        } catch {
-            context.rollback()
-            send(.status("\(undo ? "undo" : "redo") failed: \(describe(error))", error: true))
-        }
-        followSelection()
-        redraw()
+        })
     }
 
     /// The prompt for an undo or redo that met another writer's change: the first

@@ -20,12 +20,10 @@ final class EffectRunner {
     weak var session: BrowserSession?
     private(set) var rows: RowSource?
     let undoStack = UndoStack()
-    /// True while undo or redo saves the view context: those changes do not flash.
-    var writingLocally = false
     /// The browser's writes on the write queue that have not come back yet.
     var writes: [UUID: Task<Void, Never>] = [:]
     /// Changes merged now are this browser's own (no flash, no conflict with itself).
-    var isWritingHere: Bool { writingLocally || !writes.isEmpty }
+    var isWritingHere: Bool { !writes.isEmpty }
     /// To-many counts of records shown in the detail pane (the view model reads them).
     var relatedCounts = RelatedCounts()
     /// The value another writer left in the field of the open conflict prompt (nil: deleted).

@@ -7,19 +7,26 @@ public enum VellumBrowser {
     /// Opens `storePath` and runs the browser until the user quits. Returns the exit code;
     /// errors (missing file, not a store, no terminal, too small) are printed to stderr.
     @MainActor
-    public static func run(storePath: String, themeName: String?, readOnly askedReadOnly: Bool = false) async throws -> Int32 {
+    /// With `model` (`--model NEW`), a store holding another model is migrated first if the user agrees (`MigrationPrompt`).
+    public static func run(storePath: String, themeName: String?, readOnly askedReadOnly: Bool = false,
+                           model: (model: ManagedObjectModel, name: String)? = nil) async throws -> Int32 {
         guard FileManager.default.fileExists(atPath: storePath) else {
             printError("vellum: no such file: \(storePath)")
             return 1
         }
         // A store the user cannot write is browsed read-only (the status line says why).
         let readOnly = askedReadOnly || !PersistentStore.isWritable(storePath)
+        if let model, case .exit(let status) = MigrationPrompt.resolve(storePath: storePath, model: model.model,
+                                                                         modelName: model.name, readOnly: readOnly) {
+            return status
+        }
         let container: PersistentContainer
         do {
             // Any SQLite database: another program's is opened through its inferred model.
             container = try PersistentContainer(store: PersistentStore.openAny(url: URL(fileURLWithPath: storePath), model: nil,
                                                                                options: StoreOptions(createIfMissing: false, readOnly: readOnly)))
         } catch let error as StoreError {
+            Screen.current?.stop()   // up when the migration prompt showed
             printError("vellum: \(error.description)")
             return 1
         }

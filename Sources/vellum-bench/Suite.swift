@@ -289,21 +289,13 @@ import VellumStore
             },
             Benchmark(name: "migrate-add-attribute-1m", unit: "ms") { [self] in
                 let store = try bulkStore(1_000_000), model = try MigrationWorkload.addedAttributeModel()
-                var best = Double.infinity, bestRaw = Double.infinity
-                for _ in 0..<Self.runs {
-                    best = min(best, try MigrationWorkload.vellum(store, to: model, scratch: freshPath("migrate")))
-                    bestRaw = min(bestRaw, try MigrationWorkload.rawAddColumn(store, scratch: freshPath("migrate-raw")))
-                }
-                return Measurement(value: best, baseline: bestRaw)
+                return try best(Self.runs, { try MigrationWorkload.vellum(store, to: model, scratch: freshPath("migrate")) },
+                                baseline: { try MigrationWorkload.rawAddColumn(store, scratch: freshPath("migrate-raw")) })
             },
             Benchmark(name: "migrate-rebuild-1m", unit: "ms") { [self] in
                 let store = try bulkStore(1_000_000), model = try MigrationWorkload.removedAttributeModel()
-                var best = Double.infinity, bestRaw = Double.infinity
-                for _ in 0..<Self.runs {
-                    best = min(best, try MigrationWorkload.vellum(store, to: model, scratch: freshPath("migrate")))
-                    bestRaw = min(bestRaw, try MigrationWorkload.rawRebuild(store, scratch: freshPath("migrate-raw")))
-                }
-                return Measurement(value: best, baseline: bestRaw)
+                return try best(Self.runs, { try MigrationWorkload.vellum(store, to: model, scratch: freshPath("migrate")) },
+                                baseline: { try MigrationWorkload.rawRebuild(store, scratch: freshPath("migrate-raw")) })
             },
             // The real browser in tmux on a 1M-row store (one session run feeds them all).
             Benchmark(name: "tui-first-screen-1m", unit: "ms") { [self] in Measurement(value: percentile(try tui().firstScreen, 50)) },

@@ -6,8 +6,8 @@ struct BrowseCommand: AsyncCommand {
     static let name = "browse"
     static let summary = "Browse and edit a store in the terminal (also: vellum FILE)"
     static let help = """
-        Usage: vellum FILE [--theme NAME] [--read-only]
-               vellum browse FILE [--theme NAME] [--read-only]
+        Usage: vellum FILE [--theme NAME] [--read-only] [--model NEW]
+               vellum browse FILE [--theme NAME] [--read-only] [--model NEW]
 
         Opens the store at FILE in an interactive terminal browser: entities,
         records, a detail pane, filtering, sorting, editing with undo, and live
@@ -17,16 +17,20 @@ struct BrowseCommand: AsyncCommand {
           --theme NAME   color theme (default, light, ...; also $VELLUM_THEME)
           --read-only    browse without editing (automatic when the file or its
                          folder is not writable; the status line says so)
+          --model NEW    open with the model at NEW (JSON, Xcode model or store);
+                         a store holding another model shows the migration plan
+                         and asks before migrating it (see vellum migrate)
           --help         show this help
 
         """
-    static let spec = ArgumentSpec(flags: [ReadOnlyNotice.flag], options: ["theme"])
+    static let spec = ArgumentSpec(flags: [ReadOnlyNotice.flag], options: ["theme", "model"])
 
     @MainActor
     static func runAsync(_ arguments: ParsedArguments, console: Console) async throws {
         let path = try VellumCLI.positionals(arguments, ["FILE"], command: name)[0]
+        let model = try arguments.option("model").map { (model: try ModelSource.loadModel(path: $0), name: URL(fileURLWithPath: $0).lastPathComponent) }
         let status = await AppCommands.browse(path: path, theme: arguments.option("theme"),
-                                              readOnly: arguments.has(ReadOnlyNotice.flag))
+                                              readOnly: arguments.has(ReadOnlyNotice.flag), model: model)
         if status != 0 { throw CLIError.exit(status) }
     }
 }

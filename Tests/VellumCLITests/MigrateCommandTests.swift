@@ -22,6 +22,16 @@ struct MigrateCommandTests {
             .build()
     }
 
+    /// The old model plus a required `email` without default: refused on a store with people. Its path.
+    static func writeRefusedModel(_ dir: TempDir) throws -> String {
+        let model = dir.path("required.json")
+        try ModelBuilder()
+            .entity("Person") { $0.attribute("name", .string); $0.attribute("age", .integer16); $0.attribute("email", .string, optional: false); $0.toMany("pets", "Pet", inverse: "owner") }
+            .entity("Pet") { $0.attribute("kind", .string); $0.toOne("owner", "Person", inverse: "pets") }
+            .build().jsonData().write(to: URL(fileURLWithPath: model))
+        return model
+    }
+
     static func makeStore(_ dir: TempDir, people: Int) throws -> (store: String, model: String) {
         let path = dir.path("people.sqlite")
         let store = try PersistentStore(url: URL(fileURLWithPath: path), model: oldModel())
@@ -69,11 +79,7 @@ struct MigrateCommandTests {
     @Test func refusedMigrationExitsWithTheReasonsAndChangesNothing() throws {
         let dir = TempDir()
         let (store, _) = try Self.makeStore(dir, people: 5)
-        let model = dir.path("required.json")
-        try ModelBuilder()
-            .entity("Person") { $0.attribute("name", .string); $0.attribute("age", .integer16); $0.attribute("email", .string, optional: false); $0.toMany("pets", "Pet", inverse: "owner") }
-            .entity("Pet") { $0.attribute("kind", .string); $0.toOne("owner", "Person", inverse: "pets") }
-            .build().jsonData().write(to: URL(fileURLWithPath: model))
+        let model = try Self.writeRefusedModel(dir)
         let before = try Data(contentsOf: URL(fileURLWithPath: store))
         let r = try VellumBinary.run(["migrate", store, "--model", model])
         #expect(r.status == 1)

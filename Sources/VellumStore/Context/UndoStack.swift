@@ -224,3 +224,48 @@ extension UndoStack {
         if undoGroups.count > levelsOfUndo { undoGroups.removeFirst() }
     }
 }
+
+extension UndoStack {
+    /// Takes out the action `undo` (or `redo`) would replay, to replay it in another
+    /// context (the write queue's) with `replay(_:undo:in:overwritingConflicts:)`.
+    /// Give it back with `returnAction` when that fails, or `pushReplayed` when it was saved.
+    public func takeForReplay(undo: Bool) -> Action? {
+        endGroup()
+        lastReplay = nil
+        return (undo ? undoGroups.popLast() : redoGroups.popLast()).map(Action.init)
+    }
+
+    /// Puts back an action taken out by `takeForReplay` whose replay failed: it can be tried again.
+    public func returnAction(_ action: Action, undo: Bool) {
+        if undo { undoGroups.append(action.group) } else { redoGroups.append(action.group) }
+    }
+
+    /// Records the action a replay elsewhere moved: an undone action becomes the next redo,
+    /// a redone one the newest undo.
+    public func pushReplayed(_ action: Action, undone: Bool) {
+        if undone { redoGroups.append(action.group) } else { undoGroups.append(action.group) }
+    }
+
+    /// Undoes (or redoes) `action` in `context` as pending changes, which the caller saves;
+    /// returns the action for the other side. Conflicts as for `undo(in:)`.
+    public static func replay(_ action: Action, undo: Bool, in context: ManagedObjectContext,
+                              overwritingConflicts: Bool = false) throws(StoreError) -> Action {
+        let stack = UndoStack()
+        let previous = context.undoStack
+        context.undoStack = stack
+        defer { context.undoStack = previous }
+        if undo { stack.undoGroups = [action.group] } else { stack.redoGroups = [action.group] }
+        do {
+            _ = undo ? try stack.undo(in: context, overwritingConflicts: overwritingConflicts)
+                     : try stack.redo(in: context, overwritingConflicts: overwritingConflicts)
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw .invalidOperation("the \(undo ? "undo" : "redo") of \(action.name) failed: \(ErrorText.describe(error))")
+        }
+        guard let moved = undo ? stack.redoGroups.last : stack.undoGroups.last else {
+            throw .invalidOperation("the \(undo ? "undo" : "redo") of \(action.name) moved no action")
+        }
+        return Action(group: moved)
+    }
+}

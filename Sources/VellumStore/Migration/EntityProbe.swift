@@ -26,16 +26,24 @@ struct EntityProbe {
 
     func rowCount() throws(StoreError) -> Int { try Self.count(connection, design.oldLayout, entity: old) }
 
+    /// The rows, counted the first time something needs them: an ALTER-only step with
+    /// no check that depends on them is planned without reading its table.
+    func rows(_ step: inout MigrationPlan.EntityStep) throws(StoreError) -> Int {
+        if let n = step.rows { return n }
+        let n = try rowCount()
+        step.rows = n
+        return n
+    }
+
     func check(into step: inout MigrationPlan.EntityStep) throws(StoreError) {
-        let rows = step.rows
-        if new.isAbstract && !old.isAbstract && rows > 0 {
+        if new.isAbstract && !old.isAbstract, try rows(&step) > 0 {
             step.checks.append(try failing("no rows of the now abstract entity itself", "1"))
         }
         for a in new.attributes where !a.isTransient {
-            try checkAttribute(a, rows: rows, into: &step)
+            try checkAttribute(a, into: &step)
         }
         for r in new.relationships where !r.isTransient {
-            try checkRelationship(r, rows: rows, into: &step)
+            try checkRelationship(r, into: &step)
         }
         try checkConstraints(into: &step)
     }
@@ -46,10 +54,10 @@ struct EntityProbe {
         return (oa, column)
     }
 
-    private func checkAttribute(_ a: AttributeDescription, rows: Int, into step: inout MigrationPlan.EntityStep) throws(StoreError) {
+    private func checkAttribute(_ a: AttributeDescription, into step: inout MigrationPlan.EntityStep) throws(StoreError) {
         guard let (oa, column) = oldColumn(a) else {
-            if !a.isOptional && a.defaultValue == nil && rows > 0 {
-                step.checks.append(MigrationPlan.Check(what: "\(a.name) is new, required and has no default", failingRows: rows, examples: try keys("1")))
+            if !a.isOptional && a.defaultValue == nil, case let n = try rows(&step), n > 0 {
+                step.checks.append(MigrationPlan.Check(what: "\(a.name) is new, required and has no default", failingRows: n, examples: try keys("1")))
             }
             return
         }
@@ -80,11 +88,11 @@ struct EntityProbe {
         }
     }
 
-    private func checkRelationship(_ r: RelationshipDescription, rows: Int, into step: inout MigrationPlan.EntityStep) throws(StoreError) {
+    private func checkRelationship(_ r: RelationshipDescription, into step: inout MigrationPlan.EntityStep) throws(StoreError) {
         guard let or = design.correspondence.oldRelationship(entity: new.name, relationship: r.name),
               let i = old.relationshipIndexByName[or.name] else {
-            if !r.isToMany && !r.isOptional && rows > 0 {
-                step.checks.append(MigrationPlan.Check(what: "\(r.name) is new and required", failingRows: rows, examples: try keys("1")))
+            if !r.isToMany && !r.isOptional, case let n = try rows(&step), n > 0 {
+                step.checks.append(MigrationPlan.Check(what: "\(r.name) is new and required", failingRows: n, examples: try keys("1")))
             }
             return
         }

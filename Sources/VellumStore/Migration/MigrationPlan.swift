@@ -28,8 +28,10 @@ public struct MigrationPlan: Sendable, CustomStringConvertible {
         public var entity: String
         public var changes: [String]
         public var strategy: Strategy
-        /// Rows of this entity (exactly this entity, not its subentities) in the store.
-        public var rows: Int
+        /// Rows of this entity (exactly this entity, not its subentities) in the store;
+        /// nil when not counted: a table changed in place (`ALTER`) with no check that
+        /// needs them is not read (counting a large table costs more than the change).
+        public var rows: Int?
         public var checks: [Check]
         /// Changes the inferred path cannot make, with the reason.
         public var refusals: [String]
@@ -58,7 +60,8 @@ public struct MigrationPlan: Sendable, CustomStringConvertible {
     public var description: String {
         var out = "Migration of \(path)\n  from model \(fromHash.prefix(12)) to \(toHash.prefix(12))\n"
         for s in steps where !s.changes.isEmpty || !s.checks.isEmpty || !s.refusals.isEmpty {
-            out += "\n\(s.entity) (\(s.rows) row\(s.rows == 1 ? "" : "s"), \(s.strategy.rawValue))\n"
+            let rows = s.rows.map { "\($0) row\($0 == 1 ? "" : "s")" } ?? "rows not counted"
+            out += "\n\(s.entity) (\(rows), \(s.strategy.rawValue))\n"
             for c in s.changes { out += "  - \(c)\n" }
             for c in s.checks {
                 out += "  check \(c.what): " + (c.passed ? "ok\n" : "\(c.failingRows) failing\(examplesText(c))\n")

@@ -10,11 +10,14 @@ enum MigrationPlanner {
             let entity = d.correspondence.new.entity(named: name)!
             var step = MigrationPlan.EntityStep(
                 entity: name, changes: diff.filter { $0.entity == name }.map(\.detail),
-                strategy: d.roots[entity.rootName] ?? .rebuild, rows: 0, checks: [], refusals: [])
+                strategy: d.roots[entity.rootName] ?? .rebuild, rows: nil, checks: [], refusals: [])
             if let old = d.correspondence.oldEntity(for: name) {
                 let probe = EntityProbe(design: d, connection: c, new: entity, old: old)
-                step.rows = try probe.rowCount()
+                // A rebuild copies every row (the progress needs the total); ALTER reads none.
+                if step.strategy == .rebuild { _ = try probe.rows(&step) }
                 try probe.check(into: &step)
+            } else {
+                step.rows = 0   // a new entity's table starts empty
             }
             steps.append(step)
         }

@@ -61,7 +61,7 @@ public enum StoreMigrator {
             }
             guard plan.canRun else { throw .migrationRefused(path: path, plan: plan.description) }
             let backup = options.backup ? try StoreBackup.copy(path, suffix: "before-" + old.versionHash, options: options) : nil
-            let total = plan.steps.filter { $0.strategy == .rebuild }.reduce(0) { $0 + $1.rows }
+            let total = plan.steps.filter { $0.strategy == .rebuild }.reduce(0) { $0 + ($1.rows ?? 0) }
             let before = MigrationStageContext(model: old, layout: design.oldLayout, connection: c)
             for stage in options.stages { try stage.run(stage.before, before) }
             try MigrationExecutor(design: design, connection: c, totalRows: total, progress: { options.progress?($0) }).run()
