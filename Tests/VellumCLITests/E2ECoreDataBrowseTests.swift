@@ -16,12 +16,7 @@ struct E2ECoreDataBrowseTests {
         t.keys("Tab")
         #expect(t.wait(for: "follow/edit"), "\(t.screen)")
         #expect(t.screen.contains("ExpensiveSportCar p87"), "\(t.screen)")
-        let fields = t.screen.split(separator: "\n").compactMap { line -> String? in
-            guard let bar = line.lastIndex(of: "│") else { return nil }
-            return line[line.index(after: bar)...].split(separator: " ").first.map(String.init)
-        }
-        let steps = try #require(fields.firstIndex(of: "owner")) - (try #require(fields.firstIndex(of: "color")))
-        for _ in 0..<steps { t.keys("j") }
+        try t.moveInDetail(from: "color", to: "owner")
         t.keys("Enter")
         #expect(t.wait(for: "│ Person │ row"), "\(t.screen)")
         #expect(t.screen.contains(owner), "\(t.screen)")
