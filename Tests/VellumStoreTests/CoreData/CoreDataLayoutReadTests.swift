@@ -104,4 +104,23 @@ import Testing
                 == Int(try raw.scalarInt("SELECT count(DISTINCT ZCOUNTRY) FROM ZMOOD") ?? -1))
         #expect(copy.originalUnchanged())
     }
+
+    /// A model given for a Core Data store is used only when its version hashes equal the
+    /// store's; another version is refused naming the entities that differ, file unchanged.
+    @Test func aGivenModelMustMatchTheStoredHashes() throws {
+        let copy = try CoreDataFixtureCopy("Moody-v2.sqlite")
+        let before = try copy.bytes()
+        let models = SharedFixtures.directory.appendingPathComponent("models")
+        let v1 = try XcodeModelReader.read(url: models.appendingPathComponent("moody-v1.xcdatamodel.xml"))
+        #expect { try PersistentStore.openAny(url: copy.url, model: v1, options: StoreOptions(createIfMissing: false)) } throws: { e in
+            guard case StoreError.coreDataModelMismatch(_, _, let entities) = e else { return false }
+            return entities.contains("Mood")
+        }
+        let v2 = try XcodeModelReader.read(url: models.appendingPathComponent("moody-v2.xcdatamodel.xml"))
+        let store = try PersistentStore.openAny(url: copy.url, model: v2, options: StoreOptions(createIfMissing: false))
+        #expect(store.writeRefusal == nil)
+        #expect(try ManagedObjectContext(store: store).count(FetchRequest(entityName: "Mood")) == 4)
+        #expect(try copy.bytes() == before)
+        #expect(copy.originalUnchanged())
+    }
 }
