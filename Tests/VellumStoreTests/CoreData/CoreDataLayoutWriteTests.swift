@@ -98,4 +98,21 @@ import Testing
         #expect(try copy.bytes() == bytes)
         #expect(copy.originalUnchanged())
     }
+
+    /// Derived-attribute triggers call Core Data's own SQL functions: Vellum registers no-op
+    /// functions of those names, so a save runs the trigger instead of failing.
+    @Test func triggersCallingCoreDataFunctionsStillRun() throws {
+        let copy = try CoreDataFixtureCopy(Self.store)
+        let path = copy.url.path
+        let trigger = """
+            CREATE TRIGGER Z_DA_ZPERSON_TOUCH AFTER INSERT ON ZPERSON FOR EACH ROW
+            BEGIN SELECT NSCoreDataTriggerUpdateAffectedObjectValue('ZPERSON', NEW.Z_PK); UPDATE ZPERSON SET ZLASTNAME = 'derived' WHERE Z_PK = NEW.Z_PK; END
+            """
+        #expect(try sqliteShell(path, trigger) == 0)
+        let c = try ManagedObjectContext(store: try Self.open(copy))
+        _ = try c.insert("Person", values: ["firstName": .string("Ada"), "id": .uuid(UUID()), "updatedAt": .date(Date())])
+        try c.save()
+        #expect(try sqliteShellOutput(path, "SELECT ZLASTNAME FROM ZPERSON WHERE ZFIRSTNAME = 'Ada'") == ["derived"])
+        #expect(copy.originalUnchanged())
+    }
 }
