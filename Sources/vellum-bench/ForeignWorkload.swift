@@ -37,15 +37,15 @@ enum ForeignWorkload {
         try PersistentStore.openAny(url: url, model: nil, options: StoreOptions(createIfMissing: false))
     }
 
-    /// Fetches every row as objects and reads each attribute. Returns (ms, objects).
-    static func fetch(at url: URL) throws -> (Double, Int) {
+    /// Fetches every row (of `entity`) as objects and reads each attribute. Returns (ms, objects).
+    static func fetch(at url: URL, entity: String = "Record") throws -> (Double, Int) {
         let store = try open(url)
         var n = 0, checksum: Int64 = 0
         var failure: (any Error)?
         let ms = Timing.milliseconds {
             do {
-                let objects = try ManagedObjectContext(store: store).fetch(FetchRequest(entityName: "Record"))
-                let count = store.model.entity(named: "Record")?.attributes.count ?? 0
+                let objects = try ManagedObjectContext(store: store).fetch(FetchRequest(entityName: entity))
+                let count = store.model.entity(named: entity)?.attributes.count ?? 0
                 for o in objects {
                     for i in 0..<count { checksum &+= RecordWorkload.fold(try o.value(at: i)) }
                 }

@@ -13,7 +13,7 @@ import VellumStore
         "monitor-idle-cpu", "history-overhead-insert", "history-overhead-update",
         "tui-first-screen-1m", "tui-rss-1m", "tui-sort-1m", "tui-key-redraw-p50", "tui-key-redraw-p99",
         "tui-key-redraw-saving-p50", "tui-key-redraw-saving-p99", "tui-remote-to-screen",
-        "foreign-fetch-100k", "foreign-first-screen-1m", "coredata-open-model",
+        "foreign-fetch-100k", "foreign-first-screen-1m", "coredata-open-model", "coredata-fetch-100k", "coredata-insert-100k",
         "foreign-remote-refresh-10k", "foreign-remote-refresh-1m",
         "migrate-add-attribute-1m", "migrate-rebuild-1m",
     ]
@@ -325,6 +325,20 @@ import VellumStore
                 let best = try Timing.best(of: 20) { try CoreDataModelWorkload.open(url) }
                 let bestRaw = try Timing.best(of: 20) { try CoreDataModelWorkload.rawRead(url) }
                 return Measurement(value: best, baseline: bestRaw)
+            },
+            Benchmark(name: "coredata-fetch-100k", unit: "ms") { [self] in
+                let url = freshPath("coredata-fetch")
+                try CoreDataStoreWorkload.store(at: url, count: 100_000)
+                _ = try CoreDataStoreWorkload.rawFetch(at: url)  // warm the page cache
+                return try best(Self.runs, {
+                    let (ms, n) = try ForeignWorkload.fetch(at: url, entity: "Person")
+                    if n != 100_020 { throw BenchError("coredata fetch: \(n) objects, expected 100020") }
+                    return ms
+                }, baseline: { try CoreDataStoreWorkload.rawFetch(at: url).0 })
+            },
+            Benchmark(name: "coredata-insert-100k", unit: "ms") { [self] in
+                try best(Self.runs, { try CoreDataStoreWorkload.insert(at: freshPath("coredata-insert"), count: 100_000) },
+                         baseline: { try CoreDataStoreWorkload.rawInsert(at: freshPath("coredata-insert-raw"), count: 100_000) })
             },
             // Untracked (coarse) refresh, p50; baseline: the same keyed query in raw SQLite.
             Benchmark(name: "foreign-remote-refresh-10k", unit: "ms") { [self] in try await coarseRefresh(10_000, updates: 40) },

@@ -25,7 +25,7 @@ public enum QueryCompiler {
         let scope = SQLScope(alias: "t0", entity: entity)
         var conditions: [String] = []
         if entity.hierarchyNames.count != root.hierarchyNames.count {
-            conditions.append("\(layout.qualifiedEntity("t0")) IN (" + entity.hierarchyNames.map { c.bind(.string($0)) }.joined(separator: ", ") + ")")
+            conditions.append("\(layout.entityExpression(table: layout.table(of: root.name) ?? root.name, alias: "t0")) IN (" + entity.hierarchyNames.map { c.bind(.string($0)) }.joined(separator: ", ") + ")")
         }
         if let predicate {
             let p = try predicate.substitutingAll(variables)

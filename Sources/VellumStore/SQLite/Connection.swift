@@ -29,6 +29,9 @@ public final class Connection {
     let handle: OpaquePointer
     public let path: String
     private var statementCache: [String: Statement] = [:]
+    /// Seconds from 1970 to the epoch dates are stored against (Core Data: 2001, 978307200).
+    /// Set before the first statement: statements copy it when prepared.
+    public var dateEpochSince1970: Double = 0
 
     public init(path: String, options: OpenOptions = OpenOptions()) throws(StoreError) {
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI

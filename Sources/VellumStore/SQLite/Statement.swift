@@ -7,6 +7,8 @@ public final class Statement {
     unowned let connection: Connection
     public let sql: String
     public let columnCount: Int
+    /// The connection's date epoch (seconds since 1970), copied: read on every date.
+    let dateEpoch: Double
 
     init(connection: Connection, sql: String) throws(StoreError) {
         var stmt: OpaquePointer?
@@ -16,6 +18,7 @@ public final class Statement {
         self.connection = connection
         self.sql = sql
         columnCount = Int(sqlite3_column_count(stmt))
+        dateEpoch = connection.dateEpochSince1970
     }
 
     deinit { sqlite3_finalize(handle) }
@@ -38,7 +41,7 @@ public final class Statement {
         case .integer(let i): rc = sqlite3_bind_int64(handle, index, i)
         case .bool(let b): rc = sqlite3_bind_int64(handle, index, b ? 1 : 0)
         case .double(let d): rc = sqlite3_bind_double(handle, index, d)
-        case .date(let d): rc = sqlite3_bind_double(handle, index, d.timeIntervalSince1970)
+        case .date(let d): rc = sqlite3_bind_double(handle, index, d.timeIntervalSince1970 - dateEpoch)
         case .string(let s): rc = bindText(s, at: index)
         case .decimal(let d): rc = bindText("\(d)", at: index)
         case .uri(let u): rc = bindText(u.absoluteString, at: index)
@@ -137,7 +140,7 @@ public final class Statement {
         case .double, .float:
             return storage == SQLITE_TEXT || storage == SQLITE_BLOB ? Value.lenient(value(at: i), as: type) : .double(sqlite3_value_double(v))
         case .date:
-            return storage == SQLITE_TEXT ? Value.lenient(value(at: i), as: type) : .date(Date(timeIntervalSince1970: sqlite3_value_double(v)))
+            return storage == SQLITE_TEXT ? Value.lenient(value(at: i), as: type) : .date(Date(timeIntervalSince1970: sqlite3_value_double(v) + dateEpoch))
         case .decimal:
             if storage == SQLITE_TEXT, let d = Decimal(string: string(i)) { return .decimal(d) }
             return Value.lenient(value(at: i), as: type)

@@ -66,6 +66,9 @@ public final class PersistentStore: @unchecked Sendable {
     /// True for another program's database (`init(foreignURL:…)`): its journal
     /// mode and triggers are left as they are.
     public let isForeign: Bool
+    /// Why saves are refused although the file could be written (a Core Data store Vellum
+    /// cannot yet write as Core Data would, `CoreDataWriteCheck`), or nil.
+    public private(set) var writeRefusal: String?
     private let writer: Connection
     private let writerLock = Locked(())
     let broadcast = SaveBroadcast()
@@ -221,6 +224,25 @@ public final class PersistentStore: @unchecked Sendable {
         idScopes = Self.scopes(resolvedModel, identifier)
     }
 
+    /// A file opened through a layout chosen by the caller (a Core Data store,
+    /// `PersistentStore+CoreData`): like another program's database, its schema, metadata
+    /// and journal mode are left as they are, and it has no Vellum history.
+    init(path: String, options: StoreOptions, access: StoreFileAccess, writer: Connection, model: ManagedObjectModel,
+         layout: any StoreLayout, identifier: String, writeRefusal: String?) {
+        self.path = path
+        self.options = options
+        self.access = access
+        self.writer = writer
+        self.model = model
+        self.layout = layout
+        self.identifier = identifier
+        isForeign = true
+        hasHistory = false
+        self.writeRefusal = writeRefusal
+        writer.dateEpochSince1970 = layout.dateEpochSince1970
+        idScopes = Self.scopes(model, identifier)
+    }
+
     private static func scopes(_ model: ManagedObjectModel, _ identifier: String) -> [String: ObjectIDScope] {
         var scopes: [String: ObjectIDScope] = [:]
         for e in model.entitiesByName.values {
@@ -275,6 +297,7 @@ public final class PersistentStore: @unchecked Sendable {
     /// while another process holds the lock; then fails with `busy`. Saves record
     /// their history through `historyTransaction()` inside `body`.
     public func writeTransaction<T>(author: String? = nil, recordingHistory: Bool = true, _ body: (Connection) throws -> T) throws -> T {
+        if let writeRefusal { throw StoreError.invalidOperation("\(path): cannot write this store: \(writeRefusal)") }
         if isReadOnly { throw StoreError.readOnly(path: path) }
         // The body is called right in the closure: the checker lets the result of a call
         // of the caller's closure leave the lock, not one passed through another function.
@@ -347,8 +370,10 @@ public final class PersistentStore: @unchecked Sendable {
 
     /// A new connection for reading (each context owns one).
     public func makeReaderConnection() throws(StoreError) -> Connection {
-        try Connection(path: access.connectionPath(path),
-                       options: access.openOptions(busyTimeoutMilliseconds: options.busyTimeoutMilliseconds, journalModeWAL: !options.inMemory && !isForeign))
+        let c = try Connection(path: access.connectionPath(path),
+                               options: access.openOptions(busyTimeoutMilliseconds: options.busyTimeoutMilliseconds, journalModeWAL: !options.inMemory && !isForeign))
+        c.dateEpochSince1970 = layout.dateEpochSince1970
+        return c
     }
 
     // MARK: - Object IDs

@@ -92,6 +92,13 @@ public protocol StoreLayout: Sendable {
     /// The column of `table` shown as an attribute that is also the row's key
     /// (`INTEGER PRIMARY KEY`), or nil: written only through the key.
     func keyAttributeColumn(table: String) -> String?
+    /// Seconds from 1970 to the epoch dates are stored against (0; Core Data: 2001).
+    var dateEpochSince1970: Double { get }
+    /// What an inserted row of `entityName` stores in the entity column (its name; Core Data: its number).
+    func storedEntity(_ entityName: String) -> Value
+    /// SQL run in the saving transaction once keys up to `?2` were handed out for rows of
+    /// `table` (`?1`), where the layout records the last key given (Core Data's `Z_MAX`); or nil.
+    func keysHandedOutSQL(table: String) -> String?
 }
 
 extension StoreLayout {
@@ -101,6 +108,9 @@ extension StoreLayout {
     }
     public var writesSystemColumns: Bool { true }
     public func keyAttributeColumn(table: String) -> String? { nil }
+    public var dateEpochSince1970: Double { 0 }
+    public func storedEntity(_ entityName: String) -> Value { .string(entityName) }
+    public func keysHandedOutSQL(table: String) -> String? { nil }
 
     /// Key, entity and version of rows of `table`, prefixed with `alias.` (for select lists).
     public func systemColumns(table: String, alias: String? = nil) -> String {
