@@ -6,6 +6,7 @@ import VellumStore
 public struct AppState: Sendable {
     public enum Mode: Sendable, Equatable {
         case browse, edit, filter, command, help, confirmDelete, conflict, picker, summary, search, confirmReplace
+        case columnList
     }
     public enum Focus: Sendable, Equatable { case sidebar, table, detail }
 
@@ -35,6 +36,17 @@ public struct AppState: Sendable {
     public var entityNames: [String] = []
     public var columnNames: [String] = []
     public var columnTypes: [AttributeType] = []
+    /// Every attribute column of the entity in model order; `columnNames` are the shown ones.
+    public var allColumnNames: [String] = []
+    public var allColumnTypes: [AttributeType] = []
+    /// Column arrangements by entity name (order, hidden, widths), kept in the user's state directory.
+    public var columnLayouts: [String: ColumnLayout] = [:]
+    /// Cursor of the columns list (mode `.columnList`), over `ColumnLayout.ordered(allColumnNames)`.
+    public var columnListCursor = 0
+    /// Digits typed before a key (`123G`).
+    public var countPrefix = ""
+    /// Rows the cursor jumped from, to go back (`[`) and forward (`]`).
+    public var jumps = JumpList()
     public var rowCount = 0
     public var pageSize = 10
 

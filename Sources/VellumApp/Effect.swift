@@ -38,6 +38,8 @@ public enum Effect: Sendable, Equatable {
     case export(format: String, path: String, replacing: Bool)
     /// `D`: insert a copy of the selected record's attribute values.
     case duplicateRecord
+    /// Keep an entity's column layout in the user's state directory (never the store).
+    case saveColumnLayout(entity: String, ColumnLayout)
 
     /// A new filter or sort: it becomes active only if it validates and runs.
     var isQuery: Bool {

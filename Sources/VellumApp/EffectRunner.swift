@@ -45,8 +45,12 @@ final class EffectRunner {
     /// one (another writer set it meanwhile) would overwrite their change unseen.
     var pickerTarget: (id: ObjectID, key: String, entity: String, base: ObjectID?)?
 
-    init(container: PersistentContainer) {
+    /// Where column layouts are kept (nil: not kept, as in tests).
+    let layoutFile: ColumnLayoutFile?
+
+    init(container: PersistentContainer, layoutFile: ColumnLayoutFile? = nil) {
         self.container = container
+        self.layoutFile = layoutFile
         container.viewContext.mergePolicy = .error
         container.viewContext.undoStack = undoStack
     }
@@ -116,6 +120,7 @@ final class EffectRunner {
         case .applyGroup: applyGroup()
         case .export(let format, let path, let replacing): export(format: format, path: path, replacing: replacing)
         case .duplicateRecord: duplicateRecord()
+        case .saveColumnLayout(let entity, let layout): saveColumnLayout(layout, for: entity)
         }
     }
 
@@ -137,7 +142,8 @@ final class EffectRunner {
         }
         send(.listShown(ListShown(entityIndex: index, title: title, columnNames: columns.map(\.name),
                                   columnTypes: columns.map(\.type), detailFieldCount: columns.count + entity.relationships.count,
-                                  rowCount: rows?.count ?? 0, cursorRow: select.map { rows?.index(of: $0) ?? 0 }, error: error)))
+                                  rowCount: rows?.count ?? 0, cursorRow: select.map { rows?.index(of: $0) ?? 0 }, error: error,
+                                  columnLayout: layoutFile?.load()[entity.name])))
         syncSelection()
     }
 

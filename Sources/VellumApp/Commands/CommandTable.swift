@@ -7,11 +7,21 @@ public enum CommandTable {
         Command("move-down", .moveDown, keys: [.char("j"), .down], help: "next row / entity"),
         Command("move-up", .moveUp, keys: [.char("k"), .up], help: "previous row / entity"),
         Command("top", .top, keys: [.char("g"), .home], help: "first row"),
-        Command("bottom", .bottom, keys: [.char("G"), .end], help: "last row"),
+        Command("bottom", .bottom, keys: [.char("G"), .end], help: "last row; 123G: row 123 (:123 too)"),
+        Command("jump-back", .jumpBack, keys: [.char("[")], help: "back to where the last jump started"),
+        Command("jump-forward", .jumpForward, keys: [.char("]")], help: "forward again after jump-back"),
         Command("page-down", .pageDown, keys: [.pageDown, .ctrl("f")], help: "page down"),
         Command("page-up", .pageUp, keys: [.pageUp, .ctrl("b")], help: "page up"),
         Command("column-left", .columnLeft, keys: [.char("h"), .left], help: "previous column"),
         Command("column-right", .columnRight, keys: [.char("l"), .right], help: "next column"),
+        Command("first-column", .firstColumn, keys: [.char("0")], help: "first column"),
+        Command("last-column", .lastColumn, keys: [.char("$")], help: "last column"),
+        Command("hide-column", .hideColumn, keys: [.char("-")], help: "hide the column (C brings it back)"),
+        Command("columns", .columnList, keys: [.char("C")], help: "list the columns: show or hide each"),
+        Command("narrow-column", .narrowColumn, keys: [.char("<")], help: "narrow the column"),
+        Command("widen-column", .widenColumn, keys: [.char(">")], help: "widen the column"),
+        Command("move-column-left", .moveColumnLeft, keys: [.char("H")], help: "move the column left"),
+        Command("move-column-right", .moveColumnRight, keys: [.char("L")], help: "move the column right"),
         Command("switch-focus", .switchFocus, keys: [.tab, .backTab], help: "focus sidebar / table / detail pane"),
         Command("open", .open, keys: [.enter], help: "open entity / edit cell / follow relationship"),
         Command("edit", .edit, keys: [.char("e")], help: "edit cell or field (to-one: picker)"),
@@ -93,8 +103,12 @@ public enum CommandTable {
     private static func sort(_ s: inout AppState, _ argument: String) -> [Effect] {
         let parts = argument.split(separator: " ")
         guard let keyPath = parts.first else { return [.applySort(nil)] }
-        let descending = parts.dropFirst().first.map { $0.lowercased().hasPrefix("desc") } ?? false
-        return [.applySort(VellumStore.SortDescriptor(String(keyPath), ascending: !descending))]
+        // Only a direction word may follow the key: anything else is refused, never taken as ascending.
+        guard parts.count <= 2, let ascending = SortDirectionWord.ascending(parts.dropFirst().first.map(String.init)) else {
+            s.setStatus("sort: '\(parts.dropFirst().joined(separator: " "))' is not a direction (asc or desc)", error: true)
+            return []
+        }
+        return [.applySort(VellumStore.SortDescriptor(String(keyPath), ascending: ascending))]
     }
 
     private static func goto(_ s: inout AppState, _ argument: String) -> [Effect] {
