@@ -101,3 +101,50 @@ import VellumTerminal
         #expect(file.load() == [:])
     }
 }
+
+/// The layout as drawn and as kept between sessions on the demo store.
+@MainActor @Suite(.serialized) struct ColumnLayoutSessionTests {
+    let snapshots = SnapshotTests()
+
+    func header(_ s: BrowserSession) -> String {
+        snapshots.render(snapshots.model(s))[s.state.layout!.table.row]
+    }
+
+    func column(_ name: String, in header: String) -> Int? {
+        header.range(of: name).map { header.distance(from: header.startIndex, to: $0.lowerBound) }
+    }
+
+    @Test func resizeMovesTheNextColumnsAndHiddenColumnsLeaveTheHeader() async throws {
+        let s = try await snapshots.session(TerminalSize(rows: 40, columns: 120))
+        let before = try #require(column("stock", in: header(s)))
+        try await snapshots.type("l>>>", into: s)   // price: 6 cells wider
+        #expect(column("stock", in: header(s)) == before + 6)
+        try await snapshots.type("<", into: s)
+        #expect(column("stock", in: header(s)) == before + 4)
+        try await snapshots.type("-", into: s)
+        #expect(column("price", in: header(s)) == nil)
+        #expect(snapshots.render(snapshots.model(s)).contains { $0.contains("1 hidden (C)") })
+    }
+
+    @Test func theLayoutIsKeptInTheStateFileNotTheStore() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vellum-layout-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let store = try SessionTests.makeStore()
+        let file = ColumnLayoutFile(url: dir.appendingPathComponent("layout.json"))
+        let storeBytes = try Data(contentsOf: store)
+        do {
+            let s = BrowserSession(container: try SessionTests.open(store), layoutFile: file)
+            s.setLayout(Layout(size: TerminalSize(rows: 24, columns: 80)))
+            try await snapshots.type(":goto Product\rlH-", into: s)   // price first, then hidden: name stays
+            #expect(s.state.columnNames.first == "name" && !s.state.columnNames.contains("price"))
+            try await snapshots.type("lL", into: s)
+        }
+        let layout = try #require(file.load()["Product"])
+        #expect(layout.hidden == ["price"])
+        let s = BrowserSession(container: try SessionTests.open(store), layoutFile: file)
+        try await snapshots.type(":goto Product\r", into: s)
+        #expect(s.state.columnNames == layout.shown(s.state.allColumnNames))
+        #expect(!s.state.columnNames.contains("price") && s.state.columnNames.first == "name")
+        #expect(try Data(contentsOf: store) == storeBytes)
+    }
+}
