@@ -30,6 +30,7 @@ public struct AppState: Sendable {
         public var filterText: String
         public var sort: VellumStore.SortDescriptor?
         public var selected: ObjectID?
+        public var thenSort: [VellumStore.SortDescriptor] = []
     }
 
     /// Facts about the data the reducer needs for cursor arithmetic.
@@ -71,6 +72,10 @@ public struct AppState: Sendable {
     /// mismatch, bad command): the prompt stays open with it, as with a syntax error.
     public var promptError: String?
     public var sort: VellumStore.SortDescriptor?
+    /// Sort keys after `sort` (`:sort name,-price`), in order.
+    public var thenSort: [VellumStore.SortDescriptor] = []
+    /// Every sort key in order, the primary first.
+    public var sortDescriptors: [VellumStore.SortDescriptor] { (sort.map { [$0] } ?? []) + thenSort }
 
     public var statusMessage: String?
     public var statusIsError = false

@@ -13,6 +13,8 @@ public enum Effect: Sendable, Equatable {
     case commitEdit(String)
     case applyFilter(String)
     case applySort(VellumStore.SortDescriptor?)
+    /// `:sort a,-b`: sort by several keys, the first the primary order.
+    case applySorts([VellumStore.SortDescriptor])
     case addRecord
     case deleteRecord
     case setTheme(String)
@@ -44,7 +46,7 @@ public enum Effect: Sendable, Equatable {
     /// A new filter or sort: it becomes active only if it validates and runs.
     var isQuery: Bool {
         switch self {
-        case .applyFilter, .applySort: return true
+        case .applyFilter, .applySort, .applySorts: return true
         default: return false
         }
     }

@@ -104,6 +104,7 @@ final class EffectRunner {
             show(i, base: nil, title: nil)
         case .applyFilter(let text): applyFilter(text)
         case .applySort(let sort): applySort(sort)
+        case .applySorts(let sorts): apply(filter: state.filterText, sort: sorts.first, thenBy: Array(sorts.dropFirst()), what: "sort")
         case .beginEdit: beginEdit(key: currentAttribute()?.name)
         case .commitEdit(let text): commitEdit(text)
         case .addRecord: addRecord()
@@ -134,7 +135,7 @@ final class EffectRunner {
         do {
             let predicate = state.filterText.isEmpty ? nil : try VellumStore.Predicate(format: state.filterText)
             rows = try ResultsRowSource(context: context, entityName: entity.name, predicate: predicate,
-                                        sortDescriptors: state.sort.map { [$0] } ?? [],
+                                        sortDescriptors: state.sortDescriptors,
                                         basePredicate: base)
         } catch let failure {
             rows = nil
@@ -152,7 +153,7 @@ final class EffectRunner {
     /// Where the user is now, to come back to.
     func currentPlace() -> AppState.Place {
         AppState.Place(entityIndex: state.selectedEntity, basePredicate: currentBase, title: state.navigationTitle,
-                       filterText: state.filterText, sort: state.sort, selected: selectedID)
+                       filterText: state.filterText, sort: state.sort, selected: selectedID, thenSort: state.thenSort)
     }
 
     func goBack() {

@@ -14,6 +14,7 @@ extension Reducer {
 
     /// The jump keys, or nil for the other actions (`count` is the number typed before the key).
     static func jumps(_ s: inout AppState, _ action: KeyAction, count: String) -> [Effect]? {
+        if !count.isEmpty { s.setStatus(nil) }   // the count's hint is no longer true
         guard s.focus == .table else { return nil }
         switch action {
         case .bottom where !count.isEmpty: return jump(&s, toRow: Int(count) ?? 0)

@@ -82,7 +82,9 @@ enum Renderer {
         let lines = table.lines
         let cells = table.rows.map(\.cells)
         let changes = s.currentColumnLayout.widthChanges
-        var widths = ColumnSizing.resized(ColumnSizing.widths(headers: s.columnNames, cells: cells), names: s.columnNames, changes: changes)
+        // Room for the sort order's marks (`price ▼2`) in the headers.
+        let headers = s.columnNames.map { $0 + SortMarks.position(of: $0, in: s.sortDescriptors) }
+        var widths = ColumnSizing.resized(ColumnSizing.widths(headers: headers, cells: cells), names: s.columnNames, changes: changes)
         var first = ColumnSizing.firstVisible(widths: widths, cursor: s.cursorColumn, available: r.width)
         var visible = Array(first..<widths.count)
         if first > 0 {
@@ -90,7 +92,7 @@ enum Renderer {
             first = max(1, ColumnSizing.firstVisible(widths: widths, cursor: s.cursorColumn, available: r.width - widths[0] - 1))
             visible = [0] + Array(first..<widths.count)
         } else {
-            ColumnSizing.distributeSpare(&widths, from: first, headers: s.columnNames, cells: cells, available: r.width,
+            ColumnSizing.distributeSpare(&widths, from: first, headers: headers, cells: cells, available: r.width,
                                          fixed: Set(s.columnNames.indices.filter { changes[s.columnNames[$0]] != nil }))
         }
         // Header with sort marker.
@@ -99,6 +101,7 @@ enum Renderer {
         for c in visible where x < r.col + r.width {
             var title = s.columnNames[c]
             if let sort = s.sort ?? table.effectiveSort, sort.keyPath == [title] { title += sort.ascending ? " ▲" : " ▼" }
+            title += SortMarks.position(of: s.columnNames[c], in: s.sortDescriptors)
             let style = c == s.cursorColumn ? t[.header].adding(.underline) : t[.header]
             screen.put(row: r.row, col: x, text: DisplayWidth.fit(title, toWidth: widths[c]), style: style, maxWidth: r.col + r.width - x)
             x += widths[c] + 1
@@ -200,7 +203,7 @@ enum Renderer {
         var parts = [f.model.fileName, (s.currentEntityName ?? "-") + (s.navigationTitle.map { " (\($0))" } ?? "")]
         parts.append(f.model.table.map { $0.rowCount == 0 ? "row 0/0" : "row \(s.cursorRow + 1)/\($0.rowCount)" } ?? "")
         if !s.filterText.isEmpty { parts.append("filter: \(s.filterText)") }
-        if let sort = s.sort { parts.append("sort: \(sort.keyPath.joined(separator: ".")) \(sort.ascending ? "▲" : "▼")") }
+        if !s.sortDescriptors.isEmpty { parts.append("sort: " + SortMarks.summary(s.sortDescriptors)) }
         if case let hidden = s.allColumnNames.count - s.columnNames.count, hidden > 0 { parts.append("\(hidden) hidden (C)") }
         var live = "● live"
         if let writer = s.lastWriter, let date = s.lastWriteDate { live += " · \(writer) \(timeString(date))" }

@@ -18,8 +18,10 @@ import VellumTerminal
 
     @Test func countThenGGoesToThatRow() {
         var s = state()
-        keys(&s, "123G")
-        #expect(s.cursorRow == 122 && s.countPrefix.isEmpty)
+        keys(&s, "123")
+        #expect(s.statusMessage == "123 — G goes to row 123")
+        keys(&s, "G")
+        #expect(s.cursorRow == 122 && s.countPrefix.isEmpty && s.statusMessage == nil)
         keys(&s, "j")
         #expect(s.cursorRow == 123)   // the count was used up
         keys(&s, "999G")

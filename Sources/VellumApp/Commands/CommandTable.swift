@@ -47,8 +47,8 @@ public enum CommandTable {
         Command("suspend", .suspend, keys: [.ctrl("z")], help: "suspend to the shell"),
         Command("theme", nil, keys: [], help: "switch theme",
                 line: LineCommand(names: ["theme"], usage: ":theme NAME", completion: .themes, run: theme)),
-        Command("sort", nil, keys: [], help: "sort by a key path",
-                line: LineCommand(names: ["sort"], usage: ":sort KEY [desc]", completion: .columns, run: sort)),
+        Command("sort", nil, keys: [], help: "sort by key paths: name,-price (- descending; KEY desc too)",
+                line: LineCommand(names: ["sort"], usage: ":sort KEY[,-KEY…]", completion: .columns, run: sort)),
         Command("goto", nil, keys: [], help: "open an entity",
                 line: LineCommand(names: ["goto"], usage: ":goto ENTITY", completion: .entities, run: goto)),
         Command("group", nil, keys: [], help: "group rows into sections by KEY (none: ungroup)",
@@ -101,14 +101,13 @@ public enum CommandTable {
     }
 
     private static func sort(_ s: inout AppState, _ argument: String) -> [Effect] {
-        let parts = argument.split(separator: " ")
-        guard let keyPath = parts.first else { return [.applySort(nil)] }
-        // Only a direction word may follow the key: anything else is refused, never taken as ascending.
-        guard parts.count <= 2, let ascending = SortDirectionWord.ascending(parts.dropFirst().first.map(String.init)) else {
-            s.setStatus("sort: '\(parts.dropFirst().joined(separator: " "))' is not a direction (asc or desc)", error: true)
+        switch SortArgument.parse(argument) {
+        case .failure(let error):
+            s.setStatus("sort: \(error.reason)", error: true)
             return []
+        case .success(let sorts) where sorts.count > 1: return [.applySorts(sorts)]
+        case .success(let sorts): return [.applySort(sorts.first)]
         }
-        return [.applySort(VellumStore.SortDescriptor(String(keyPath), ascending: ascending))]
     }
 
     private static func goto(_ s: inout AppState, _ argument: String) -> [Effect] {
