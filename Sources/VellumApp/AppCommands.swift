@@ -27,6 +27,8 @@ public enum AppCommands {
         try? writer.run()
         let status = await runBrowser(path: url.path, theme: theme)
         if writer.isRunning { kill(writer.processIdentifier, SIGTERM) }
+        // Reaped here: a child left to exit after its parent stays `<defunct>` where init does not reap.
+        if writer.processIdentifier > 0 { writer.waitUntilExit() }
         return status
     }
 

@@ -6,6 +6,7 @@ import VellumStore
 public struct AppState: Sendable {
     public enum Mode: Sendable, Equatable {
         case browse, edit, filter, command, help, confirmDelete, conflict, picker, summary, search, confirmReplace
+        case columnList
     }
     public enum Focus: Sendable, Equatable { case sidebar, table, detail }
 
@@ -29,12 +30,24 @@ public struct AppState: Sendable {
         public var filterText: String
         public var sort: VellumStore.SortDescriptor?
         public var selected: ObjectID?
+        public var thenSort: [VellumStore.SortDescriptor] = []
     }
 
     /// Facts about the data the reducer needs for cursor arithmetic.
     public var entityNames: [String] = []
     public var columnNames: [String] = []
     public var columnTypes: [AttributeType] = []
+    /// Every attribute column of the entity in model order; `columnNames` are the shown ones.
+    public var allColumnNames: [String] = []
+    public var allColumnTypes: [AttributeType] = []
+    /// Column arrangements by entity name (order, hidden, widths), kept in the user's state directory.
+    public var columnLayouts: [String: ColumnLayout] = [:]
+    /// Cursor of the columns list (mode `.columnList`), over `ColumnLayout.ordered(allColumnNames)`.
+    public var columnListCursor = 0
+    /// Digits typed before a key (`123G`).
+    public var countPrefix = ""
+    /// Rows the cursor jumped from, to go back (`[`) and forward (`]`).
+    public var jumps = JumpList()
     public var rowCount = 0
     public var pageSize = 10
 
@@ -59,6 +72,10 @@ public struct AppState: Sendable {
     /// mismatch, bad command): the prompt stays open with it, as with a syntax error.
     public var promptError: String?
     public var sort: VellumStore.SortDescriptor?
+    /// Sort keys after `sort` (`:sort name,-price`), in order.
+    public var thenSort: [VellumStore.SortDescriptor] = []
+    /// Every sort key in order, the primary first.
+    public var sortDescriptors: [VellumStore.SortDescriptor] { (sort.map { [$0] } ?? []) + thenSort }
 
     public var statusMessage: String?
     public var statusIsError = false

@@ -19,8 +19,8 @@ public final class BrowserSession {
     var onNeedsRedraw: (() -> Void)?
     public static let flashDuration = AppState.flashDuration
 
-    public init(container: PersistentContainer) {
-        runner = EffectRunner(container: container)
+    public init(container: PersistentContainer, layoutFile: ColumnLayoutFile? = nil) {
+        runner = EffectRunner(container: container, layoutFile: layoutFile)
         runner.session = self
         runner.start()
     }

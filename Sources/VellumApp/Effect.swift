@@ -13,6 +13,8 @@ public enum Effect: Sendable, Equatable {
     case commitEdit(String)
     case applyFilter(String)
     case applySort(VellumStore.SortDescriptor?)
+    /// `:sort a,-b`: sort by several keys, the first the primary order.
+    case applySorts([VellumStore.SortDescriptor])
     case addRecord
     case deleteRecord
     case setTheme(String)
@@ -38,11 +40,13 @@ public enum Effect: Sendable, Equatable {
     case export(format: String, path: String, replacing: Bool)
     /// `D`: insert a copy of the selected record's attribute values.
     case duplicateRecord
+    /// Keep an entity's column layout in the user's state directory (never the store).
+    case saveColumnLayout(entity: String, ColumnLayout)
 
     /// A new filter or sort: it becomes active only if it validates and runs.
     var isQuery: Bool {
         switch self {
-        case .applyFilter, .applySort: return true
+        case .applyFilter, .applySort, .applySorts: return true
         default: return false
         }
     }

@@ -33,7 +33,7 @@ public enum EffectResult: Sendable, Equatable {
     /// The query ended (run, refused or cancelled): `mode` is the prompt it was typed in.
     case queryEnded(AppState.Mode)
     /// The list now shows this filter and sort; `atTop` when the selected record left it.
-    case queryApplied(filter: String, sort: VellumStore.SortDescriptor?, atTop: Bool)
+    case queryApplied(filter: String, sort: VellumStore.SortDescriptor?, atTop: Bool, thenBy: [VellumStore.SortDescriptor] = [])
     /// The filter or sort was refused (`cancelled`: the user stopped it); the list is unchanged.
     case queryRefused(String, what: String, cancelled: Bool)
 }

@@ -2,32 +2,32 @@ import VellumStore
 
 /// The list's filter and sort: only a query that validates and runs becomes active.
 extension EffectRunner {
-    func applyFilter(_ text: String) { apply(filter: text, sort: state.sort, what: "filter") }
+    func applyFilter(_ text: String) { apply(filter: text, sort: state.sort, thenBy: state.thenSort, what: "filter") }
     func applySort(_ sort: VellumStore.SortDescriptor?) { apply(filter: state.filterText, sort: sort, what: "sort") }
 
     /// Runs the list with `filter` and `sort`. If either does not fit the model or the
     /// query fails, nothing changes (the old filter and sort stay active and shown):
     /// the `/` or `:` prompt stays open with the reason, as for a syntax error, or the status says it.
-    func apply(filter: String, sort: VellumStore.SortDescriptor?, what: String) {
-        if let reason = requery(filter: filter, sort: sort) {
+    func apply(filter: String, sort: VellumStore.SortDescriptor?, thenBy: [VellumStore.SortDescriptor] = [], what: String) {
+        if let reason = requery(filter: filter, sort: sort, thenBy: thenBy) {
             send(.result(.queryRefused(reason, what: what, cancelled: reason == Self.cancelledReason)))
         }
     }
 
     /// Nil when the list now shows `filter` and `sort`, else why not (the list is as before).
-    func requery(filter: String, sort: VellumStore.SortDescriptor?) -> String? {
+    func requery(filter: String, sort: VellumStore.SortDescriptor?, thenBy: [VellumStore.SortDescriptor] = []) -> String? {
         guard let source = rows as? ResultsRowSource, let entity else { return "no list is open" }
         let predicate: VellumStore.Predicate?
         do {
             predicate = filter.isEmpty ? nil : try VellumStore.Predicate(format: filter)
             try predicate?.validate(entity: entity, model: container.model)
-            try sort?.validate(entity: entity, model: container.model)
+            for s in [sort].compactMap({ $0 }) + thenBy { try s.validate(entity: entity, model: container.model) }
         } catch {
             return describeQuery(error)
         }
         let old = (source.predicate, source.sortDescriptors)
         source.predicate = predicate
-        source.sortDescriptors = sort.map { [$0] } ?? []
+        source.sortDescriptors = (sort.map { [$0] } ?? []) + thenBy
         do {
             try runCancellably { try source.reload() }
         } catch {
@@ -38,7 +38,7 @@ extension EffectRunner {
             return byUser ? Self.cancelledReason : describeQuery(error)
         }
         // The selected record keeps the cursor if it is still listed; else the list starts at the top.
-        send(.result(.queryApplied(filter: filter, sort: sort, atTop: selectedID.flatMap({ source.index(of: $0) }) == nil)))
+        send(.result(.queryApplied(filter: filter, sort: sort, atTop: selectedID.flatMap({ source.index(of: $0) }) == nil, thenBy: thenBy)))
         followSelection()
         return nil
     }

@@ -43,8 +43,12 @@ final class EffectRunner {
     /// one (another writer set it meanwhile) would overwrite their change unseen.
     var pickerTarget: (id: ObjectID, key: String, entity: String, base: ObjectID?)?
 
-    init(container: PersistentContainer) {
+    /// Where column layouts are kept (nil: not kept, as in tests).
+    let layoutFile: ColumnLayoutFile?
+
+    init(container: PersistentContainer, layoutFile: ColumnLayoutFile? = nil) {
         self.container = container
+        self.layoutFile = layoutFile
         container.viewContext.mergePolicy = .error
         container.viewContext.undoStack = undoStack
     }
@@ -98,6 +102,7 @@ final class EffectRunner {
             show(i, base: nil, title: nil)
         case .applyFilter(let text): applyFilter(text)
         case .applySort(let sort): applySort(sort)
+        case .applySorts(let sorts): apply(filter: state.filterText, sort: sorts.first, thenBy: Array(sorts.dropFirst()), what: "sort")
         case .beginEdit: beginEdit(key: currentAttribute()?.name)
         case .commitEdit(let text): commitEdit(text)
         case .addRecord: addRecord()
@@ -114,6 +119,7 @@ final class EffectRunner {
         case .applyGroup: applyGroup()
         case .export(let format, let path, let replacing): export(format: format, path: path, replacing: replacing)
         case .duplicateRecord: duplicateRecord()
+        case .saveColumnLayout(let entity, let layout): saveColumnLayout(layout, for: entity)
         }
     }
 
@@ -127,7 +133,7 @@ final class EffectRunner {
         do {
             let predicate = state.filterText.isEmpty ? nil : try VellumStore.Predicate(format: state.filterText)
             rows = try ResultsRowSource(context: context, entityName: entity.name, predicate: predicate,
-                                        sortDescriptors: state.sort.map { [$0] } ?? [],
+                                        sortDescriptors: state.sortDescriptors,
                                         basePredicate: base)
         } catch let failure {
             rows = nil
@@ -135,7 +141,8 @@ final class EffectRunner {
         }
         send(.listShown(ListShown(entityIndex: index, title: title, columnNames: columns.map(\.name),
                                   columnTypes: columns.map(\.type), detailFieldCount: columns.count + entity.relationships.count,
-                                  rowCount: rows?.count ?? 0, cursorRow: select.map { rows?.index(of: $0) ?? 0 }, error: error)))
+                                  rowCount: rows?.count ?? 0, cursorRow: select.map { rows?.index(of: $0) ?? 0 }, error: error,
+                                  columnLayout: layoutFile?.load()[entity.name])))
         syncSelection()
     }
 
@@ -144,7 +151,7 @@ final class EffectRunner {
     /// Where the user is now, to come back to.
     func currentPlace() -> AppState.Place {
         AppState.Place(entityIndex: state.selectedEntity, basePredicate: currentBase, title: state.navigationTitle,
-                       filterText: state.filterText, sort: state.sort, selected: selectedID)
+                       filterText: state.filterText, sort: state.sort, selected: selectedID, thenSort: state.thenSort)
     }
 
     func goBack() {

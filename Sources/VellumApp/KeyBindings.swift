@@ -8,6 +8,8 @@ public enum KeyAction: String, Sendable, CaseIterable {
     case filter, sortAscending, sortDescending, add, delete, undo, redo
     case help, command, back, cancel, quit, suspend
     case summary, search, searchNext, searchPrevious, duplicate
+    case hideColumn, columnList, narrowColumn, widenColumn, moveColumnLeft, moveColumnRight, firstColumn, lastColumn
+    case jumpBack, jumpForward
 }
 
 public enum KeyBindings {
@@ -34,6 +36,7 @@ public enum KeyBindings {
         ("j k g G PgDn (help)", "scroll this help (↑ ↓ PgUp too); Esc q ? close it"),
         ("click / wheel (mouse)", "select row, open entity / scroll"),
         ("y n Esc (replace file)", ":export over an existing file: y replaces it; n or Esc keeps it"),
+        ("j k Space (columns)", "choose a column; Space hides or shows it; Esc closes the list"),
     ]
 
     /// What keys promise not to do (docs/keys.md).
@@ -48,19 +51,16 @@ public enum KeyBindings {
     /// The action of a key with the default bindings.
     public static func action(for key: Key) -> KeyAction? { KeyMap.defaults.action(for: key) }
 
-    /// Help overlay lines, generated from the tables above.
-    public static func helpLines(_ keys: KeyMap = .defaults) -> [String] {
-        var lines = ["Keys"]
-        for c in CommandTable.all where c.action != nil && !keys.keys(for: c.name).isEmpty {
-            lines.append("  " + pad(keys.label(for: c.name), 12) + c.help)
-        }
-        lines.append("Line editor")
-        for e in editor { lines.append("  " + pad(e.label, 20) + e.help) }
-        lines.append("Prompts, picker, summary, mouse")
-        for p in prompts { lines.append("  " + pad(p.label, 20) + p.help) }
-        lines.append("Commands")
-        for c in CommandTable.lineCommands { lines.append("  " + pad(c.usage, 20) + c.help) }
-        return lines
+    /// Help overlay lines, generated from the tables above; descriptions wider
+    /// than `width` wrap under themselves.
+    public static func helpLines(_ keys: KeyMap = .defaults, width: Int = .max) -> [String] {
+        let bound = CommandTable.all.filter { $0.action != nil && !keys.keys(for: $0.name).isEmpty }
+        return HelpText.lines([
+            .init(title: "Keys", entries: bound.map { (keys.label(for: $0.name), $0.help) }),
+            .init(title: "Line editor", entries: editor),
+            .init(title: "Prompts, picker, summary, mouse", entries: prompts),
+            .init(title: "Commands", entries: CommandTable.lineCommands.map { ($0.usage, $0.help) }),
+        ], width: width)
     }
 
     /// Markdown for docs/keys.md (a test checks the file matches).
@@ -81,6 +81,4 @@ public enum KeyBindings {
         s += BindingsFileDoc.markdown
         return s
     }
-
-    private static func pad(_ s: String, _ w: Int) -> String { DisplayWidth.pad(s, toWidth: w) + " " }
 }

@@ -6,10 +6,19 @@ public struct LineEditor: Sendable, Equatable {
     public private(set) var characters: [Character]
     /// Cursor position in characters, 0...count.
     public private(set) var cursor: Int
+    /// The text is a suggestion (the previous find): the first typed character
+    /// replaces it; any other editing key keeps it for editing.
+    public private(set) var isSuggestion = false
 
     public init(_ text: String = "") {
         characters = Array(text)
         cursor = characters.count
+    }
+
+    /// An editor showing `text` as a suggestion that typing replaces.
+    public init(suggesting text: String) {
+        self.init(text)
+        isSuggestion = !text.isEmpty
     }
 
     public var text: String { String(characters) }
@@ -25,6 +34,8 @@ public struct LineEditor: Sendable, Equatable {
     /// Applies an editing key; returns false if the key is not an editing key.
     @discardableResult
     public mutating func handle(_ key: Key) -> Bool {
+        if isSuggestion, case .char = key { characters = []; cursor = 0 }
+        isSuggestion = false
         switch key {
         case .char(let c): characters.insert(c, at: cursor); cursor += 1
         case .left: cursor = max(0, cursor - 1)

@@ -15,6 +15,8 @@ public struct ListShown: Sendable, Equatable {
     public var cursorRow: Int?
     /// Why the list could not be read (it shows empty).
     public var error: String?
+    /// The entity's column layout as saved in the user's state directory, if any.
+    public var columnLayout: ColumnLayout? = nil
 }
 
 /// The rows of the open list moved or changed (a save, a merge, a new query).

@@ -5,7 +5,7 @@ extension Reducer {
     /// help lists its own keys), the wheel scrolls it, and every other key or
     /// click (Esc, q, ? among them) closes it, as any key did before it scrolled.
     static func help(_ s: inout AppState, _ key: VellumTerminal.Key) -> [Effect] {
-        let overlay = HelpOverlay(size: s.layout?.size ?? HelpOverlay.fallbackSize, lines: KeyBindings.helpLines(s.keyMap))
+        let overlay = HelpOverlay(size: s.layout?.size ?? HelpOverlay.fallbackSize, keyMap: s.keyMap)
         switch (key, s.keyMap.action(for: key)) {
         case (.mouse(let event), _) where event.kind == .wheelDown: s.helpScroll += 3
         case (.mouse(let event), _) where event.kind == .wheelUp: s.helpScroll -= 3

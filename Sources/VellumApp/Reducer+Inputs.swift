@@ -43,8 +43,8 @@ extension Reducer {
         state.selectedEntity = list.entityIndex
         state.sidebarCursor = list.entityIndex
         state.navigationTitle = list.title
-        state.columnNames = list.columnNames
-        state.columnTypes = list.columnTypes
+        adoptColumns(list, in: &state)
+        state.jumps = JumpList()
         state.detailFieldCount = list.detailFieldCount
         state.detailCursor = 0
         state.groupKey = nil

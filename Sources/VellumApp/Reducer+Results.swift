@@ -9,6 +9,7 @@ extension Reducer {
             if let place { s.backStack.append(place) }
             s.filterText = ""
             s.sort = nil
+            s.thenSort = []
             s.focus = .table
             s.cursorRow = 0
             s.scrollOffset = 0
@@ -16,6 +17,7 @@ extension Reducer {
             guard let place = s.backStack.popLast() else { return }
             s.filterText = place.filterText
             s.sort = place.sort
+            s.thenSort = place.thenSort
             s.focus = .table
             s.cursorRow = 0; s.scrollOffset = 0; s.cursorColumn = 0
         case .editBegan(let text, let isOptional, let hint):
@@ -57,9 +59,10 @@ extension Reducer {
         case .queryEnded(let mode):
             s.mode = mode
             if s.statusMessage == "filtering… (Esc or Ctrl-C cancels)" { s.setStatus(nil) }
-        case .queryApplied(let filter, let sort, let atTop):
+        case .queryApplied(let filter, let sort, let atTop, let thenBy):
             s.filterText = filter
             s.sort = sort
+            s.thenSort = thenBy
             if atTop { s.cursorRow = 0; s.scrollOffset = 0 }
             if s.mode == .filter || s.mode == .command { s.mode = .browse }
             s.filterError = nil

@@ -23,12 +23,17 @@ public enum Reducer {
         case .summary: return summary(&state, key)
         case .search: return search(&state, key)
         case .confirmReplace: return confirmReplace(&state, key)
+        case .columnList: return columnList(&state, key)
         }
     }
 
     private static func browse(_ s: inout AppState, _ key: VellumTerminal.Key) -> [Effect] {
         if case .mouse(let event) = key { return mouse(&s, event) }
+        if takeCountDigit(&s, key) { return [] }
+        let count = s.countPrefix
+        s.countPrefix = ""
         guard let action = s.keyMap.action(for: key) else { return [] }
+        if let effects = jumps(&s, action, count: count) { return effects }
         let sidebar = s.focus == .sidebar, detail = s.focus == .detail
         switch action {
         case .moveDown: if sidebar { s.sidebarCursor += 1 } else if detail { s.detailCursor += 1 } else { s.cursorRow += 1 }
@@ -90,13 +95,16 @@ public enum Reducer {
             return [.openSummary]
         case .search:
             s.mode = .search
-            s.editor = LineEditor(s.searchText)
+            s.editor = LineEditor(suggesting: s.searchText)
         case .searchNext, .searchPrevious:
             guard !s.searchText.isEmpty else { s.setStatus("nothing to find — f starts a search", error: true); return [] }
             return [.search(s.searchText, forward: action == .searchNext)]
         case .duplicate:
             guard s.rowCount > 0 else { s.setStatus("nothing to duplicate", error: true); return [] }
             return [.duplicateRecord]
+        case .hideColumn, .columnList, .narrowColumn, .widenColumn, .moveColumnLeft, .moveColumnRight, .firstColumn, .lastColumn:
+            return columns(&s, action)
+        case .jumpBack, .jumpForward: return []   // in the table only (`jumps`)
         }
         s.clamp()
         return []
@@ -226,6 +234,7 @@ public enum Reducer {
         let name = String(trimmed.prefix { !$0.isWhitespace })
         let argument = trimmed.dropFirst(name.count).trimmingCharacters(in: .whitespaces)
         guard !name.isEmpty else { return [] }
+        if let row = Int(name), argument.isEmpty { return jump(&s, toRow: row) }
         guard let command = CommandTable.typed(name) else {
             s.setStatus("unknown command :\(name)", error: true)
             return []

@@ -29,6 +29,7 @@ enum Renderer {
         if f.state.mode == .picker { picker(f, screen) }
         if f.state.mode == .conflict { conflict(f, screen) }
         if f.state.mode == .summary { summaryOverlay(f, screen) }
+        if f.state.mode == .columnList { columnList(f, screen) }
         screen.refresh()
     }
 
@@ -80,7 +81,10 @@ enum Renderer {
         // Grouped tables interleave section header lines with the rows.
         let lines = table.lines
         let cells = table.rows.map(\.cells)
-        var widths = ColumnSizing.widths(headers: s.columnNames, cells: cells)
+        let changes = s.currentColumnLayout.widthChanges
+        // Room for the sort order's marks (`price ▼2`) in the headers.
+        let headers = s.columnNames.map { $0 + SortMarks.position(of: $0, in: s.sortDescriptors) }
+        var widths = ColumnSizing.resized(ColumnSizing.widths(headers: headers, cells: cells), names: s.columnNames, changes: changes)
         var first = ColumnSizing.firstVisible(widths: widths, cursor: s.cursorColumn, available: r.width)
         var visible = Array(first..<widths.count)
         if first > 0 {
@@ -88,7 +92,8 @@ enum Renderer {
             first = max(1, ColumnSizing.firstVisible(widths: widths, cursor: s.cursorColumn, available: r.width - widths[0] - 1))
             visible = [0] + Array(first..<widths.count)
         } else {
-            ColumnSizing.distributeSpare(&widths, from: first, headers: s.columnNames, cells: cells, available: r.width)
+            ColumnSizing.distributeSpare(&widths, from: first, headers: headers, cells: cells, available: r.width,
+                                         fixed: Set(s.columnNames.indices.filter { changes[s.columnNames[$0]] != nil }))
         }
         // Header with sort marker.
         screen.fill(row: r.row, col: r.col, width: r.width, style: t[.header])
@@ -96,6 +101,7 @@ enum Renderer {
         for c in visible where x < r.col + r.width {
             var title = s.columnNames[c]
             if let sort = s.sort ?? table.effectiveSort, sort.keyPath == [title] { title += sort.ascending ? " ▲" : " ▼" }
+            title += SortMarks.position(of: s.columnNames[c], in: s.sortDescriptors)
             let style = c == s.cursorColumn ? t[.header].adding(.underline) : t[.header]
             screen.put(row: r.row, col: x, text: DisplayWidth.fit(title, toWidth: widths[c]), style: style, maxWidth: r.col + r.width - x)
             x += widths[c] + 1
@@ -120,7 +126,10 @@ enum Renderer {
             for c in visible where x < r.col + r.width {
                 let style = selected && c == s.cursorColumn && s.focus == .table ? t[.cursor] : rowStyle
                 let align: TextAlignment = (s.columnTypes.indices.contains(c) && s.columnTypes[c].isNumeric) ? .right : .left
-                screen.put(row: y, col: x, text: DisplayWidth.fit(cells[n][c], toWidth: widths[c], alignment: align), style: style, maxWidth: r.col + r.width - x)
+                // A column cut by the table edge is fitted to what shows, so right-aligned
+                // values are not pushed past the edge.
+                let shown = min(widths[c], r.col + r.width - x)
+                screen.put(row: y, col: x, text: DisplayWidth.fit(cells[n][c], toWidth: shown, alignment: align), style: style, maxWidth: shown)
                 x += widths[c] + 1
             }
             if selected && s.mode == .edit {
@@ -141,7 +150,8 @@ enum Renderer {
             cursorCol -= DisplayWidth.of(chars.removeFirst())
         }
         screen.fill(row: row, col: col, width: width, style: style)
-        screen.put(row: row, col: col, text: String(chars), style: style, maxWidth: width)
+        // A suggestion shows as selected: typing replaces it.
+        screen.put(row: row, col: col, text: String(chars), style: editor.isSuggestion ? style.adding(.reverse) : style, maxWidth: width)
         screen.setCursor(row: row, col: col + max(0, cursorCol))
     }
 
@@ -193,7 +203,8 @@ enum Renderer {
         var parts = [f.model.fileName, (s.currentEntityName ?? "-") + (s.navigationTitle.map { " (\($0))" } ?? "")]
         parts.append(f.model.table.map { $0.rowCount == 0 ? "row 0/0" : "row \(s.cursorRow + 1)/\($0.rowCount)" } ?? "")
         if !s.filterText.isEmpty { parts.append("filter: \(s.filterText)") }
-        if let sort = s.sort { parts.append("sort: \(sort.keyPath.joined(separator: ".")) \(sort.ascending ? "▲" : "▼")") }
+        if !s.sortDescriptors.isEmpty { parts.append("sort: " + SortMarks.summary(s.sortDescriptors)) }
+        if case let hidden = s.allColumnNames.count - s.columnNames.count, hidden > 0 { parts.append("\(hidden) hidden (C)") }
         var live = "● live"
         if let writer = s.lastWriter, let date = s.lastWriteDate { live += " · \(writer) \(timeString(date))" }
         else if let change = s.lastChange { live += " " + timeString(change) }
@@ -245,13 +256,12 @@ enum Renderer {
     }
 
     private static func help(_ f: Frame, _ screen: any CellCanvas) {
-        let overlay = HelpOverlay(size: screen.size, lines: KeyBindings.helpLines(f.state.keyMap)), r = overlay.box
+        let overlay = HelpOverlay(size: screen.size, keyMap: f.state.keyMap), r = overlay.box
         let style = f.theme[.text].adding(.reverse)
         screen.fill(row: r.row, col: r.col, width: r.width, height: r.height, style: style)
-        let columnWidth = (r.width - 4) / overlay.columns
         for column in 0..<overlay.columns {
             for (y, line) in overlay.visibleLines(column: column, scroll: f.state.helpScroll).enumerated() {
-                screen.put(row: r.row + 1 + y, col: r.col + 2 + column * columnWidth, text: line, style: style, maxWidth: columnWidth - 1)
+                screen.put(row: r.row + 1 + y, col: r.col + overlay.columnOffset(column), text: line, style: style, maxWidth: overlay.columnWidth)
             }
         }
         screen.put(row: r.row + r.height - 1, col: r.col + 2, text: overlay.footer(scroll: f.state.helpScroll),

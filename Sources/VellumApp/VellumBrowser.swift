@@ -58,7 +58,8 @@ public enum VellumBrowser {
         let (theme, themeError) = EventLoop.loadTheme(requested, loader: loader, capability: screen.colorCapability)
         screen.setExactColors(theme.exactColors)
 
-        let session = BrowserSession(container: container)
+        let session = BrowserSession(container: container,
+                                     layoutFile: ColumnLayoutFile(environment: environment, storePath: storePath))
         session.send(.themeLoaded(name: theme.name, error: nil, quietly: true))
         let bindings = BindingsFile.load(environment: environment)
         session.send(.keyMapLoaded(bindings.keyMap))

@@ -43,7 +43,7 @@ public enum ArgumentCompletion: Sendable {
         switch self {
         case .none: return []
         case .entities: return s.entityNames
-        case .columns: return s.columnNames
+        case .columns: return s.allColumnNames.isEmpty ? s.columnNames : s.allColumnNames
         case .themes: return s.themeNames
         case .choices(let items): return items
         }

@@ -7,11 +7,21 @@ public enum CommandTable {
         Command("move-down", .moveDown, keys: [.char("j"), .down], help: "next row / entity"),
         Command("move-up", .moveUp, keys: [.char("k"), .up], help: "previous row / entity"),
         Command("top", .top, keys: [.char("g"), .home], help: "first row"),
-        Command("bottom", .bottom, keys: [.char("G"), .end], help: "last row"),
+        Command("bottom", .bottom, keys: [.char("G"), .end], help: "last row; 123G: row 123 (:123 too)"),
+        Command("jump-back", .jumpBack, keys: [.char("[")], help: "back to where the last jump started"),
+        Command("jump-forward", .jumpForward, keys: [.char("]")], help: "forward again after jump-back"),
         Command("page-down", .pageDown, keys: [.pageDown, .ctrl("f")], help: "page down"),
         Command("page-up", .pageUp, keys: [.pageUp, .ctrl("b")], help: "page up"),
         Command("column-left", .columnLeft, keys: [.char("h"), .left], help: "previous column"),
         Command("column-right", .columnRight, keys: [.char("l"), .right], help: "next column"),
+        Command("first-column", .firstColumn, keys: [.char("0")], help: "first column"),
+        Command("last-column", .lastColumn, keys: [.char("$")], help: "last column"),
+        Command("hide-column", .hideColumn, keys: [.char("-")], help: "hide the column (C brings it back)"),
+        Command("columns", .columnList, keys: [.char("C")], help: "list the columns: show or hide each"),
+        Command("narrow-column", .narrowColumn, keys: [.char("<")], help: "narrow the column"),
+        Command("widen-column", .widenColumn, keys: [.char(">")], help: "widen the column"),
+        Command("move-column-left", .moveColumnLeft, keys: [.char("H")], help: "move the column left"),
+        Command("move-column-right", .moveColumnRight, keys: [.char("L")], help: "move the column right"),
         Command("switch-focus", .switchFocus, keys: [.tab, .backTab], help: "focus sidebar / table / detail pane"),
         Command("open", .open, keys: [.enter], help: "open entity / edit cell / follow relationship"),
         Command("edit", .edit, keys: [.char("e")], help: "edit cell or field (to-one: picker)"),
@@ -37,8 +47,8 @@ public enum CommandTable {
         Command("suspend", .suspend, keys: [.ctrl("z")], help: "suspend to the shell"),
         Command("theme", nil, keys: [], help: "switch theme",
                 line: LineCommand(names: ["theme"], usage: ":theme NAME", completion: .themes, run: theme)),
-        Command("sort", nil, keys: [], help: "sort by a key path",
-                line: LineCommand(names: ["sort"], usage: ":sort KEY [desc]", completion: .columns, run: sort)),
+        Command("sort", nil, keys: [], help: "sort by key paths: name,-price (- descending; KEY desc too)",
+                line: LineCommand(names: ["sort"], usage: ":sort KEY[,-KEY…]", completion: .columns, run: sort)),
         Command("goto", nil, keys: [], help: "open an entity",
                 line: LineCommand(names: ["goto"], usage: ":goto ENTITY", completion: .entities, run: goto)),
         Command("group", nil, keys: [], help: "group rows into sections by KEY (none: ungroup)",
@@ -91,10 +101,13 @@ public enum CommandTable {
     }
 
     private static func sort(_ s: inout AppState, _ argument: String) -> [Effect] {
-        let parts = argument.split(separator: " ")
-        guard let keyPath = parts.first else { return [.applySort(nil)] }
-        let descending = parts.dropFirst().first.map { $0.lowercased().hasPrefix("desc") } ?? false
-        return [.applySort(VellumStore.SortDescriptor(String(keyPath), ascending: !descending))]
+        switch SortArgument.parse(argument) {
+        case .failure(let error):
+            s.setStatus("sort: \(error.reason)", error: true)
+            return []
+        case .success(let sorts) where sorts.count > 1: return [.applySorts(sorts)]
+        case .success(let sorts): return [.applySort(sorts.first)]
+        }
     }
 
     private static func goto(_ s: inout AppState, _ argument: String) -> [Effect] {

@@ -1,0 +1,17 @@
+import VellumStore
+
+/// How a sort by several keys shows: each sorted column's header carries its
+/// direction and, when there are several keys, its place in the order (`price ▼2`).
+enum SortMarks {
+    /// The header's place suffix for `column` (the direction of the primary key is drawn
+    /// by the header itself); "" when the list is sorted by one key or not by this column.
+    static func position(of column: String, in sorts: [VellumStore.SortDescriptor]) -> String {
+        guard sorts.count > 1, let at = sorts.firstIndex(where: { $0.keyPath == [column] }) else { return "" }
+        return at == 0 ? "1" : (sorts[at].ascending ? " ▲" : " ▼") + String(at + 1)
+    }
+
+    /// The status bar's `name ▲, price ▼`.
+    static func summary(_ sorts: [VellumStore.SortDescriptor]) -> String {
+        sorts.map { "\($0.keyPath.joined(separator: ".")) \($0.ascending ? "▲" : "▼")" }.joined(separator: ", ")
+    }
+}

@@ -1,0 +1,150 @@
+import Foundation
+import Testing
+@testable import VellumApp
+import VellumStore
+import VellumTerminal
+
+/// Issue 17, columns: hide/show (and the list to bring them back), resize, reorder,
+/// first/last column, kept per entity in the user's state directory.
+@Suite struct ColumnLayoutReducerTests {
+    func state() -> AppState {
+        var s = AppState()
+        s.entityNames = ["Product"]
+        _ = Reducer.reduce(&s, .listShown(ListShown(entityIndex: 0, columnNames: ["name", "price", "stock", "sku"],
+                                                  columnTypes: [.string, .double, .integer32, .string],
+                                                  detailFieldCount: 4, rowCount: 10)))
+        return s
+    }
+
+    func saved(_ effects: [Effect]) -> ColumnLayout? {
+        for case .saveColumnLayout("Product", let layout) in effects { return layout }
+        return nil
+    }
+
+    @Test func hideThenBringBackFromTheColumnsList() {
+        var s = state()
+        _ = Reducer.update(&s, key: .char("l"))
+        let hidden = saved(Reducer.update(&s, key: .char("-")))
+        #expect(hidden?.hidden == ["price"])
+        #expect(s.columnNames == ["name", "stock", "sku"] && s.columnTypes == [.string, .integer32, .string])
+        #expect(s.columnNames[s.cursorColumn] == "stock")
+        #expect(s.statusMessage?.contains("price hidden") == true)
+        _ = Reducer.update(&s, key: .char("C"))
+        #expect(s.mode == .columnList && s.columnListCursor == 2)   // on stock, in table order with price
+        _ = Reducer.update(&s, key: .char("k"))
+        let shown = saved(Reducer.update(&s, key: .char(" ")))
+        #expect(shown?.hidden == [] && s.columnNames == ["name", "price", "stock", "sku"])
+        #expect(s.columnNames[s.cursorColumn] == "stock")           // the cursor stays on its column
+        _ = Reducer.update(&s, key: .escape)
+        #expect(s.mode == .browse)
+    }
+
+    @Test func theLastShownColumnCannotBeHidden() {
+        var s = state()
+        for _ in 0..<3 { _ = Reducer.update(&s, key: .char("-")) }
+        #expect(s.columnNames == ["sku"])
+        #expect(Reducer.update(&s, key: .char("-")) == [])
+        #expect(s.columnNames == ["sku"] && s.statusIsError)
+    }
+
+    @Test func moveResizeAndFirstLastColumn() {
+        var s = state()
+        let moved = saved(Reducer.update(&s, key: .char("L")))
+        #expect(moved?.order == ["price", "name", "stock", "sku"] && s.columnNames == ["price", "name", "stock", "sku"])
+        #expect(s.cursorColumn == 1)                                  // still on name
+        _ = Reducer.update(&s, key: .char("H"))
+        #expect(s.columnNames == ["name", "price", "stock", "sku"] && s.cursorColumn == 0)
+        #expect(Reducer.update(&s, key: .char("H")) == [])            // already first: nothing to keep
+        _ = Reducer.update(&s, key: .char(">")); _ = Reducer.update(&s, key: .char(">"))
+        let narrowed = saved(Reducer.update(&s, key: .char("<")))
+        #expect(narrowed?.widthChanges == ["name": 2])
+        _ = Reducer.update(&s, key: .char("$"))
+        #expect(s.cursorColumn == 3)
+        _ = Reducer.update(&s, key: .char("0"))
+        #expect(s.cursorColumn == 0)
+    }
+
+    @Test func aSavedLayoutIsAdoptedWhenTheListShows() {
+        var s = AppState()
+        s.entityNames = ["Product"]
+        var layout = ColumnLayout()
+        layout.hidden = ["sku"]
+        layout.order = ["stock", "gone"]
+        _ = Reducer.reduce(&s, .listShown(ListShown(entityIndex: 0, columnNames: ["name", "price", "stock", "sku"],
+                                                  columnTypes: [.string, .double, .integer32, .string],
+                                                  detailFieldCount: 4, rowCount: 10, columnLayout: layout)))
+        #expect(s.columnNames == ["stock", "name", "price"] && s.columnTypes == [.integer32, .string, .double])
+        #expect(s.allColumnNames == ["name", "price", "stock", "sku"])
+    }
+}
+
+@Suite struct ColumnLayoutFileTests {
+    @Test func layoutsAreKeptPerStoreAndEntityInTheStateDirectory() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vellum-layout-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let env = ["XDG_STATE_HOME": dir.path, "HOME": "/nonexistent"]
+        let file = try #require(ColumnLayoutFile(environment: env, storePath: "/data/a/shop.sqlite"))
+        #expect(file.url.path.hasPrefix(dir.appendingPathComponent("vellum/columns").path))
+        #expect(file.url.lastPathComponent.hasPrefix("shop.sqlite-"))
+        #expect(ColumnLayoutFile(environment: env, storePath: "/data/b/shop.sqlite")?.url != file.url)
+        #expect(ColumnLayoutFile(environment: ["HOME": "/home/u"], storePath: "/s.sqlite")?.url.path.hasPrefix("/home/u/.local/state/vellum/columns/") == true)
+        #expect(ColumnLayoutFile(environment: [:], storePath: "/s.sqlite") == nil)
+        #expect(file.load() == [:])
+        var product = ColumnLayout(); product.hidden = ["price"]
+        var task = ColumnLayout(); task.widthChanges = ["title": -4]
+        try file.save(product, for: "Product")
+        try file.save(task, for: "Task")
+        #expect(file.load() == ["Product": product, "Task": task])
+        try file.save(ColumnLayout(), for: "Product")
+        #expect(file.load() == ["Task": task])
+        try Data("not json".utf8).write(to: file.url)
+        #expect(file.load() == [:])
+    }
+}
+
+/// The layout as drawn and as kept between sessions on the demo store.
+@MainActor @Suite(.serialized) struct ColumnLayoutSessionTests {
+    let snapshots = SnapshotTests()
+
+    func header(_ s: BrowserSession) -> String {
+        snapshots.render(snapshots.model(s))[s.state.layout!.table.row]
+    }
+
+    func column(_ name: String, in header: String) -> Int? {
+        header.range(of: name).map { header.distance(from: header.startIndex, to: $0.lowerBound) }
+    }
+
+    @Test func resizeMovesTheNextColumnsAndHiddenColumnsLeaveTheHeader() async throws {
+        let s = try await snapshots.session(TerminalSize(rows: 40, columns: 120))
+        let before = try #require(column("stock", in: header(s)))
+        try await snapshots.type("l>>>", into: s)   // price: 6 cells wider
+        #expect(column("stock", in: header(s)) == before + 6)
+        try await snapshots.type("<", into: s)
+        #expect(column("stock", in: header(s)) == before + 4)
+        try await snapshots.type("-", into: s)
+        #expect(column("price", in: header(s)) == nil)
+        #expect(snapshots.render(snapshots.model(s)).contains { $0.contains("1 hidden (C)") })
+    }
+
+    @Test func theLayoutIsKeptInTheStateFileNotTheStore() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vellum-layout-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let store = try SessionTests.makeStore()
+        let file = ColumnLayoutFile(url: dir.appendingPathComponent("layout.json"))
+        let storeBytes = try Data(contentsOf: store)
+        do {
+            let s = BrowserSession(container: try SessionTests.open(store), layoutFile: file)
+            s.setLayout(Layout(size: TerminalSize(rows: 24, columns: 80)))
+            try await snapshots.type(":goto Product\rlH-", into: s)   // price first, then hidden: name stays
+            #expect(s.state.columnNames.first == "name" && !s.state.columnNames.contains("price"))
+            try await snapshots.type("lL", into: s)
+        }
+        let layout = try #require(file.load()["Product"])
+        #expect(layout.hidden == ["price"])
+        let s = BrowserSession(container: try SessionTests.open(store), layoutFile: file)
+        try await snapshots.type(":goto Product\r", into: s)
+        #expect(s.state.columnNames == layout.shown(s.state.allColumnNames))
+        #expect(!s.state.columnNames.contains("price") && s.state.columnNames.first == "name")
+        #expect(try Data(contentsOf: store) == storeBytes)
+    }
+}

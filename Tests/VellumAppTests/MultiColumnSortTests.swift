@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+@testable import VellumApp
+import VellumStore
+import VellumTerminal
+
+/// Issue 17: `:sort name,-price` sorts by several keys; headers and the status bar show the order.
+@Suite struct MultiColumnSortTests {
+    func sorts(_ argument: String) -> [VellumStore.SortDescriptor]? { try? SortArgument.parse(argument).get() }
+    func refusal(_ argument: String) -> String? {
+        if case .failure(let error) = SortArgument.parse(argument) { return error.reason }
+        return nil
+    }
+
+    @Test func theArgumentListsKeysWithMinusForDescending() {
+        #expect(sorts("name,-price") == [VellumStore.SortDescriptor("name"), VellumStore.SortDescriptor("price", ascending: false)])
+        #expect(sorts("done, -priority, title") == [VellumStore.SortDescriptor("done"), VellumStore.SortDescriptor("priority", ascending: false), VellumStore.SortDescriptor("title")])
+        #expect(sorts("-price") == [VellumStore.SortDescriptor("price", ascending: false)])
+        #expect(sorts("price desc") == [VellumStore.SortDescriptor("price", ascending: false)])
+        #expect(sorts("") == [])
+        #expect(refusal("title sideways") == "'sideways' is not a direction (asc or desc)")
+        #expect(refusal("name,,price") == "'' is not a key (write name,-price)")
+        #expect(refusal("name,-name") == "'name' is listed twice")
+        #expect(refusal("name,--price") != nil)
+    }
+
+    @Test func theCommandSortsBySeveralKeysAndTheResultKeepsThem() {
+        var s = AppState()
+        s.entityNames = ["Task"]
+        let effects = Reducer.runCommand(&s, "sort done,-priority")
+        #expect(effects == [.applySorts([VellumStore.SortDescriptor("done"), VellumStore.SortDescriptor("priority", ascending: false)])])
+        #expect(effects.allSatisfy { $0.isQuery })
+        _ = Reducer.reduce(&s, .result(.queryApplied(filter: "", sort: VellumStore.SortDescriptor("done"), atTop: true,
+                                                     thenBy: [VellumStore.SortDescriptor("priority", ascending: false)])))
+        #expect(s.sortDescriptors == [VellumStore.SortDescriptor("done"), VellumStore.SortDescriptor("priority", ascending: false)])
+        // A one-key sort (s, S, :sort KEY) replaces them all.
+        _ = Reducer.reduce(&s, .result(.queryApplied(filter: "", sort: VellumStore.SortDescriptor("title"), atTop: true)))
+        #expect(s.sortDescriptors == [VellumStore.SortDescriptor("title")])
+        #expect(SortMarks.summary([VellumStore.SortDescriptor("done"), VellumStore.SortDescriptor("priority", ascending: false)]) == "done ▲, priority ▼")
+    }
+}
+
+@MainActor @Suite(.serialized) struct MultiColumnSortSessionTests {
+    let snapshots = SnapshotTests()
+
+    @Test func rowsFollowEveryKeyAndHeadersShowTheOrder() async throws {
+        let s = try await snapshots.session(TerminalSize(rows: 40, columns: 120), entity: "Task")
+        try await snapshots.type(":sort done,-priority\r", into: s)
+        #expect(s.state.sortDescriptors == [VellumStore.SortDescriptor("done"), VellumStore.SortDescriptor("priority", ascending: false)])
+        let rows = try #require(s.rows)
+        var previous: (done: Bool, priority: Int64)?
+        for i in 0..<rows.count {
+            let o = try rows.object(at: i)
+            let done = try o.value(forKey: "done").boolValue ?? false, priority = try o.value(forKey: "priority").integerValue ?? 0
+            let row = (done: done, priority: priority)
+            if let p = previous {
+                #expect(!p.done || row.done, "row \(i): done after not done")
+                if p.done == row.done { #expect(p.priority >= row.priority, "row \(i): priority rises") }
+            }
+            previous = row
+        }
+        let screen = snapshots.render(snapshots.model(s))
+        let header = screen[s.state.layout!.table.row]
+        #expect(header.contains("done ▲1") && header.contains("priority ▼2"), "\(header)")
+        #expect(screen.contains { $0.contains("sort: done ▲, priority ▼") })
+        // An unknown key is refused as for one key; the order stays.
+        try await snapshots.type(":sort done,-nosuch\r", into: s)
+        #expect(s.state.mode == .command && s.state.promptError != nil)
+        #expect(s.state.sortDescriptors == [VellumStore.SortDescriptor("done"), VellumStore.SortDescriptor("priority", ascending: false)])
+    }
+}

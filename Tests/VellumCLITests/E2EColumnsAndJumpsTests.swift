@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+import VellumApp
+import VellumStore
+
+/// Issue 17: column layout (hide, the list to bring back, move) kept between runs
+/// outside the store, and jumps to a row with the jump list, at 80×24 and 120×40.
+@Suite("E2E columns and jumps", .serialized, .enabled(if: Tmux.path != nil, "tmux is not installed"))
+struct E2EColumnsAndJumpsTests {
+    static let sizes = [(80, 24), (120, 40)]
+
+    /// The table's header line (the first screen line).
+    func header(_ t: Tmux) -> String { String(t.screen.split(separator: "\n", omittingEmptySubsequences: false).first ?? "") }
+
+    func position(_ name: String, _ line: String) -> Int {
+        line.range(of: name).map { line.distance(from: line.startIndex, to: $0.lowerBound) } ?? -1
+    }
+
+    @Test(arguments: sizes)
+    func hiddenAndMovedColumnsAreKeptBetweenRunsOutsideTheStore(width: Int, height: Int) throws {
+        let store = try E2EStore()
+        let state = TempDir()
+        let transactions = "SELECT count(*) FROM _vellum_transactions"
+        let before = store.sql(transactions)
+        let command = "XDG_STATE_HOME='\(state.url.path)' " + store.command
+        do {
+            let t = Tmux.browser(command, entity: "Product", width: width, height: height)
+            defer { t.kill() }
+            t.keys("l", "-")
+            #expect(t.wait(for: "price hidden"), "\(t.screen)")
+            #expect(!header(t).contains("price"), "\(t.screen)")
+            t.keys("H")   // stock before name
+            #expect(t.wait { _ in let h = header(t); return position("stock", h) >= 0 && position("stock", h) < position("name", h) }, "\(t.screen)")
+            t.keys("q")
+            #expect(t.wait { _ in !t.alive })
+        }
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: state.path("vellum/columns"))) ?? []
+        #expect(files.count == 1 && files.first?.hasPrefix("shop.sqlite-") == true, "\(files)")
+        let t = Tmux.browser(command, entity: "Product", width: width, height: height)
+        defer { t.kill() }
+        #expect(t.wait(for: "1 hidden (C)"), "\(t.screen)")
+        let h = header(t)
+        #expect(!h.contains("price") && position("stock", h) < position("name", h), "\(t.screen)")
+        t.keys("C")
+        #expect(t.wait(for: "Columns of Product"), "\(t.screen)")
+        #expect(t.screen.contains("[ ] price"), "\(t.screen)")
+        t.keys("j", "Space")   // the list is in table order, hidden ones in place: stock, price, name
+        #expect(t.wait(for: "price shown"), "\(t.screen)")
+        t.keys("Escape")
+        #expect(t.wait { _ in header(t).contains("price") && !t.screen.contains("Columns of") }, "\(t.screen)")
+        // Nothing of this is in the store: no write, no table for it.
+        #expect(store.sql(transactions) == before)
+        #expect(store.sql("SELECT count(*) FROM sqlite_master WHERE sql LIKE '%hidden%'") == "0")
+    }
+
+    @Test(arguments: sizes)
+    func jumpToARowAndBackAndForward(width: Int, height: Int) throws {
+        let store = try E2EStore()
+        let t = Tmux.browser(store.command, entity: "Product", width: width, height: height)
+        defer { t.kill() }
+        t.type("150G")
+        #expect(t.wait(for: "row 150/200"), "\(t.screen)")
+        t.keys(":"); t.type("42"); t.keys("Enter")
+        #expect(t.wait(for: "row 42/200"), "\(t.screen)")
+        t.keys("[")
+        #expect(t.wait(for: "row 150/200"), "\(t.screen)")
+        t.keys("[")
+        #expect(t.wait(for: "row 1/200"), "\(t.screen)")
+        t.keys("]")
+        #expect(t.wait(for: "row 150/200"), "\(t.screen)")
+        t.keys(":"); t.type("999"); t.keys("Enter")
+        #expect(t.wait(for: "no row 999: the list has 200 rows"), "\(t.screen)")
+    }
+}
