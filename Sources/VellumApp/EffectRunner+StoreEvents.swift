@@ -49,6 +49,16 @@ extension EffectRunner {
         redraw()
     }
 
+    /// The open list's controller delivered a change set of its own (a refetch after
+    /// another writer's commit, finished off the main thread): its changed rows flash.
+    /// One delivered while a context change is pending is followed by that change.
+    func listChangedByItself(_ changed: Set<ObjectID>) {
+        if !changed.isEmpty, !isWritingHere { send(.store(.changedElsewhere(changed, at: Date()))) }
+        guard !changeScheduled else { return }
+        followSelection()
+        redraw()
+    }
+
     func refreshCounts() {
         let counts = state.entityNames.map { (try? context.count(FetchRequest(entityName: $0))) ?? 0 }
         send(.store(.counted(Dictionary(uniqueKeysWithValues: counts.enumerated().map { ($0, $1) }))))

@@ -132,9 +132,11 @@ final class EffectRunner {
         var error: String?
         do {
             let predicate = state.filterText.isEmpty ? nil : try VellumStore.Predicate(format: state.filterText)
-            rows = try ResultsRowSource(context: context, entityName: entity.name, predicate: predicate,
-                                        sortDescriptors: state.sortDescriptors,
-                                        basePredicate: base)
+            let source = try ResultsRowSource(context: context, entityName: entity.name, predicate: predicate,
+                                              sortDescriptors: state.sortDescriptors,
+                                              basePredicate: base)
+            source.onListChanged = { [weak self] in self?.listChangedByItself($0) }
+            rows = source
         } catch let failure {
             rows = nil
             error = describeQuery(failure)

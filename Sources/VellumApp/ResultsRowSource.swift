@@ -15,10 +15,16 @@ public final class ResultsRowSource: RowSource {
     /// `:group KEY`: rows come in sections by this key path (the first sort key).
     public var sectionKeyPath: String?
     /// First row index of each section (grouped), computed when first needed.
-    private var cachedStarts: [Int]?
+    var cachedStarts: [Int]?
     public private(set) var controller: ResultsController
     /// Inserted or moved IDs of the last change set (for flashing).
     public private(set) var lastInserted: Set<ObjectID> = []
+    /// Called when the controller changed the list by itself — its refetch after
+    /// another writer's commit, finished off the main thread — with the IDs it
+    /// inserted, moved or updated (to flash). See ResultsRowSource+Delegate.
+    public var onListChanged: ((Set<ObjectID>) -> Void)?
+    /// IDs of the change set being delivered (ResultsRowSource+Delegate).
+    var delivering: Set<ObjectID> = []
 
     public init(context: ManagedObjectContext, entityName: String,
                 predicate: VellumStore.Predicate? = nil, sortDescriptors: [VellumStore.SortDescriptor] = [],
@@ -122,6 +128,7 @@ public final class ResultsRowSource: RowSource {
         // Storage order (no sort) can show its first page at once; a sort the user asked
         // for is fetched whole, once.
         try fresh.performFetch(firstPage: sectionKeyPath == nil && sorts.isEmpty ? Self.firstPageSize : nil)
+        fresh.delegate = self
         controller = fresh
         cachedStarts = nil
         lastInserted = []
@@ -147,11 +154,13 @@ public final class ResultsRowSource: RowSource {
 
     /// The controller has already applied the change (it observes the same context,
     /// registered earlier). A change the store could not describe object by object
-    /// (the sqlite3 shell without history) needs a refetch, diffed here.
+    /// (the sqlite3 shell without history) is refetched and diffed by the controller
+    /// itself, off the main thread; its change set arrives later through the
+    /// delegate (`onListChanged`). Only a reset of everything reloads here.
     public func refresh(after change: ObjectsDidChange) throws -> Bool {
         lastInserted = []
         cachedStarts = nil
-        if change.storeChangedExternally || change.invalidatedAll {
+        if change.invalidatedAll {
             let before = Set(controller.fetchedObjectIDs)
             try reload()
             lastInserted = Set(controller.fetchedObjectIDs).subtracting(before)

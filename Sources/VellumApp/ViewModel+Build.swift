@@ -15,7 +15,10 @@ extension ViewModel {
         var tableRows: [TableView.Row] = []
         for case .row(let index) in lines {
             let object = try? rows.object(at: index)
-            let cells = s.columnNames.map { key in (try? object?.value(forKey: key)).flatMap { $0 }.map(Renderer.tableText) ?? "⚠" }
+            let cells = s.columnNames.indices.map { c in
+                (try? object?.value(forKey: s.columnNames[c])).flatMap { $0 }
+                    .map { OddValueMark.tableText($0, s.columnTypes.indices.contains(c) ? s.columnTypes[c] : nil) } ?? "⚠"
+            }
             let flashing = object.map { o in (s.flashes[o.objectID].map { $0 > now }) ?? false } ?? false
             tableRows.append(TableView.Row(index: index, cells: cells, flashing: flashing))
         }
@@ -32,7 +35,7 @@ extension ViewModel {
         let id = object.objectID.primaryKey.map { "p\($0)" } ?? "new"
         var fields: [DetailView.Field] = []
         for a in entity.attributes where !a.isTransient {
-            fields.append(.init(name: a.name, value: (try? object.value(forKey: a.name)).map(Renderer.cellText) ?? "⚠", isRelationship: false))
+            fields.append(.init(name: a.name, value: (try? object.value(forKey: a.name)).map { OddValueMark.detailText($0, a.type) } ?? "⚠", isRelationship: false))
         }
         for rel in entity.relationships {
             let value: String

@@ -1,7 +1,8 @@
 import Foundation
 
 /// Refetch-and-diff after a change the store knows only coarsely (another writer,
-/// no history): the list is fetched again and compared with the index, and the
+/// no history): the list is fetched again (unsorted: rows are matched by key, and
+/// sorting a large table is most of a sorted query's cost) and compared with the index, and the
 /// objects whose presence or sort keys differ go through the same incremental
 /// path as any change, so the change set is fine-grained (inserts, deletes,
 /// moves, updates) and turns the old list into the new one exactly.
@@ -67,7 +68,7 @@ extension ResultsController {
     func refetchAfterExternalChange() -> Set<ObjectID>? {
         if Self.isOnMainQueue, startRefetchOffMainThread() { return [] }
         do {
-            let f = Self.findings(fresh: try context.fetchKeyedIDs(fetchRequest), entries: index.entries)
+            let f = Self.findings(fresh: try context.fetchKeyedIDs(fetchRequest, ordered: false), entries: index.entries)
             return Set(f.changed).union(f.missing)
         } catch {
             return nil
@@ -89,7 +90,7 @@ extension ResultsController {
         let request = fetchRequest
         let copy = Handoff(value: index.entries)
         let me = Handoff(value: Weak(self))
-        reader.perform({ ctx in Self.findings(fresh: try ctx.fetchKeyedIDs(request), entries: copy.value) }) { outcome in
+        reader.perform({ ctx in Self.findings(fresh: try ctx.fetchKeyedIDs(request, ordered: false), entries: copy.value) }) { outcome in
             DispatchQueue.main.async { me.value.object?.finishRefetch(outcome) }
         }
         return true
