@@ -8,6 +8,8 @@ let package = Package(
         .library(name: "VellumStore", targets: ["VellumStore"]),
         .executable(name: "vellum", targets: ["vellum"]),
         .executable(name: "vellum-bench", targets: ["vellum-bench"]),
+        // Generates typed entity classes from a target's model files at build time (docs/guide.md).
+        .plugin(name: "VellumModelPlugin", targets: ["VellumModelPlugin"]),
     ],
     targets: [
         // System SQLite (libsqlite3-dev).
@@ -29,6 +31,9 @@ let package = Package(
         .target(name: "VellumApp", dependencies: ["VellumStore", "VellumTerminal"]),
         .executableTarget(name: "vellum", dependencies: ["VellumStore", "VellumApp", "VellumTerminal"]),
         .executableTarget(name: "vellum-bench", dependencies: ["VellumStore", "CSQLite"]),
+        // The build plugin's generator: VellumStore only, not the terminal browser.
+        .executableTarget(name: "vellum-generate", dependencies: ["VellumStore"]),
+        .plugin(name: "VellumModelPlugin", capability: .buildTool(), dependencies: ["vellum-generate"]),
         // What the test targets share: temporary directories, fixtures, waiting, the sqlite3 shell, tmux.
         .target(name: "VellumTestSupport", dependencies: ["VellumStore"], path: "Tests/VellumTestSupport"),
         .testTarget(name: "VellumStoreTests", dependencies: ["VellumStore", "CSQLite", "VellumTestSupport"]),

@@ -86,7 +86,7 @@ public final class ResultsRowSource: RowSource {
         let starts = sectionStarts
         var headers: [Int: String] = [:]
         for (i, section) in controller.sections.enumerated() where starts.indices.contains(i) {
-            headers[starts[i]] = "\(section.name.isEmpty ? "∅" : section.name) (\(section.numberOfObjects))"
+            headers[starts[i]] = "\(section.name.map { $0.isEmpty ? "\"\"" : $0 } ?? "∅") (\(section.numberOfObjects))"
         }
         return headers
     }

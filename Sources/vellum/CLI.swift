@@ -84,6 +84,7 @@ enum VellumCLI {
     static var commands: [any Command.Type] {
         [
             ModelCommand.self,
+            GenerateCommand.self,
             MigrateCommand.self,
             CreateCommand.self,
             QueryCommand.self,

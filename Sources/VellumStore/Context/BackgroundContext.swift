@@ -18,6 +18,7 @@ public final class BackgroundContext: @unchecked Sendable {
     }
 
     /// Runs `body` on the context's queue.
+    @discardableResult
     public func perform<T: Sendable>(_ body: @escaping @Sendable (ManagedObjectContext) throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             queue.async { [self] in

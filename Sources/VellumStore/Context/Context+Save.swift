@@ -7,6 +7,7 @@ extension ManagedObjectContext {
     /// Returns what was saved (empty when there was nothing to save).
     @discardableResult
     public func save() throws -> DidSave {
+        if let rejected = deferredErrors.first { deferredErrors.removeAll(); throw rejected }
         let all = Array(changedObjects.values)
         let inserted = insertedInOrder.filter { $0.isInserted && !$0.isDeleted && $0.context === self }
         let deleted = all.filter { $0.isDeleted && !$0.isInserted }

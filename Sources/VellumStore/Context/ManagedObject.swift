@@ -100,6 +100,15 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
     /// Cuts the object off from its context (reset, replaced by another object for its ID).
     func detachFromContext() { contextHandle = nil }
 
+    /// After its context's `reset()`: forgotten, as in Core Data. Its values are
+    /// dropped and it is a fault without a context, so reading it throws.
+    func invalidateForReset() {
+        relations = []
+        values = []
+        isFault = true
+        detachFromContext()
+    }
+
     public static func == (a: ManagedObject, b: ManagedObject) -> Bool { a === b }
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 
@@ -123,7 +132,7 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
     // MARK: - Attribute access
 
     private func owningContext() throws -> ManagedObjectContext {
-        guard let context else { throw StoreError.invalidOperation("\(objectID.uriString): its context no longer exists") }
+        guard let context else { throw StoreError.invalidOperation("\(objectID.uriString): its context was reset or no longer exists") }
         return context
     }
 

@@ -54,6 +54,8 @@ public final class ManagedObjectContext {
     var selections: [String: RowLoader.Selection] = [:]
     /// Observers of local changes (`objectsDidChange`), called synchronously on the context's queue.
     var changeObservers: [UUID: (ObjectsDidChange) -> Void] = [:]
+    /// Errors of non-throwing accessors (the keyed subscript, generated properties); the next `save()` throws the first.
+    var deferredErrors: [StoreError] = []
     /// Observers of saves, called after commit.
     var saveObservers: [UUID: (DidSave) -> Void] = [:]
 
@@ -219,7 +221,7 @@ public final class ManagedObjectContext {
     }
 
     /// True if any object has unsaved changes.
-    public var hasChanges: Bool { changedObjects.values.contains { $0.hasChanges } || !liveInserts.isEmpty }
+    public var hasChanges: Bool { changedObjects.values.contains { $0.hasChanges } || !liveInserts.isEmpty || !deferredErrors.isEmpty }
 
     public var insertedObjects: [ManagedObject] { Array(liveInserts) }
     public var updatedObjects: [ManagedObject] { changedObjects.values.filter { !$0.isInserted && !$0.isDeleted && $0.hasChangedValues } }
@@ -244,6 +246,7 @@ public final class ManagedObjectContext {
     /// Discards every unsaved change: inserted objects are dropped, changed and
     /// deleted ones return to their last saved state.
     public func rollback() {
+        deferredErrors.removeAll()
         var inserted: [ManagedObject] = [], refreshed: [ManagedObject] = []
         for o in pendingObjects {
             if o.isInserted {
@@ -295,10 +298,14 @@ public final class ManagedObjectContext {
         return d
     }
 
-    /// Forgets every object: pending changes are discarded and registered objects
-    /// become unusable. Observers get one `invalidatedAll` event.
+    /// Returns the context to its base state, as Core Data's `reset()`: every object
+    /// is forgotten and pending changes are discarded. Objects fetched or inserted
+    /// before are invalid afterwards — reading or writing one throws — so drop them
+    /// and fetch again. Observers get one `invalidatedAll` event.
     public func reset() {
-        for o in registry.values { o.relations = []; o.detachFromContext() }
+        deferredErrors.removeAll()
+        for o in registry.values { o.invalidateForReset() }
+        for o in insertedInOrder { o.invalidateForReset() }
         registry.removeAll()
         changedObjects.removeAll()
         insertedInOrder.removeAll()

@@ -157,6 +157,7 @@ public final class PersistentContainer: Sendable {
 
     /// Runs `block` on the serial write queue with a fresh context, saves it, and
     /// returns the block's value — or throws the block's or the save's error.
+    @discardableResult
     public func enqueue<T: Sendable>(_ block: @escaping @Sendable (ManagedObjectContext) throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             writeQueue.enqueue(block) { continuation.resume(with: $0) }

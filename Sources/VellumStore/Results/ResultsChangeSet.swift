@@ -26,7 +26,8 @@ import Foundation
 public struct ResultsChangeSet: Sendable, Hashable {
     public struct SectionChange: Sendable, Hashable {
         public var index: Int
-        public var name: String
+        /// nil for the section of objects whose section key is nil.
+        public var name: String?
     }
     public struct ObjectChange: Sendable, Hashable {
         public var id: ObjectID

@@ -7,11 +7,12 @@ extension ResultsController {
         var id: ObjectID
         var oldPos: Int?
         var oldPath: ResultsIndexPath?
-        var oldName: String?
+        /// The section name before and after (outer nil: not there; inner nil: the nil section).
+        var oldName: String??
         var keys: SortKeys?
         var newPos: Int?
         var newPath: ResultsIndexPath?
-        var newName: String?
+        var newName: String??
     }
 
     /// Whether `id` now belongs to the results, and its sort keys if so. A read or

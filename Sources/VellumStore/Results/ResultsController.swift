@@ -16,6 +16,8 @@ public final class ResultsController {
     public let context: ManagedObjectContext
     public let sectionKeyPath: String?
     public weak var delegate: (any ResultsControllerDelegate)?
+    /// Keeps the adapter behind `mainActorDelegate` (`delegate` holds it weakly).
+    var mainActorAdapter: AnyObject?
 
     var index: ResultsIndex
     var temporaryIDs: Set<ObjectID> = []

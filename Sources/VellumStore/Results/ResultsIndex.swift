@@ -9,7 +9,8 @@ struct ResultsIndex {
         var keys: SortKeys
     }
     struct SectionRange {
-        var name: String
+        /// nil for objects whose section key is nil (distinct from "").
+        var name: String?
         var start: Int
         var count: Int
     }
@@ -89,15 +90,15 @@ struct ResultsIndex {
         if storesKeys { uniqueKeyTable().reserveCapacity(n) }
     }
 
-    static func sectionName(_ v: Value) -> String {
+    static func sectionName(_ v: Value) -> String? {
         switch v {
-        case .null: return ""
+        case .null: return nil
         case .string(let s): return s
         default: return "\(v)"
         }
     }
 
-    func sectionName(at i: Int) -> String { sectioned ? Self.sectionName(entries[i].keys[0]) : "" }
+    func sectionName(at i: Int) -> String? { sectioned ? Self.sectionName(entries[i].keys[0]) : "" }
 
     /// Rebuilds section ranges by binary search over runs of equal names: O(s log n).
     mutating func rebuildSections() {

@@ -1,13 +1,14 @@
 import Foundation
 
 /// One section of a results controller's contents: a name (the section key's
-/// value as text; "" for nil) and the IDs of its objects in order.
+/// value as text; nil for objects whose key is nil, distinct from "") and the
+/// IDs of its objects in order. An unsectioned controller has one section named "".
 public struct ResultsSection: Sendable, Hashable {
-    public var name: String
+    public var name: String?
     public var objectIDs: [ObjectID]
     public var numberOfObjects: Int { objectIDs.count }
 
-    public init(name: String, objectIDs: [ObjectID]) {
+    public init(name: String?, objectIDs: [ObjectID]) {
         self.name = name
         self.objectIDs = objectIDs
     }

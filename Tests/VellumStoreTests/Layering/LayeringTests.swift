@@ -5,7 +5,7 @@ import Testing
 /// that uses a type of a higher layer is a back-edge: the test names it.
 @Suite struct LayeringTests {
     /// The folders of `Sources/VellumStore`, bottom first (see docs/architecture.md).
-    static let layers = ["Support", "Model", "SQLite", "PostgreSQL", "CoreData", "Store", "History", "Migration", "Query", "Context", "Results", "Export"]
+    static let layers = ["Support", "Model", "SQLite", "PostgreSQL", "CoreData", "Store", "History", "Migration", "Query", "Context", "Results", "Export", "Typed"]
 
     static var storeSources: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

@@ -1,0 +1,68 @@
+import Foundation
+@testable import VellumStore
+
+/// Compiles Swift source against the VellumStore this test process was built with:
+/// the built module and object files of `.build/<triple>/debug`, so a program using
+/// the library builds in seconds instead of a package build of several minutes.
+struct SwiftCompiler {
+    let buildDirectory: URL
+    let packageRoot: URL
+
+    init() throws {
+        // The test bundle lives in the build directory (`.build/<triple>/debug`).
+        let executable = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        buildDirectory = executable.deletingLastPathComponent()
+        packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+    }
+
+    /// The flags that let `import VellumStore` resolve (the module and its C modules).
+    private var importFlags: [String] {
+        let sources = packageRoot.appendingPathComponent("Sources")
+        var flags = ["-swift-version", "6", "-I", buildDirectory.appendingPathComponent("Modules").path, "-I/usr/include/postgresql"]
+        for map in [sources.appendingPathComponent("CSQLite/module.modulemap"), sources.appendingPathComponent("CZlib/module.modulemap"),
+                    sources.appendingPathComponent("CLibPQ/module.modulemap"),
+                    buildDirectory.appendingPathComponent("CSQLiteShim.build/module.modulemap")] {
+            flags += ["-Xcc", "-fmodule-map-file=\(map.path)"]
+        }
+        return flags + ["-Xcc", "-I", "-Xcc", sources.appendingPathComponent("CSQLiteShim/include").path]
+    }
+
+    /// Whether this process runs under ThreadSanitizer (then the library's objects are instrumented).
+    private var sanitizesThreads: Bool { dlsym(nil, "__tsan_init") != nil }
+
+    private func objects(of target: String) throws -> [String] {
+        let dir = buildDirectory.appendingPathComponent("\(target).build")
+        return try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasSuffix(".o") }
+            .sorted().map { dir.appendingPathComponent($0).path }
+    }
+
+    /// Type-checks `files` as one module; returns the compiler's output, nil when it succeeded.
+    func typecheck(_ files: [URL]) throws -> String? {
+        let (status, output) = try run(["-typecheck"] + importFlags + files.map(\.path))
+        return status == 0 && !output.contains("warning:") ? nil : output
+    }
+
+    /// Compiles and links `files` into an executable at `output`; the compiler's output on failure.
+    func build(_ files: [URL], into output: URL) throws -> String? {
+        var args = importFlags + ["-module-name", "Program", "-o", output.path] + files.map(\.path)
+        args += try objects(of: "VellumStore") + objects(of: "CSQLiteShim")
+        args += ["-L/usr/lib/x86_64-linux-gnu", "-lsqlite3", "-lz", "-lpq"]
+        if sanitizesThreads { args.append("-sanitize=thread") }
+        let (status, text) = try run(args)
+        return status == 0 && !text.contains("warning:") ? nil : text
+    }
+
+    private func run(_ arguments: [String]) throws -> (Int32, String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["swiftc"] + arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+}
