@@ -125,33 +125,46 @@ enum LiveWorkload {
         return Double(rows.count) / seconds
     }
 
-    /// Writes/s of the same rows as single-row transactions (BEGIN IMMEDIATE /
-    /// INSERT / COMMIT) with WAL + synchronous=NORMAL into the same table.
+    /// Writes/s of the same rows as single-row transactions (`RawRowWriter`).
     static func rawQueueWrites(at path: String, rows: [RecordWorkload.Row]) throws -> Double {
-        let raw = try RecordWorkload.RawDB(path: path)
-        for sql in NativeLayout(model: try RecordWorkload.model()).schemaSQL() { try raw.exec(sql) }
-        let s = try raw.prepare("""
-            INSERT INTO "Record" ("_entity", "_version", "key", "name", "category", "note", "count", "flag", "rank", "price", "weight", "score") \
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """)
-        defer { sqlite3_finalize(s) }
-        let begin = try raw.prepare("BEGIN IMMEDIATE"), commit = try raw.prepare("COMMIT")
-        defer { sqlite3_finalize(begin); sqlite3_finalize(commit) }
-        func run(_ st: OpaquePointer) throws {
-            guard sqlite3_step(st) == SQLITE_DONE else { throw BenchError("step: \(String(cString: sqlite3_errmsg(raw.db)))") }
-            sqlite3_reset(st)
-        }
+        let writer = try RawRowWriter(path: path)
         let start = Clocks.monotonicNanos()
-        for r in rows {
-            try run(begin)
-            RecordWorkload.bindText(s, 1, "Record")
-            sqlite3_bind_int64(s, 2, 1)
-            RecordWorkload.bindAttributes(s, r, from: 3)
-            try run(s)
-            try run(commit)
-        }
+        for r in rows { try writer.write(r) }
         let seconds = Double(Clocks.monotonicNanos() - start) / 1e9
         return Double(rows.count) / seconds
+    }
+
+    /// Single-row transactions (BEGIN IMMEDIATE / INSERT / COMMIT, prepared) with WAL
+    /// + synchronous=NORMAL into a table from Vellum's schema SQL, no history.
+    final class RawRowWriter {
+        private let raw: RecordWorkload.RawDB
+        private let insert: OpaquePointer, begin: OpaquePointer, commit: OpaquePointer
+
+        init(path: String) throws {
+            raw = try RecordWorkload.RawDB(path: path)
+            for sql in NativeLayout(model: try RecordWorkload.model()).schemaSQL() { try raw.exec(sql) }
+            insert = try raw.prepare("""
+                INSERT INTO "Record" ("_entity", "_version", "key", "name", "category", "note", "count", "flag", "rank", "price", "weight", "score") \
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """)
+            begin = try raw.prepare("BEGIN IMMEDIATE")
+            commit = try raw.prepare("COMMIT")
+        }
+
+        deinit {
+            sqlite3_finalize(insert)
+            sqlite3_finalize(begin)
+            sqlite3_finalize(commit)
+        }
+
+        func write(_ r: RecordWorkload.Row) throws {
+            try raw.step(begin)
+            RecordWorkload.bindText(insert, 1, "Record")
+            sqlite3_bind_int64(insert, 2, 1)
+            RecordWorkload.bindAttributes(insert, r, from: 3)
+            try raw.step(insert)
+            try raw.step(commit)
+        }
     }
 
     // MARK: - merge-latency

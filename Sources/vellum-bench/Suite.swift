@@ -7,7 +7,7 @@ import VellumStore
     static let runs = 3
     static let names = [
         "insert-100k", "fetch-100k", "insert-100k-peak-rss", "fetch-100k-peak-rss",
-        "queue-writes-10k", "merge-latency-p50", "merge-latency-p99",
+        "queue-writes-10k", "queue-lone-write-p50", "queue-lone-write-p99", "merge-latency-p50", "merge-latency-p99",
         "controller-fetch-100k", "controller-fetch-100k-peak-rss", "controller-fetch-1m", "controller-fetch-1m-peak-rss",
         "controller-update-1m-p50", "controller-update-1m-p99", "remote-latency-p50", "remote-latency-p99",
         "monitor-idle-cpu", "history-overhead-insert", "history-overhead-update",
@@ -76,6 +76,16 @@ import VellumStore
         try await memoized("merge") {
             let l = try await LiveWorkload.mergeLatencies(at: freshPath("merge"), saves: 1000)
             return [percentile(l, 50), percentile(l, 99)]
+        }
+    }
+
+    /// (p50, p99, raw p50, raw p99) of one write-queue block on an idle queue, 1,000 writes.
+    func loneWrite() async throws -> [Double] {
+        try await memoized("lone") {
+            let rows = RecordWorkload.rows(1_000)
+            let l = try LoneWriteWorkload.latencies(at: freshPath("lone"), rows: rows)
+            let raw = try LoneWriteWorkload.rawLatencies(at: freshPath("raw-lone").path, rows: rows)
+            return [percentile(l, 50), percentile(l, 99), percentile(raw, 50), percentile(raw, 99)]
         }
     }
 
@@ -239,6 +249,14 @@ import VellumStore
                 }
                 return Measurement(value: best, baseline: bestRaw)
             },
+            Benchmark(name: "queue-lone-write-p50", unit: "ms") { [self] in
+                let l = try await loneWrite()
+                return Measurement(value: l[0], baseline: l[2])
+            },
+            Benchmark(name: "queue-lone-write-p99", unit: "ms") { [self] in
+                let l = try await loneWrite()
+                return Measurement(value: l[1], baseline: l[3])
+            },
             Benchmark(name: "merge-latency-p50", unit: "ms") { [self] in Measurement(value: try await mergeLatency()[0]) },
             Benchmark(name: "merge-latency-p99", unit: "ms") { [self] in Measurement(value: try await mergeLatency()[1]) },
             Benchmark(name: "controller-fetch-100k", unit: "ms") { [self] in try controllerFetch(100_000) },
@@ -379,6 +397,8 @@ import VellumStore
         switch workload {
         case "insert":
             _ = try RecordWorkload.vellumInsert(at: directory.appendingPathComponent("child-\(id).vellum"), rows: RecordWorkload.rows())
+        case "insert-dictionary":
+            _ = try RecordWorkload.vellumInsert(at: directory.appendingPathComponent("child-\(id).vellum"), rows: RecordWorkload.rows(), style: .dictionary)
         case "insert-raw":
             _ = try RecordWorkload.rawInsert(at: directory.appendingPathComponent("child-\(id).sqlite").path, rows: RecordWorkload.rows())
         case "fetch":

@@ -69,17 +69,19 @@ public final class PersistentStore: @unchecked Sendable {
     /// Why saves are refused although the file could be written (a Core Data store Vellum
     /// cannot yet write as Core Data would, `CoreDataWriteCheck`), or nil.
     public private(set) var writeRefusal: String?
-    private let writer: Connection
-    private let writerLock = Locked(())
+    let writer: Connection
+    let writerLock = Locked(())
     let broadcast = SaveBroadcast()
     let temporaryIDs = TemporaryIDMap()
     /// History transactions written by this store object (the monitor skips them).
     let ownTransactions = OwnTransactions()
+    /// The write group in progress on the write queue's thread, if any.
+    let group = GroupCommit()
     /// History of the write in progress (only touched under the writer lock).
-    private var pendingHistory: PendingHistory?
+    var pendingHistory: PendingHistory?
     /// `PRAGMA schema_version` when the model hash was last seen to match (writer lock).
     private var knownSchemaVersion: Int64 = 0
-    private struct PendingHistory {
+    struct PendingHistory {
         var author: String?
         var sequence: Int64?
     }
@@ -290,7 +292,8 @@ public final class PersistentStore: @unchecked Sendable {
 
     /// Runs `body` with the single writer connection, serialized across threads.
     public func withWriter<T>(_ body: (Connection) throws -> T) rethrows -> T {
-        try writerLock.withLock { _ in try body(writer) }
+        if group.isOwnedByCurrentThread { return try body(writer) }
+        return try writerLock.withLock { _ in try body(writer) }
     }
 
     /// Runs a write transaction on the writer connection, retrying with backoff
@@ -299,6 +302,7 @@ public final class PersistentStore: @unchecked Sendable {
     public func writeTransaction<T>(author: String? = nil, recordingHistory: Bool = true, _ body: (Connection) throws -> T) throws -> T {
         if let writeRefusal { throw StoreError.invalidOperation("\(path): cannot write this store: \(writeRefusal)") }
         if isReadOnly { throw StoreError.readOnly(path: path) }
+        if group.isOwnedByCurrentThread { return try groupSavepoint(author: author, recordingHistory: recordingHistory, body) }
         // The body is called right in the closure: the checker lets the result of a call
         // of the caller's closure leave the lock, not one passed through another function.
         return try writerLock.withLock { _ in
@@ -329,7 +333,7 @@ public final class PersistentStore: @unchecked Sendable {
     /// version; only then is the stored model hash read again.
     /// Another program's database has no stored model (its schema changes are reported
     /// by `observeSchemaChanges` instead).
-    private func refuseIfMigratedElsewhere() throws(StoreError) {
+    func refuseIfMigratedElsewhere() throws(StoreError) {
         guard !isForeign else { return }
         let version = try writer.scalarInt("PRAGMA schema_version") ?? 0
         guard version != knownSchemaVersion else { return }
@@ -349,7 +353,7 @@ public final class PersistentStore: @unchecked Sendable {
         return seq
     }
 
-    private func beginImmediateWithRetry() throws(StoreError) {
+    func beginImmediateWithRetry() throws(StoreError) {
         var attempt = 0
         while true {
             var failure: StoreError

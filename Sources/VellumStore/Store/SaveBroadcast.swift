@@ -39,6 +39,8 @@ extension PersistentStore {
     func nextSaveSequence() -> Int64 { broadcast.next() }
     /// `source` identifies the saving context (subscribers skip their own saves).
     func publish(_ event: DidSave, from source: ObjectIdentifier) {
+        // Inside a write group the save is not committed yet: it is told after the group's COMMIT.
+        if group.isOwnedByCurrentThread { group.events.append((event, source)); return }
         broadcast.publish(event, from: source)
     }
 
