@@ -1,4 +1,3 @@
-import CSQLite
 import Foundation
 
 /// Writes one save inside the writer's transaction: conflict checks and
@@ -97,6 +96,11 @@ struct SaveWriter {
             o.pendingKey = current!.key
             current!.key += 1
         }
+        if let current { next[current.root] = current.key }
+        for (root, key) in next {
+            let table = layout.table(of: root)!
+            if let sql = layout.keysHandedOutSQL(table: table) { try db.run(sql, [.string(table), .integer(key - 1)]) }
+        }
     }
 
     /// A restored object (undo of a delete, re-adding a record deleted by another
@@ -147,7 +151,7 @@ struct SaveWriter {
     }
 
     private func insertRow(_ o: ManagedObject, using s: Statement, columns: Columns) throws {
-        sqlite3_reset(s.handle)
+        s.rewind()
         s.bind(primaryKey(o)!, at: 1)
         s.bindText(o.entity.name, at: 2)
         s.bind(Int64(1), at: 3)

@@ -92,6 +92,10 @@ public protocol StoreLayout: Sendable {
     /// The column of `table` shown as an attribute that is also the row's key
     /// (`INTEGER PRIMARY KEY`), or nil: written only through the key.
     func keyAttributeColumn(table: String) -> String?
+    /// A statement telling the store that keys up to `?2` of `table` (`?1`) were handed
+    /// out, where it keeps its own counter that other programs' inserts use (a
+    /// PostgreSQL identity sequence); nil where the table's largest key is enough.
+    func keysHandedOutSQL(table: String) -> String?
 }
 
 extension StoreLayout {
@@ -101,6 +105,7 @@ extension StoreLayout {
     }
     public var writesSystemColumns: Bool { true }
     public func keyAttributeColumn(table: String) -> String? { nil }
+    public func keysHandedOutSQL(table: String) -> String? { nil }
 
     /// Key, entity and version of rows of `table`, prefixed with `alias.` (for select lists).
     public func systemColumns(table: String, alias: String? = nil) -> String {
