@@ -8,17 +8,18 @@ public enum VellumBrowser {
     /// errors (missing file, not a store, no terminal, too small) are printed to stderr.
     @MainActor
     public static func run(storePath: String, themeName: String?, readOnly askedReadOnly: Bool = false) async throws -> Int32 {
-        guard FileManager.default.fileExists(atPath: storePath) else {
+        let onServer = PersistentStore.isServerLocation(storePath)
+        guard onServer || FileManager.default.fileExists(atPath: storePath) else {
             printError("vellum: no such file: \(storePath)")
             return 1
         }
         // A store the user cannot write is browsed read-only (the status line says why).
-        let readOnly = askedReadOnly || !PersistentStore.isWritable(storePath)
+        let readOnly = askedReadOnly || (!onServer && !PersistentStore.isWritable(storePath))
         let container: PersistentContainer
         do {
             // Any SQLite database: another program's is opened through its inferred model.
-            container = try PersistentContainer(store: PersistentStore.openAny(url: URL(fileURLWithPath: storePath), model: nil,
-                                                                               options: StoreOptions(createIfMissing: false, readOnly: readOnly)))
+            container = try PersistentContainer(store: PersistentStore.open(location: storePath, model: nil,
+                                                                            options: StoreOptions(createIfMissing: false, readOnly: readOnly)))
         } catch let error as StoreError {
             printError("vellum: \(error.description)")
             return 1
@@ -62,7 +63,7 @@ public enum VellumBrowser {
         }
         if let themeError { session.send(.themeLoaded(name: theme.name, error: themeError.description)) }
         let loop = EventLoop(session: session, screen: screen,
-                             fileName: URL(fileURLWithPath: storePath).lastPathComponent, theme: theme)
+                             fileName: onServer ? container.store.path : URL(fileURLWithPath: storePath).lastPathComponent, theme: theme)
         await loop.run()
         return 0
     }
