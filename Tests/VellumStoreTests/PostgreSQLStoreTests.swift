@@ -42,6 +42,15 @@ import Testing
         #expect(try SecondLayoutTests.names(ids.map { try fresh.existingObject(with: $0) }) == ["Rope", "Élan", "Anvil"])
     }
 
+    /// The browser's first list failed with "subquery in FROM must have an alias" (42601).
+    @Test func aCountWithALimitNeedsNoSubqueryAlias() throws {
+        let url = try Self.newStoreURL()
+        try SecondLayoutTests.seed(try Self.open(url))
+        let c = try ManagedObjectContext(store: try Self.open(url))
+        #expect(try c.count(FetchRequest(entityName: "Product", fetchLimit: 2)) == 2)
+        #expect(try c.count(FetchRequest(entityName: "Product", fetchOffset: 1)) == 2)
+    }
+
     @Test func relationshipsReadBackInOrder() throws {
         let url = try Self.newStoreURL()
         try SecondLayoutTests.seed(try Self.open(url))
