@@ -10,12 +10,13 @@ public enum VellumBrowser {
     /// With `model` (`--model NEW`), a store holding another model is migrated first if the user agrees (`MigrationPrompt`).
     public static func run(storePath: String, themeName: String?, readOnly askedReadOnly: Bool = false,
                            model: (model: ManagedObjectModel, name: String)? = nil) async throws -> Int32 {
-        guard FileManager.default.fileExists(atPath: storePath) else {
+        let onServer = PersistentStore.isServerLocation(storePath)
+        guard onServer || FileManager.default.fileExists(atPath: storePath) else {
             printError("vellum: no such file: \(storePath)")
             return 1
         }
         // A store the user cannot write is browsed read-only (the status line says why).
-        let readOnly = askedReadOnly || !PersistentStore.isWritable(storePath)
+        let readOnly = askedReadOnly || (!onServer && !PersistentStore.isWritable(storePath))
         if let model, case .exit(let status) = MigrationPrompt.resolve(storePath: storePath, model: model.model,
                                                                          modelName: model.name, readOnly: readOnly) {
             return status
@@ -23,8 +24,8 @@ public enum VellumBrowser {
         let container: PersistentContainer
         do {
             // Any SQLite database: another program's is opened through its inferred model.
-            container = try PersistentContainer(store: PersistentStore.openAny(url: URL(fileURLWithPath: storePath), model: nil,
-                                                                               options: StoreOptions(createIfMissing: false, readOnly: readOnly)))
+            container = try PersistentContainer(store: PersistentStore.open(location: storePath, model: nil,
+                                                                            options: StoreOptions(createIfMissing: false, readOnly: readOnly)))
         } catch let error as StoreError {
             Screen.current?.stop()   // up when the migration prompt showed
             printError("vellum: \(error.description)")
@@ -70,7 +71,7 @@ public enum VellumBrowser {
         }
         if let themeError { session.send(.themeLoaded(name: theme.name, error: themeError.description)) }
         let loop = EventLoop(session: session, screen: screen,
-                             fileName: URL(fileURLWithPath: storePath).lastPathComponent, theme: theme)
+                             fileName: onServer ? container.store.path : URL(fileURLWithPath: storePath).lastPathComponent, theme: theme)
         await loop.run()
         return 0
     }

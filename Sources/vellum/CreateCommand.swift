@@ -36,12 +36,13 @@ struct CreateCommand: Command {
         let model = try ModelSource.loadModel(path: modelPath)
         let store: PersistentStore
         do {
-            store = try PersistentStore(url: URL(fileURLWithPath: storePath), model: model,
-                                        options: Self.createOnly)
+            store = PersistentStore.isServerLocation(storePath)
+                ? try PersistentStore(postgreSQL: PostgreSQLURL(storePath), model: model, options: Self.createOnly)
+                : try PersistentStore(url: URL(fileURLWithPath: storePath), model: model, options: Self.createOnly)
         } catch {
             throw CLIError.runtime(VellumCLI.describe(error))
         }
         let n = model.entityNames.count
-        console.out("created \(storePath): \(n) entit\(n == 1 ? "y" : "ies"), model hash \(model.versionHash.prefix(12)), store \(store.identifier)\n")
+        console.out("created \(store.path): \(n) entit\(n == 1 ? "y" : "ies"), model hash \(model.versionHash.prefix(12)), store \(store.identifier)\n")
     }
 }

@@ -7,6 +7,7 @@ import VellumTerminal
 enum StoreSupport {
     /// Fails with a readable runtime error when `path` does not exist.
     static func requireFile(_ path: String) throws {
+        guard !PersistentStore.isServerLocation(path) else { return }  // postgresql://…: the server says
         guard FileManager.default.fileExists(atPath: path) else {
             throw CLIError.runtime("\(path): no such file or directory")
         }
@@ -19,8 +20,8 @@ enum StoreSupport {
         try requireFile(path)
         let store: PersistentStore
         do {
-            store = try PersistentStore.openAny(url: URL(fileURLWithPath: path), model: mapping(mappingPath),
-                                                options: readingOptions(path, readOnly: readOnly, console: console))
+            store = try PersistentStore.open(location: path, model: mapping(mappingPath),
+                                             options: readingOptions(path, readOnly: readOnly, console: console))
         } catch let error as CLIError {
             throw error
         } catch {
@@ -37,8 +38,8 @@ enum StoreSupport {
         try requireFile(path)
         let c: PersistentContainer
         do {
-            c = try PersistentContainer(store: PersistentStore.openAny(url: URL(fileURLWithPath: path), model: mapping(mappingPath),
-                                                                       options: readingOptions(path, readOnly: readOnly, console: console)))
+            c = try PersistentContainer(store: PersistentStore.open(location: path, model: mapping(mappingPath),
+                                                                    options: readingOptions(path, readOnly: readOnly, console: console)))
         } catch let error as CLIError {
             throw error
         } catch {
@@ -62,7 +63,7 @@ enum StoreSupport {
         var options = StoreOptions(createIfMissing: false)
         if readOnly {
             options.readOnly = true
-        } else if let console, !PersistentStore.isWritable(path) {
+        } else if let console, !PersistentStore.isServerLocation(path), !PersistentStore.isWritable(path) {
             options.readOnly = true
             console.err(ReadOnlyNotice.automatic(path))
         }

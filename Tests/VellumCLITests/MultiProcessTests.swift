@@ -45,7 +45,7 @@ struct ReplayError: Error { var line: String }
 
 /// Reads every Row of the store through a fresh store object.
 func storeRows(_ path: String) throws -> [ObjectID: RowState] {
-    let store = try PersistentStore(url: URL(fileURLWithPath: path), model: nil, options: StoreOptions(createIfMissing: false))
+    let store = try PersistentStore.open(location: path, model: nil, options: StoreOptions(createIfMissing: false))
     let c = try ManagedObjectContext(store: store)
     var result: [ObjectID: RowState] = [:]
     for o in try c.fetch("Row") { result[o.objectID] = try RowState(o) }
@@ -70,8 +70,7 @@ final class ViewObserver {
     private(set) var failures: [String] = []
 
     init(path: String) throws {
-        container = try PersistentContainer(model: nil, storeURL: URL(fileURLWithPath: path),
-                                            options: StoreOptions(createIfMissing: false))
+        container = try PersistentContainer(store: PersistentStore.open(location: path, model: nil, options: StoreOptions(createIfMissing: false)))
         let context = container.viewContext
         container.onMergeError { [weak self] error in self?.failures.append("\(error)") }
         context.observeChanges { [weak self] event in self?.handle(event) }

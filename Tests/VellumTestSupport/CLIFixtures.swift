@@ -68,9 +68,9 @@ public enum CLIFixtures {
             .build()
     }
 
-    /// A Row store with the shared counters (owner "shared", keys 0...3, value 0).
+    /// A Row store with the shared counters (owner "shared", keys 0...3, value 0), at a path or a `postgresql://` URL.
     public static func makeRowStore(at path: String) throws {
-        let store = try PersistentStore(url: URL(fileURLWithPath: path), model: rowModel())
+        let store = try PersistentStore.open(location: path, model: rowModel(), options: StoreOptions())
         let c = try ManagedObjectContext(store: store)
         for k in 0..<4 {
             try c.insert("Row", values: ["owner": .string("shared"), "key": .integer(Int64(k)), "value": .integer(0)])

@@ -95,7 +95,8 @@ extension ManagedObjectContext {
         }
         // With a limit, SQLite stops counting there ("are there more than N?" stays cheap).
         let inner = query.selectSQL(columns: "1", limit: request.fetchLimit, offset: request.fetchOffset > 0 ? request.fetchOffset : nil)
-        return Int(try connection.scalarInt("SELECT count(*) FROM (\(inner))", bindings) ?? 0)
+        // The alias: PostgreSQL (before 16) requires one for a subquery in FROM.
+        return Int(try connection.scalarInt("SELECT count(*) FROM (\(inner)) AS limited", bindings) ?? 0)
     }
 
     /// Fetch by entity name with an optional predicate and sort: the seeds' convenience.

@@ -14,6 +14,7 @@ public final class PersistentContainer: Sendable {
         var automaticMerging = true
         var viewContextPolicy: MergePolicy = .mergeByPropertyObjectTrump
         var monitor: RemoteChangeMonitor?
+        var serverMonitor: PostgreSQLChangeMonitor?
         var remoteObservers: [UUID: @Sendable (RemoteChange) -> Void] = [:]
         var lastRemote: (author: String?, date: Date)?
     }
@@ -31,6 +32,10 @@ public final class PersistentContainer: Sendable {
     /// a hook already set in `options` is kept.
     public convenience init(model: ManagedObjectModel?, storeURL: URL?, options: StoreOptions = StoreOptions(),
                             migration: MigrationPolicy = .automatic) throws {
+        if let storeURL, PostgreSQLURL.isPostgreSQL(storeURL.absoluteString) {
+            try self.init(store: PersistentStore(postgreSQL: PostgreSQLURL(storeURL.absoluteString), model: model, options: options))
+            return
+        }
         let options = options.migrateOnMismatch == nil ? migration.applied(to: options) : options
         try self.init(store: PersistentStore(url: storeURL, model: model, options: options))
     }
@@ -46,16 +51,22 @@ public final class PersistentContainer: Sendable {
             self?.didSave(event, from: source)
         }
         shared.withLock { $0.saveSubscription = subscription }
-        if !options.inMemory {
+        if !options.inMemory && store.remoteEngine == nil {
             let m = RemoteChangeMonitor(store: store, schemaObservers: schemaObservers) { [weak self] change in self?.didChangeRemotely(change) }
             try m.start()
             shared.withLock { $0.monitor = m }
+        } else if let engine = store.remoteEngine as? PGEngine {
+            let ownPID = store.withWriter { _ in engine.connection.backendPID }
+            let m = PostgreSQLChangeMonitor(url: engine.connection.url, ownPID: ownPID) { [weak self] change in self?.didChangeRemotely(change) }
+            try m.start()
+            shared.withLock { $0.serverMonitor = m }
         }
     }
 
     deinit {
-        let (monitor, saveSubscription) = shared.withLock { ($0.monitor, $0.saveSubscription) }
+        let (monitor, serverMonitor, saveSubscription) = shared.withLock { ($0.monitor, $0.serverMonitor, $0.saveSubscription) }
         monitor?.stop()
+        serverMonitor?.stop()
         if let saveSubscription { store.unsubscribeFromSaves(saveSubscription) }
     }
 

@@ -13,7 +13,10 @@ public final class QueryInterrupter: @unchecked Sendable {
 
     init(connection: Connection) { self.connection = connection }
 
-    public func interrupt() { sqlite3_interrupt(connection.handle) }
+    public func interrupt() {
+        // A server connection has no SQLite handle; its statements run to the end.
+        if connection.remote == nil { sqlite3_interrupt(connection.handle) }
+    }
 }
 
 extension ManagedObjectContext {

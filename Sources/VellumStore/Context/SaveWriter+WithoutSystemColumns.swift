@@ -1,4 +1,3 @@
-import CSQLite
 import Foundation
 
 /// Saving into tables without entity and version columns (another program's
@@ -32,7 +31,7 @@ extension SaveWriter {
         let q = layout.dialect
         let sets = (columns.attributes.map(\.1) + columns.foreignKeys.map(\.1)).map { "\(q.quote($0)) = ?" }
         let s = try db.cachedStatement("UPDATE \(q.quote(m.table)) SET \(sets.joined(separator: ", ")) WHERE \(layout.qualifiedKey()) = ?")
-        sqlite3_reset(s.handle)
+        s.rewind()
         let n = try bindRow(o, s, columns: columns, from: 1)
         s.bind(o.objectID.primaryKey!, at: n)
         try s.runToCompletion()
@@ -54,7 +53,7 @@ extension SaveWriter {
         let q = layout.dialect
         let names = [layout.primaryKeyColumn] + columns.attributes.map(\.1) + columns.foreignKeys.map(\.1)
         let s = try db.cachedStatement("INSERT INTO \(q.quote(m.table)) (\(names.map(q.quote).joined(separator: ", "))) VALUES (\(q.placeholders(names.count)))")
-        sqlite3_reset(s.handle)
+        s.rewind()
         s.bind(primaryKey(o)!, at: 1)
         _ = try bindRow(o, s, columns: columns, from: 2)
         try s.runToCompletion()

@@ -1,4 +1,3 @@
-import CSQLite
 import Foundation
 
 /// Writes one save inside the writer's transaction: conflict checks and
@@ -152,7 +151,7 @@ struct SaveWriter {
     }
 
     private func insertRow(_ o: ManagedObject, using s: Statement, columns: Columns) throws {
-        sqlite3_reset(s.handle)
+        s.rewind()
         s.bind(primaryKey(o)!, at: 1)
         try s.bind(layout.storedEntity(o.entity.name), at: 2)
         s.bind(Int64(1), at: 3)

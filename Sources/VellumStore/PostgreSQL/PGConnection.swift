@@ -35,6 +35,15 @@ public final class PGConnection {
     /// True while the connection to the server is up.
     public var isConnected: Bool { PQstatus(handle) == CONNECTION_OK }
 
+    /// True inside a transaction (also a failed one, until it is rolled back).
+    public var isInTransaction: Bool {
+        let status = PQtransactionStatus(handle)
+        return status != PQTRANS_IDLE && status != PQTRANS_UNKNOWN
+    }
+
+    /// The server process serving this connection (notifications name the sender's).
+    public var backendPID: Int32 { PQbackendPID(handle) }
+
     /// Runs `sql`, which may hold several statements and no parameters.
     public func execute(_ sql: String) throws(StoreError) {
         _ = try check(PQexec(handle, sql), sql: sql)
@@ -42,8 +51,8 @@ public final class PGConnection {
 
     /// Runs one statement with `parameters` bound to `$1`…`$N`, sent and read back in `format`.
     @discardableResult
-    public func query(_ sql: String, _ parameters: [Value] = [], format: PGFormat = .binary) throws(StoreError) -> PGResult {
-        let p = try PGParameters(parameters, format: format)
+    public func query(_ sql: String, _ parameters: [Value] = [], format: PGFormat = .binary, untypedText: Bool = false) throws(StoreError) -> PGResult {
+        let p = try PGParameters(parameters, format: format, untypedText: untypedText)
         let result = p.withArrays { types, values, lengths, formats in
             PQexecParams(handle, sql, Int32(parameters.count), types, values, lengths, formats, format.rawValue)
         }

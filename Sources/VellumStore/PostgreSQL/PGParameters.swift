@@ -10,7 +10,12 @@ struct PGParameters {
     var offsets: [Int?] = []
     var bytes: [UInt8] = []
 
-    init(_ values: [Value], format: PGFormat) throws(StoreError) {
+    /// Text (and URIs) sent without a type, so the server gives them the type of the
+    /// column they go into: a store's save writes a transformable's JSON text into `jsonb`.
+    private var untypedText = false
+
+    init(_ values: [Value], format: PGFormat, untypedText: Bool = false) throws(StoreError) {
+        self.untypedText = untypedText
         for v in values { try append(v, format: format) }
     }
 
@@ -51,6 +56,7 @@ struct PGParameters {
         if s.utf8.contains(0) {
             throw .postgresql(PostgreSQLFailure(sqlState: "22021", message: "a text value contains a NUL character, which PostgreSQL text cannot hold"))
         }
+        if untypedText { return addText(0, s) }
         binary ? add(type: type, format: .binary, Array(s.utf8)) : addText(type, s)
     }
 

@@ -26,12 +26,22 @@ public final class Connection {
         }
     }
 
-    let handle: OpaquePointer
+    /// The SQLite handle; nil when a server stands behind the connection (`remote`).
+    let handle: OpaquePointer!
     public let path: String
+    /// The server this connection talks to instead of a SQLite file (PostgreSQL).
+    public let remote: (any RemoteEngine)?
     private var statementCache: [String: Statement] = [:]
     /// Seconds from 1970 to the epoch dates are stored against (Core Data: 2001, 978307200).
     /// Set before the first statement: statements copy it when prepared.
     public var dateEpochSince1970: Double = 0
+
+    /// A connection to a server: statements go to `remote`.
+    public init(remote: any RemoteEngine) {
+        handle = nil
+        path = remote.location
+        self.remote = remote
+    }
 
     public init(path: String, options: OpenOptions = OpenOptions()) throws(StoreError) {
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
@@ -49,6 +59,7 @@ public final class Connection {
         }
         handle = db
         self.path = path
+        remote = nil
         sqlite3_extended_result_codes(db, 1)
         sqlite3_busy_timeout(db, options.busyTimeoutMilliseconds)
         do throws(StoreError) {
@@ -78,7 +89,7 @@ public final class Connection {
 
     deinit {
         statementCache.removeAll()
-        sqlite3_close_v2(handle)
+        if remote == nil { sqlite3_close_v2(handle) }
     }
 
     func failure(_ rc: Int32, sql: String?) -> StoreError {
@@ -106,6 +117,7 @@ public final class Connection {
 
     /// Runs one or more statements without results.
     public func execute(_ sql: String) throws(StoreError) {
+        if let remote { return try remote.execute(sql) }
         var errmsg: UnsafeMutablePointer<CChar>?
         let rc = sqlite3_exec(handle, sql, nil, nil, &errmsg)
         if rc != SQLITE_OK {
@@ -144,11 +156,12 @@ public final class Connection {
 
     public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
     public var changes: Int { Int(sqlite3_changes(handle)) }
-    public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+    public var isInTransaction: Bool { remote?.isInTransaction ?? (sqlite3_get_autocommit(handle) == 0) }
 
     /// Turns triggers off (or on) for this connection only. The store's writer turns them
     /// off: Vellum records its own history, the triggers are for everyone else.
     public func setTriggersEnabled(_ enabled: Bool) throws(StoreError) {
+        guard remote == nil else { return }
         let rc = vellum_sqlite_enable_triggers(handle, enabled ? 1 : 0)
         if rc != SQLITE_OK { throw failure(rc, sql: "sqlite3_db_config(SQLITE_DBCONFIG_ENABLE_TRIGGER)") }
     }
@@ -179,7 +192,8 @@ public final class Connection {
 
     /// True if a table of that name exists.
     public func tableExists(_ name: String) throws(StoreError) -> Bool {
-        try scalarInt("SELECT count(*) FROM sqlite_master WHERE type='table' AND name=?", [.string(name)]) ?? 0 > 0
+        if let remote { return try remote.tableExists(name) }
+        return try scalarInt("SELECT count(*) FROM sqlite_master WHERE type='table' AND name=?", [.string(name)]) ?? 0 > 0
     }
 }
 

@@ -1,31 +1,65 @@
 import CSQLite
 import Foundation
 
-/// A prepared statement with typed binding and reading.
+/// A prepared statement with typed binding and reading. On a server connection
+/// (`Connection.remote`) the values bound are collected and sent when the first
+/// row is asked for; SQLite statements only test `remote` for nil.
 public final class Statement {
-    let handle: OpaquePointer
+    /// The SQLite statement; nil on a server connection.
+    let handle: OpaquePointer!
     unowned let connection: Connection
     public let sql: String
-    public let columnCount: Int
+    private let sqliteColumnCount: Int
+    /// The server's statement (`Connection.remote`), with the values bound so far.
+    private let remote: (any RemoteCursor)?
+    private var remoteValues: [Value] = []
+    private var remoteHasRun = false
+
+    public var columnCount: Int { remote?.columnCount ?? sqliteColumnCount }
     /// The connection's date epoch (seconds since 1970), copied: read on every date.
     let dateEpoch: Double
 
     init(connection: Connection, sql: String) throws(StoreError) {
+        self.connection = connection
+        self.sql = sql
+        dateEpoch = connection.dateEpochSince1970
+        if let engine = connection.remote {
+            remote = try engine.prepare(sql)
+            handle = nil
+            sqliteColumnCount = 0
+            return
+        }
+        remote = nil
         var stmt: OpaquePointer?
         let rc = sqlite3_prepare_v3(connection.handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &stmt, nil)
         guard rc == SQLITE_OK, let stmt else { throw connection.failure(rc, sql: sql) }
         handle = stmt
-        self.connection = connection
-        self.sql = sql
-        columnCount = Int(sqlite3_column_count(stmt))
-        dateEpoch = connection.dateEpochSince1970
+        sqliteColumnCount = Int(sqlite3_column_count(stmt))
     }
 
-    deinit { sqlite3_finalize(handle) }
+    deinit { if remote == nil { sqlite3_finalize(handle) } }
 
     public func reset() {
+        if remote != nil {
+            remoteValues.removeAll(keepingCapacity: true)
+            remoteHasRun = false
+            return
+        }
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
+    }
+
+    /// Back to before the first row, keeping the bound values (they are all bound again next).
+    public func rewind() {
+        if remote != nil { remoteHasRun = false; return }
+        sqlite3_reset(handle)
+    }
+
+    /// Keeps a value for the server statement's placeholder `index` (1-based).
+    private func bindRemote(_ value: Value, at index: Int32) {
+        let i = Int(index) - 1
+        if remoteValues.count <= i { remoteValues.append(contentsOf: repeatElement(Value.null, count: i + 1 - remoteValues.count)) }
+        remoteValues[i] = value
     }
 
     // MARK: Binding (1-based indices, as SQLite)
@@ -35,6 +69,7 @@ public final class Statement {
     }
 
     public func bind(_ value: Value, at index: Int32) throws(StoreError) {
+        if remote != nil { return bindRemote(value, at: index) }
         let rc: Int32
         switch value {
         case .null: rc = sqlite3_bind_null(handle, index)
@@ -51,11 +86,21 @@ public final class Statement {
         if rc != SQLITE_OK { throw connection.failure(rc, sql: sql) }
     }
 
-    public func bind(_ i: Int64, at index: Int32) { sqlite3_bind_int64(handle, index, i) }
-    public func bind(_ d: Double, at index: Int32) { sqlite3_bind_double(handle, index, d) }
-    public func bindNull(at index: Int32) { sqlite3_bind_null(handle, index) }
+    public func bind(_ i: Int64, at index: Int32) {
+        if remote != nil { return bindRemote(.integer(i), at: index) }
+        sqlite3_bind_int64(handle, index, i)
+    }
+    public func bind(_ d: Double, at index: Int32) {
+        if remote != nil { return bindRemote(.double(d), at: index) }
+        sqlite3_bind_double(handle, index, d)
+    }
+    public func bindNull(at index: Int32) {
+        if remote != nil { return bindRemote(.null, at: index) }
+        sqlite3_bind_null(handle, index)
+    }
     @discardableResult
     public func bindText(_ s: String, at index: Int32) -> Int32 {
+        if remote != nil { bindRemote(.string(s), at: index); return SQLITE_OK }
         var s = s
         return s.withUTF8 { buf -> Int32 in
             guard let base = buf.baseAddress else { return sqlite3_bind_text(handle, index, "", 0, sqliteTransient) }
@@ -64,7 +109,8 @@ public final class Statement {
     }
     @discardableResult
     public func bindData(_ d: Data, at index: Int32) -> Int32 {
-        d.withUnsafeBytes { buf in
+        if remote != nil { bindRemote(.data(d), at: index); return SQLITE_OK }
+        return d.withUnsafeBytes { buf in
             sqlite3_bind_blob(handle, index, buf.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(buf.count), sqliteTransient)
         }
     }
@@ -73,6 +119,13 @@ public final class Statement {
 
     /// Advances to the next row; false when done.
     public func step() throws(StoreError) -> Bool {
+        if let remote {
+            if !remoteHasRun {
+                remoteHasRun = true
+                try remote.run(remoteValues)
+            }
+            return remote.next()
+        }
         let rc = sqlite3_step(handle)
         if rc == SQLITE_ROW { return true }
         if rc == SQLITE_DONE { return false }
@@ -87,21 +140,36 @@ public final class Statement {
 
     // MARK: Reading (0-based columns)
 
-    public func isNull(_ i: Int) -> Bool { sqlite3_column_type(handle, Int32(i)) == SQLITE_NULL }
-    public func int64(_ i: Int) -> Int64 { sqlite3_column_int64(handle, Int32(i)) }
-    public func double(_ i: Int) -> Double { sqlite3_column_double(handle, Int32(i)) }
+    public func isNull(_ i: Int) -> Bool {
+        if let remote { return remote.isNull(i) }
+        return sqlite3_column_type(handle, Int32(i)) == SQLITE_NULL
+    }
+    public func int64(_ i: Int) -> Int64 {
+        if let remote { return remote.value(at: i).integerValue ?? 0 }
+        return sqlite3_column_int64(handle, Int32(i))
+    }
+    public func double(_ i: Int) -> Double {
+        if let remote { return remote.value(at: i).doubleValue ?? 0 }
+        return sqlite3_column_double(handle, Int32(i))
+    }
     public func string(_ i: Int) -> String {
+        if let remote { return remote.value(at: i).stringValue ?? "" }
         guard let p = sqlite3_column_text(handle, Int32(i)) else { return "" }
         let n = Int(sqlite3_column_bytes(handle, Int32(i)))
         return String(decoding: UnsafeBufferPointer(start: p, count: n), as: UTF8.self)
     }
     /// Calls `body` with the column's UTF-8 bytes, without copying them into a String.
     public func withText<R>(_ i: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        if remote != nil {
+            var text = string(i)
+            return text.withUTF8(body)
+        }
         let n = Int(sqlite3_column_bytes(handle, Int32(i)))
         return body(UnsafeBufferPointer(start: sqlite3_column_text(handle, Int32(i)), count: n))
     }
 
     public func data(_ i: Int) -> Data {
+        if let remote { return remote.value(at: i).dataValue ?? Data() }
         let n = Int(sqlite3_column_bytes(handle, Int32(i)))
         guard n > 0, let p = sqlite3_column_blob(handle, Int32(i)) else { return Data() }
         return Data(bytes: p, count: n)
@@ -109,6 +177,7 @@ public final class Statement {
 
     /// The column's value by its SQLite storage class.
     public func value(at i: Int) -> Value {
+        if let remote { return remote.value(at: i) }
         switch sqlite3_column_type(handle, Int32(i)) {
         case SQLITE_INTEGER: return .integer(int64(i))
         case SQLITE_FLOAT: return .double(double(i))
@@ -126,6 +195,7 @@ public final class Statement {
     /// unprotected value this way is safe because a connection is used by one
     /// thread at a time (opened with `SQLITE_OPEN_NOMUTEX`).
     public func value(at i: Int, as type: AttributeType) -> Value {
+        if let remote { return remote.value(at: i, as: type) }
         guard let v = sqlite3_column_value(handle, Int32(i)) else { return .null }
         let storage = sqlite3_value_type(v)
         if storage == SQLITE_NULL { return .null }

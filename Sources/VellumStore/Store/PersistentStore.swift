@@ -245,6 +245,26 @@ public final class PersistentStore: @unchecked Sendable {
         idScopes = Self.scopes(model, identifier)
     }
 
+    /// Opens (or creates, with `createIfMissing` and a model) a store in a PostgreSQL
+    /// schema (`PersistentStore+PostgreSQL`). Saves go through one writer connection as
+    /// for SQLite; each context reads through a connection of its own.
+    public init(postgreSQL url: PostgreSQLURL, model: ManagedObjectModel?, options: StoreOptions = StoreOptions()) throws(StoreError) {
+        let opened = try Self.openPostgreSQL(url: url, model: model, options: options)
+        path = url.description
+        self.options = options
+        isForeign = false
+        access = options.readOnly ? .queryOnly(keepsLog: false) : .readWrite
+        self.model = opened.layout.model
+        layout = opened.layout
+        identifier = opened.identifier
+        hasHistory = false
+        writer = opened.writer
+        idScopes = Self.scopes(opened.layout.model, identifier)
+    }
+
+    /// The server behind the store's connections (nil for a SQLite file).
+    public var remoteEngine: (any RemoteEngine)? { writer.remote }
+
     private static func scopes(_ model: ManagedObjectModel, _ identifier: String) -> [String: ObjectIDScope] {
         var scopes: [String: ObjectIDScope] = [:]
         for e in model.entitiesByName.values {
@@ -335,8 +355,9 @@ public final class PersistentStore: @unchecked Sendable {
     /// by `observeSchemaChanges` instead).
     func refuseIfMigratedElsewhere() throws(StoreError) {
         guard !isForeign else { return }
-        let version = try writer.scalarInt("PRAGMA schema_version") ?? 0
-        guard version != knownSchemaVersion else { return }
+        // A server has no schema version to watch: its stored hash is read at every write.
+        let version = writer.remote == nil ? try writer.scalarInt("PRAGMA schema_version") ?? 0 : -1
+        guard version < 0 || version != knownSchemaVersion else { return }
         let hash = try writer.scalarText("SELECT value FROM \(quoteIdentifier(Self.metadataTable)) WHERE key = 'modelHash'")
         if let hash, hash != model.versionHash { throw .storeModelChanged(path: path) }
         knownSchemaVersion = version
@@ -374,6 +395,7 @@ public final class PersistentStore: @unchecked Sendable {
 
     /// A new connection for reading (each context owns one).
     public func makeReaderConnection() throws(StoreError) -> Connection {
+        if let engine = writer.remote as? PGEngine { return Connection(remote: PGEngine(connection: try PGConnection(url: engine.connection.url))) }
         let c = try Connection(path: access.connectionPath(path),
                                options: access.openOptions(busyTimeoutMilliseconds: options.busyTimeoutMilliseconds, journalModeWAL: !options.inMemory && !isForeign))
         c.dateEpochSince1970 = layout.dateEpochSince1970

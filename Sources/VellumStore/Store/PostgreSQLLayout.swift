@@ -21,6 +21,12 @@ public final class PostgreSQLLayout: StoreLayout {
 
     public func schemaSQL() -> [String] { PostgreSQLSchema(layout: self).statements() }
 
+    /// Moves the key column's identity sequence past the keys a save handed out, so that
+    /// rows other programs insert with the default key never take one (nor do later saves).
+    public func keysHandedOutSQL(table: String) -> String? {
+        "SELECT setval(pg_get_serial_sequence(quote_ident($1), \(dialect.literal(primaryKeyColumn))), $2)"
+    }
+
     /// Past both the key column's identity sequence and the largest row.
     public func largestKeyEverSQL(table: String) -> String {
         let key = dialect.quote(primaryKeyColumn)

@@ -80,7 +80,7 @@ public struct PostgreSQLSchema {
         }
         tables += layout.joinTables.map(joinTableSQL)
         after += layout.joinTables.map { index($0.table, [$0.targetColumn, $0.sourceColumn], name: "\($0.table)_\($0.targetColumn)") }
-        return PostgreSQLFunctions.createSQL() + tables + after
+        return PostgreSQLFunctions.createSQL() + tables + after + PostgreSQLChangeNotification.statements(layout: layout)
     }
 
     private func joinTableSQL(_ j: JoinTable) -> String {

@@ -97,7 +97,9 @@ public protocol StoreLayout: Sendable {
     /// What an inserted row of `entityName` stores in the entity column (its name; Core Data: its number).
     func storedEntity(_ entityName: String) -> Value
     /// SQL run in the saving transaction once keys up to `?2` were handed out for rows of
-    /// `table` (`?1`), where the layout records the last key given (Core Data's `Z_MAX`); or nil.
+    /// `table` (`?1`), where the layout keeps a counter of its own that other programs'
+    /// inserts use (Core Data's `Z_MAX`, a PostgreSQL identity sequence); nil where the
+    /// table's largest key is enough.
     func keysHandedOutSQL(table: String) -> String?
 }
 
