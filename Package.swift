@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .library(name: "VellumStore", targets: ["VellumStore"]),
+        .library(name: "VellumStoreDeprecatedNames", targets: ["VellumStoreDeprecatedNames"]),
         .executable(name: "vellum", targets: ["vellum"]),
         .executable(name: "vellum-bench", targets: ["vellum-bench"]),
         // Generates typed entity classes from a target's model files at build time (docs/guide.md).
@@ -27,6 +28,8 @@ let package = Package(
         // A few C wrappers for variadic SQLite calls Swift cannot make.
         .target(name: "CSQLiteShim", dependencies: ["CSQLite"], linkerSettings: [.linkedLibrary("sqlite3")]),
         .target(name: "VellumStore", dependencies: ["CSQLite", "CSQLiteShim", "CZlib", "CLibPQ"]),
+        // The names before issue 16, deprecated (scripts/rename-foundation-clashes.sh).
+        .target(name: "VellumStoreDeprecatedNames", dependencies: ["VellumStore"]),
         .target(name: "VellumTerminal", dependencies: ["CCurses"]),
         .target(name: "VellumApp", dependencies: ["VellumStore", "VellumTerminal"]),
         .executableTarget(name: "vellum", dependencies: ["VellumStore", "VellumApp", "VellumTerminal"]),

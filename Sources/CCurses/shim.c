@@ -74,6 +74,10 @@ uint32_t ccurses_enable_mouse(void) {
     mouseinterval(0); // report presses immediately, no click-detection delay
     return (uint32_t)got;
 }
+void ccurses_disable_mouse(void) {
+    mmask_t old = 0;
+    mousemask(0, &old);   // ncurses tells the terminal to stop reporting (and to select text again)
+}
 int ccurses_getmouse(int *x, int *y, uint32_t *bstate) {
     MEVENT ev;
     int rc = getmouse(&ev);

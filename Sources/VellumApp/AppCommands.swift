@@ -6,12 +6,13 @@ import VellumStore
 /// `demo`, and the internal `demo-writer FILE`.
 public enum AppCommands {
     /// `model`: `--model NEW`, loaded by the CLI, and the name the user gave it.
+    /// `mouse`: false for `--no-mouse`.
     public static func browse(path: String, theme: String?, readOnly: Bool,
-                              model: (model: ManagedObjectModel, name: String)? = nil) async -> Int32 {
-        await runBrowser(path: path, theme: theme, readOnly: readOnly, model: model)
+                              model: (model: ManagedObjectModel, name: String)? = nil, mouse: Bool = true) async -> Int32 {
+        await runBrowser(path: path, theme: theme, readOnly: readOnly, model: model, mouse: mouse)
     }
 
-    public static func demo(theme: String?) async -> Int32 {
+    public static func demo(theme: String?, mouse: Bool = true) async -> Int32 {
         let url: URL
         do { url = try demoStoreURL() } catch {
             VellumBrowser.printError("vellum: cannot create the demo store: \(ErrorText.describe(error))")
@@ -25,7 +26,7 @@ public enum AppCommands {
         writer.standardError = FileHandle.nullDevice
         writer.standardInput = FileHandle.nullDevice
         try? writer.run()
-        let status = await runBrowser(path: url.path, theme: theme)
+        let status = await runBrowser(path: url.path, theme: theme, demo: true, mouse: mouse)
         if writer.isRunning { kill(writer.processIdentifier, SIGTERM) }
         // Reaped here: a child left to exit after its parent stays `<defunct>` where init does not reap.
         if writer.processIdentifier > 0 { writer.waitUntilExit() }
@@ -58,8 +59,9 @@ public enum AppCommands {
 
     @MainActor
     private static func runBrowser(path: String, theme: String?, readOnly: Bool = false,
-                                   model: (model: ManagedObjectModel, name: String)? = nil) async -> Int32 {
-        do { return try await VellumBrowser.run(storePath: path, themeName: theme, readOnly: readOnly, model: model) } catch {
+                                   model: (model: ManagedObjectModel, name: String)? = nil, demo: Bool = false,
+                                   mouse: Bool = true) async -> Int32 {
+        do { return try await VellumBrowser.run(storePath: path, themeName: theme, readOnly: readOnly, model: model, demo: demo, mouse: mouse) } catch {
             VellumBrowser.printError("vellum: \(ErrorText.describe(error))")
             return 1
         }

@@ -7,6 +7,12 @@ public struct AppState: Sendable {
     public enum Mode: Sendable, Equatable {
         case browse, edit, filter, command, help, confirmDelete, conflict, picker, summary, search, confirmReplace
         case columnList
+        /// `:messages`: the last status messages (`messages`), Esc closes.
+        case messages
+        /// `:set VALUE` on marked rows waits for a yes (`pendingBulkEdit`).
+        case confirmBulkEdit
+        /// `:track`/`:track off` waits for a yes (`pendingTracking`).
+        case confirmTracking
     }
     public enum Focus: Sendable, Equatable { case sidebar, table, detail }
 
@@ -25,12 +31,12 @@ public struct AppState: Sendable {
     /// Where Backspace/Esc returns to.
     public struct Place: Sendable, Equatable {
         public var entityIndex: Int
-        public var basePredicate: VellumStore.Predicate?
+        public var basePredicate: VellumStore.QueryPredicate?
         public var title: String?
         public var filterText: String
-        public var sort: VellumStore.SortDescriptor?
+        public var sort: VellumStore.QuerySortDescriptor?
         public var selected: ObjectID?
-        public var thenSort: [VellumStore.SortDescriptor] = []
+        public var thenSort: [VellumStore.QuerySortDescriptor] = []
     }
 
     /// Facts about the data the reducer needs for cursor arithmetic.
@@ -71,20 +77,29 @@ public struct AppState: Sendable {
     /// Why the last Enter in the `/` or `:` prompt was refused (unknown key, type
     /// mismatch, bad command): the prompt stays open with it, as with a syntax error.
     public var promptError: String?
-    public var sort: VellumStore.SortDescriptor?
+    public var sort: VellumStore.QuerySortDescriptor?
     /// Sort keys after `sort` (`:sort name,-price`), in order.
-    public var thenSort: [VellumStore.SortDescriptor] = []
+    public var thenSort: [VellumStore.QuerySortDescriptor] = []
     /// Every sort key in order, the primary first.
-    public var sortDescriptors: [VellumStore.SortDescriptor] { (sort.map { [$0] } ?? []) + thenSort }
+    public var sortDescriptors: [VellumStore.QuerySortDescriptor] { (sort.map { [$0] } ?? []) + thenSort }
 
     public var statusMessage: String?
-    public var statusIsError = false
+    /// How long `statusMessage` stays (`StatusKind`).
+    public var statusKind: StatusKind = .info
+    public var statusIsError: Bool { statusKind == .error }
+    /// The last status messages, oldest first (`:messages`), at most `messageLimit`.
+    public var messages: [StatusEntry] = []
+    public static let messageLimit = 100
+    /// Lines of the `:messages` overlay scrolled up from its end (mode `.messages`).
+    public var messagesScroll = 0
     /// Rows changed by other writers, highlighted until the given time.
     public var flashes: [ObjectID: Date] = [:]
     /// How long a row changed by another writer stays highlighted.
     public static let flashDuration: TimeInterval = 1.0
     /// Records per entity, in `entityNames` order (the sidebar shows them).
     public var entityCounts: [Int] = []
+    /// Why an entity (by index) could not be counted; the sidebar shows ⚠ in place of its count.
+    public var entityCountFailures: [Int: String] = [:]
     public var lastChange: Date?
     public var backStack: [Place] = []
     /// A relationship list's restriction (shown in the status bar).
@@ -106,16 +121,29 @@ public struct AppState: Sendable {
     public var helpScroll = 0
     /// Column summary overlay (mode `.summary`).
     public var summary: SummaryOverlay?
+    /// Records the open "delete?" question would delete by cascade besides those asked for.
+    public var deleteCascadeCount = 0
     /// `:export` waiting for a yes to replace an existing file (mode `.confirmReplace`).
     public var pendingExport: PendingExport?
+    /// `:track`/`:track off` waiting for a yes, naming what would change (mode `.confirmTracking`).
+    public var pendingTracking: TrackingQuestion?
     /// Text search (`f`, then `n`/`N`): the last searched text.
     public var searchText = ""
+    /// `f` takes a regular expression (toggled in the prompt by `find-regex`).
+    public var searchIsRegex = false
+    /// The cell the last find landed on, marked while the cursor stays there.
+    public var foundCell: FoundCell?
     /// `:group KEY`: the section key path of the table, nil when ungrouped.
     public var groupKey: String?
     /// Grouped tables: section header text by the row index that starts the section.
     public var sectionHeaders: [Int: String] = [:]
     /// Theme names offered by `:theme` completion.
     public var themeNames: [String] = []
+    /// Whether clicks and the wheel come to the browser; off, the terminal keeps the
+    /// mouse for its own text selection (`:mouse`, `--no-mouse`).
+    public var mouseCapture = true
+    /// Tab walking the `:` line's completion menu (nil while typing).
+    public var completionCycle: CompletionCycle?
     /// Which key runs which command (the defaults, changed by the user's bindings file).
     public var keyMap = KeyMap.defaults
     /// Where the panels are (set by the loop on each draw), for mouse clicks.
@@ -123,6 +151,15 @@ public struct AppState: Sendable {
     /// "Terminal too small" is shown: keys reach nothing (counted, so the screen can say so).
     public var terminalTooSmall = false
     public var ignoredKeys = 0
+    /// Marked records (`t`, `T`, `*`, `~`): bulk edit and delete act on them; kept by ID,
+    /// so rows that move stay marked. Cleared when another entity opens.
+    public var marked: Set<ObjectID> = []
+    /// The row last marked or unmarked with `t`, where `T` starts a range.
+    public var markAnchorRow: Int?
+    /// `:set VALUE` waiting for a yes: the column and the typed text.
+    public var pendingBulkEdit: BulkEdit?
+    /// The last yank's text (`y`, `Y`, `:yank`), pasted into the editor with ^Y.
+    public var register = ""
 
     public init() {}
 
@@ -135,8 +172,19 @@ public struct AppState: Sendable {
     }
 
     public mutating func setStatus(_ message: String?, error: Bool = false) {
+        setStatus(message, kind: error ? .error : StatusKind.of(message))
+    }
+
+    /// Shows `message` for as long as `kind` says, and keeps it in `messages`
+    /// (a repeat of the last one is not kept twice).
+    public mutating func setStatus(_ message: String?, kind: StatusKind) {
         statusMessage = message
-        statusIsError = error
+        statusKind = kind
+        guard let message else { return }
+        let entry = StatusEntry(text: message, isError: kind == .error)
+        if messages.last.map({ $0.text == entry.text && $0.isError == entry.isError }) == true { return }
+        messages.append(entry)
+        if messages.count > Self.messageLimit { messages.removeFirst(messages.count - Self.messageLimit) }
     }
 
     /// Keeps cursor and scroll inside the data and the cursor on screen.
@@ -157,4 +205,38 @@ public struct AppState: Sendable {
         flashes = flashes.filter { $0.value > now }
         return flashes.count != before
     }
+}
+
+/// How long a status message stays.
+public enum StatusKind: Sendable, Equatable {
+    /// Something that happened (`exported 200 rows`, `match 2 of 5`): true until the
+    /// user moves on, so it goes with the next navigation or command in the list
+    /// (a bound key or a mouse action), never with the clock.
+    case info
+    /// Work under way (`saving title…`, `sorting… (Esc or Ctrl-C cancels)`): stays until
+    /// the work says how it ended.
+    case progress
+    /// Stays until the next key, so a look away does not miss it.
+    case error
+    /// The demo's first line (what to try): the whole status line, until the next key.
+    case welcome
+
+    /// `progress` for a message that says work is under way (it ends with "…" or the cancel hint).
+    static func of(_ message: String?) -> StatusKind {
+        guard let message else { return .info }
+        return message.hasSuffix("…") || message.hasSuffix(Reducer.cancelHint) ? .progress : .info
+    }
+
+    /// Whether the next key takes the message away.
+    var endsWithKey: Bool { self == .error || self == .welcome }
+    /// Whether the next navigation or command in the list takes the message away.
+    var endsWithCommand: Bool { self != .progress }
+}
+
+/// One status message as `:messages` lists it.
+public struct StatusEntry: Sendable, Equatable {
+    public var text: String
+    public var isError: Bool
+    /// The loop's clock at the first tick after the message was set (nil before it).
+    public var time: Date?
 }

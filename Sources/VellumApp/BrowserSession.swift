@@ -19,10 +19,11 @@ public final class BrowserSession {
     var onNeedsRedraw: (() -> Void)?
     public static let flashDuration = AppState.flashDuration
 
-    public init(container: PersistentContainer, layoutFile: ColumnLayoutFile? = nil) {
+    /// `opening`: the entity whose list shows first (else the first entity).
+    public init(container: PersistentContainer, layoutFile: ColumnLayoutFile? = nil, opening: String? = nil) {
         runner = EffectRunner(container: container, layoutFile: layoutFile)
         runner.session = self
-        runner.start()
+        runner.start(opening: opening)
     }
 
     public var container: PersistentContainer { runner.container }
@@ -61,7 +62,8 @@ public final class BrowserSession {
         guard !storeEffects.isEmpty else { runner.syncSelection(); return requests }
         for effect in storeEffects { await runner.perform(effect) }
         runner.followSelection()
-        return requests
+        defer { runner.terminalRequests = [] }
+        return requests + runner.terminalRequests
     }
 
     /// `dispatch`, then waits until the writes the key started have come back
@@ -76,11 +78,12 @@ public final class BrowserSession {
     /// Waits for every write started so far (saved, refused or in conflict).
     public func writesSettled() async { await runner.settle() }
 
-    /// Called by the loop on its tick; true if a flash expired (redraw).
+    /// Called by the loop on its tick with its clock; true if a flash or a status
+    /// message expired (redraw).
     public func tick(now: Date = Date()) -> Bool {
-        let before = state.flashes.count
+        let before = (state.flashes.count, state.statusMessage)
         send(.tick(now))
-        if state.flashes.count != before { needsRedraw = true; return true }
+        if state.flashes.count != before.0 || state.statusMessage != before.1 { needsRedraw = true; return true }
         return false
     }
 

@@ -3,6 +3,11 @@ import VellumStore
 
 /// A small shop store with realistic data, for trying the browser.
 public enum DemoStore {
+    /// The list `vellum demo` opens: the demo writer changes its prices live.
+    public static let firstEntity = "Product"
+    /// The end of the demo's welcome line (`Input.welcome`): what changes by itself.
+    public static let welcomeLive = "prices change live"
+
     public static func model() throws -> ManagedObjectModel {
         try ModelBuilder()
             .entity("Provider") {

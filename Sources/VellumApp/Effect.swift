@@ -12,12 +12,16 @@ public enum Effect: Sendable, Equatable {
     /// Parse and save the editor text into the current cell.
     case commitEdit(String)
     case applyFilter(String)
-    case applySort(VellumStore.SortDescriptor?)
+    case applySort(VellumStore.QuerySortDescriptor?)
     /// `:sort a,-b`: sort by several keys, the first the primary order.
-    case applySorts([VellumStore.SortDescriptor])
+    case applySorts([VellumStore.QuerySortDescriptor])
     case addRecord
     case deleteRecord
     case setTheme(String)
+    /// `:id ID`: go to the record (a URI as `vellum query` prints it, or `p12` in the open entity).
+    case jumpToRecord(String)
+    /// Mouse reports on or off (a terminal request).
+    case setMouseCapture(Bool)
     case undo
     case redo
     /// Go back to the previous list (relationship navigation or entity switch).
@@ -33,15 +37,30 @@ public enum Effect: Sendable, Equatable {
     /// `F`: summarize the current column over the current list (opens the overlay).
     case openSummary
     /// Move the selection to the next (or previous) row containing the text in a string field.
-    case search(String, forward: Bool)
+    case search(String, forward: Bool, regex: Bool = false)
     /// Rebuild the rows grouped into sections by `state.groupKey` (nil: ungrouped).
     case applyGroup
     /// `:export csv|json PATH`: write the current list (an existing file only when `replacing`).
     case export(format: String, path: String, replacing: Bool)
     /// `D`: insert a copy of the selected record's attribute values.
     case duplicateRecord
+    /// Change the marks (`AppState.marked`) by rows of the list.
+    case mark(MarkChange)
+    /// Copy the cell or rows to the clipboard and the register.
+    case yank(Yank)
+    /// Delete every marked record: one write-queue block, one undo step.
+    case deleteMarked
+    /// Count what deleting the marked records (or the selected one) would cascade to or be
+    /// denied by, for the question `d` asks; nothing is deleted.
+    case previewDeletion
+    /// Set `key` of every marked record to the value `text` stands for: one save, one undo step.
+    case setMarked(key: String, text: String)
     /// Keep an entity's column layout in the user's state directory (never the store).
     case saveColumnLayout(entity: String, ColumnLayout)
+    /// `:track`/`:track off`: find what would be added to (or removed from) the file and ask.
+    case planTracking(untrack: Bool)
+    /// The user said yes: install the plan (or remove tracking), then open the file again.
+    case changeTracking(TrackingQuestion.Change)
 
     /// A new filter or sort: it becomes active only if it validates and runs.
     var isQuery: Bool {

@@ -22,18 +22,30 @@ public enum EffectResult: Sendable, Equatable {
     case backToBrowse
     /// `F`: the column summary overlay.
     case summaryOpened(SummaryOverlay)
-    /// A text search found the row.
-    case found(row: Int)
+    /// `:id` found the record in the open list, at `row`.
+    case jumpedToRow(Int)
+    /// A text search found the row; the column of the cell it found (when shown) and the cell to mark.
+    case found(row: Int, column: Int? = nil, cell: FoundCell? = nil)
     /// `:group` failed; the grouping stays as it was.
     case groupRestored(String?)
     /// `:export` to an existing file waits for a yes.
     case exportNeedsConfirmation(PendingExport)
+    /// `:track`/`:track off` waits for a yes, naming what it would change.
+    case trackingNeedsConfirmation(TrackingQuestion)
+    /// A yank's text (kept as the register); `what` says what was copied.
+    case yanked(text: String, what: String)
+    /// What deleting would do, counted for the open "delete?" question (or why it would be refused).
+    case deletionPreviewed(DeletionQuestion)
+    /// The marked records are now these.
+    case marksChanged(Set<ObjectID>)
     /// A filter or sort is running (Esc or Ctrl-C cancels it): the list shows meanwhile.
     case queryStarted
+    /// Other long work is running (`doing`: "summarizing"); Esc or Ctrl-C cancels it.
+    case workStarted(String)
     /// The query ended (run, refused or cancelled): `mode` is the prompt it was typed in.
     case queryEnded(AppState.Mode)
     /// The list now shows this filter and sort; `atTop` when the selected record left it.
-    case queryApplied(filter: String, sort: VellumStore.SortDescriptor?, atTop: Bool, thenBy: [VellumStore.SortDescriptor] = [])
+    case queryApplied(filter: String, sort: VellumStore.QuerySortDescriptor?, atTop: Bool, thenBy: [VellumStore.QuerySortDescriptor] = [])
     /// The filter or sort was refused (`cancelled`: the user stopped it); the list is unchanged.
     case queryRefused(String, what: String, cancelled: Bool)
 }

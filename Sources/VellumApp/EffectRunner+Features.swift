@@ -16,39 +16,56 @@ extension EffectRunner {
 
     func openSummary() {
         guard let attribute = currentAttribute(), let request = currentRequest() else { return }
-        do {
-            let summary = try context.summarize(request, attribute: attribute.name, limit: 200)
-            send(.result(.summaryOpened(SummaryOverlay(summary, type: attribute.type))))
-        } catch {
-            send(.status("summary: \(describe(error))", error: true))
+        switch cancellable("summarizing", { try context.summarize(request, attribute: attribute.name, limit: 200) }) {
+        case .done(let summary): send(.result(.summaryOpened(SummaryOverlay(summary, type: attribute.type))))
+        case .cancelled: send(.status("summary cancelled", error: true))
+        case .failed(let error): send(.status("summary: \(describe(error))", error: true))
         }
     }
 
     // MARK: Text search
 
-    func search(_ text: String, forward: Bool) {
+    func search(_ pattern: FindPattern, forward: Bool) {
         guard let source = rows as? ResultsRowSource, let entity else { return }
+        let text = pattern.text
         let strings = entity.attributes.filter { !$0.isTransient && $0.type == .string }.map(\.name)
         guard !strings.isEmpty else { send(.status("\(entity.name) has no text fields to search", error: true)); return }
         var request = source.controller.fetchRequest
-        let match = Reducer.searchPredicate(text, attributes: strings)
+        let match = pattern.predicate(attributes: strings)
         request.predicate = request.predicate.map { .and($0, match) } ?? match
         request.sortDescriptors = []
         request.fetchBatchSize = 0
-        do {
-            let ids = try context.fetchObjectIDs(request)
+        switch cancellable("finding", { try context.fetchObjectIDs(request) }) {
+        case .cancelled: send(.status("find cancelled; the cursor stays", error: true))
+        case .failed(let error): send(.status("find: \(describe(error))", error: true))
+        case .done(let ids):
             let matches = ids.compactMap { source.index(of: $0) }.sorted()
             guard let next = Reducer.nextMatch(matches, after: state.cursorRow, forward: forward) else {
                 send(.status("not found: \(text)", error: true))
                 return
             }
-            send(.result(.found(row: next.row)))
+            let cell = foundCell(at: next.row, pattern, among: strings, in: source)
+            send(.result(.found(row: next.row, column: cell.column, cell: cell.found)))
             syncSelection()
             let n = (matches.firstIndex(of: next.row) ?? 0) + 1
-            send(.status("\(text): match \(n) of \(matches.count)" + (next.wrapped ? " (wrapped)" : "")))
-        } catch {
-            send(.status("find: \(describe(error))", error: true))
+            let place = cell.found == nil ? cell.hidden.map { " (in \($0), hidden)" } ?? "" : ""
+            send(.status("\(text): match \(n) of \(matches.count)" + (next.wrapped ? " (wrapped)" : "") + place))
         }
+    }
+
+    /// The shown column of the found row whose value matches, first from the left (the
+    /// cell to put the cursor on and mark), or the hidden attribute that matched instead.
+    private func foundCell(at row: Int, _ pattern: FindPattern, among strings: [String],
+                           in source: ResultsRowSource) -> (column: Int?, found: FoundCell?, hidden: String?) {
+        guard let object = try? source.object(at: row) else { return (nil, nil, nil) }
+        func matches(_ key: String) -> Bool {
+            guard case .string(let value)? = try? object.value(forKey: key) else { return false }
+            return pattern.range(in: value) != nil
+        }
+        if let column = state.columnNames.indices.first(where: { strings.contains(state.columnNames[$0]) && matches(state.columnNames[$0]) }) {
+            return (column, FoundCell(id: object.objectID, column: state.columnNames[column], pattern: pattern), nil)
+        }
+        return (nil, nil, strings.first(where: matches))
     }
 
     // MARK: Grouping
@@ -57,14 +74,15 @@ extension EffectRunner {
         guard let source = rows as? ResultsRowSource else { return }
         let old = source.sectionKeyPath
         source.sectionKeyPath = state.groupKey
-        do {
-            try source.reload()
+        let outcome = cancellable("grouping") { try source.reload() }
+        if case .done = outcome {
             send(.status(state.groupKey.map { "grouped by \($0)" } ?? "ungrouped"))
-        } catch {
+        } else {
             source.sectionKeyPath = old
             send(.result(.groupRestored(old)))
             try? source.reload()
-            send(.status("group: \(describe(error))", error: true))
+            if case .failed(let error) = outcome { send(.status("group: \(describe(error))", error: true)) }
+            else { send(.status("group cancelled; the list is unchanged", error: true)) }
         }
         followSelection()
     }
@@ -72,7 +90,9 @@ extension EffectRunner {
     // MARK: Export
 
     /// Writes the current list through `SafeFileWriter`: never over the open store or
-    /// another database, an existing file only after a yes, never partially.
+    /// another database, an existing file only after a yes, never partially. Rows
+    /// stream to the file a batch at a time from a context of the export's own (memory
+    /// stays flat, and the view context loads none of them); Esc stops its SQL.
     func export(format: String, path: String, replacing: Bool) {
         guard let request = currentRequest(), let entity else { return }
         let writer = SafeFileWriter(protecting: [container.store.path])
@@ -82,15 +102,31 @@ extension EffectRunner {
                 return
             }
             let keys = entity.attributes.filter { !$0.isTransient }.map(\.name)
-            let objects = try context.fetch(request)
-            let values = try objects.map { o in try keys.map { try o.value(forKey: $0) } }
-            let text = format == "json" ? ExportText.json(keys: keys, rows: values) : ExportText.csv(header: keys, rows: values)
-            try writer.write(text, to: path, replacing: replacing)
-            send(.status("exported \(objects.count) row\(objects.count == 1 ? "" : "s") to \(path)"))
+            let reader = try ManagedObjectContext(store: container.store)
+            let written = cancellable("exporting", interrupting: reader.queryInterrupter) { () throws -> Int in
+                var output = ExportWriter(format: format == "json" ? .json : .csv, header: keys)
+                try writer.write(to: path, replacing: replacing) { file in
+                    try reader.forEachBatch(request, batchSize: Self.exportBatchSize) { objects in
+                        try file.write(output.text(for: objects.map { o in try keys.map { try o.value(forKey: $0) } }))
+                    }
+                    try file.write(output.ending())
+                }
+                return output.count
+            }
+            let count: Int
+            switch written {
+            case .done(let n): count = n
+            case .cancelled: send(.status("export cancelled; nothing written", error: true)); return
+            case .failed(let error): throw error
+            }
+            send(.status("exported \(count) row\(count == 1 ? "" : "s") to \(path)"))
         } catch {
             send(.status("export failed: \(describe(error))", error: true))
         }
     }
+
+    /// Rows read and written per step of an export (the context forgets each batch).
+    static let exportBatchSize = 1000
 
     // MARK: Duplicate
 

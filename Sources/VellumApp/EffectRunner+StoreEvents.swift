@@ -59,9 +59,15 @@ extension EffectRunner {
         redraw()
     }
 
+    /// Counts every entity; one that cannot be counted (another program dropped its
+    /// table, a busy or damaged file) is reported with the reason, never as 0.
     func refreshCounts() {
-        let counts = state.entityNames.map { (try? context.count(FetchRequest(entityName: $0))) ?? 0 }
-        send(.store(.counted(Dictionary(uniqueKeysWithValues: counts.enumerated().map { ($0, $1) }))))
+        var counts: [Int: Int] = [:], failures: [Int: String] = [:]
+        for (i, name) in state.entityNames.enumerated() {
+            do { counts[i] = try context.count(FetchRequest(entityName: name)) } catch { failures[i] = describe(error) }
+        }
+        send(.store(.counted(counts)))
+        if !failures.isEmpty { send(.store(.countFailed(failures))) }
     }
 
     /// Entity counts follow change events: a merged save (the browser's own writes

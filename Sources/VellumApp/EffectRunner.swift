@@ -53,8 +53,8 @@ final class EffectRunner {
         container.viewContext.undoStack = undoStack
     }
 
-    /// Lists the entities, counts them and opens the first.
-    func start() {
+    /// Lists the entities, counts them and opens `opening` (else the first).
+    func start(opening: String? = nil) {
         let model = container.model
         send(.result(.storeOpened(entityNames: model.entityNames.filter { model.entity(named: $0)?.isAbstract == false },
                                   themeNames: ThemeLoader().availableThemeNames())))
@@ -66,7 +66,7 @@ final class EffectRunner {
             self?.redraw()
         }
         refreshCounts()
-        if !state.entityNames.isEmpty { show(0, base: nil, title: nil) }
+        if !state.entityNames.isEmpty { show(opening.flatMap(state.entityNames.firstIndex) ?? 0, base: nil, title: nil) }
     }
 
     /// The state as the reducer left it (read-only here).
@@ -96,7 +96,7 @@ final class EffectRunner {
     func perform(_ effect: Effect) async {
         if refusesInReadOnlyMode(effect) { return }
         switch effect {
-        case .quit, .suspend, .setTheme: break   // terminal requests: returned by handle(_:) to the loop
+        case .quit, .suspend, .setTheme, .setMouseCapture: break   // terminal requests: returned by handle(_:) to the loop
         case .openEntity(let i):
             send(.result(.leftList(i != state.selectedEntity || state.navigationTitle != nil ? currentPlace() : nil)))
             show(i, base: nil, title: nil)
@@ -115,23 +115,31 @@ final class EffectRunner {
         case .resolveConflict(let keepMine): resolveConflict(keepMine: keepMine)
         case .pickerChoose: choosePicked()
         case .openSummary: openSummary()
-        case .search(let text, let forward): search(text, forward: forward)
+        case .jumpToRecord(let text): jumpToRecord(text)
+        case .search(let text, let forward, let regex): search(FindPattern(text, regex: regex), forward: forward)
         case .applyGroup: applyGroup()
         case .export(let format, let path, let replacing): export(format: format, path: path, replacing: replacing)
         case .duplicateRecord: duplicateRecord()
         case .saveColumnLayout(let entity, let layout): saveColumnLayout(layout, for: entity)
+        case .mark(let change): mark(change)
+        case .yank(let yank): self.yank(yank)
+        case .deleteMarked: deleteMarked()
+        case .previewDeletion: previewDeletion()
+        case .setMarked(let key, let text): setMarked(key: key, text: text)
+        case .planTracking(let untrack): await planTracking(untrack: untrack)
+        case .changeTracking(let change): await changeTracking(change)
         }
     }
 
     // MARK: Lists and navigation
 
     /// Shows entity `index`, optionally restricted by `base` (relationship lists).
-    func show(_ index: Int, base: VellumStore.Predicate?, title: String?, select: ObjectID? = nil) {
+    func show(_ index: Int, base: VellumStore.QueryPredicate?, title: String?, select: ObjectID? = nil) {
         guard state.entityNames.indices.contains(index), let entity = container.model.entity(named: state.entityNames[index]) else { return }
         let columns = entity.attributes.filter { !$0.isTransient }
         var error: String?
         do {
-            let predicate = state.filterText.isEmpty ? nil : try VellumStore.Predicate(format: state.filterText)
+            let predicate = state.filterText.isEmpty ? nil : try VellumStore.QueryPredicate(format: state.filterText)
             let source = try ResultsRowSource(context: context, entityName: entity.name, predicate: predicate,
                                               sortDescriptors: state.sortDescriptors,
                                               basePredicate: base)
@@ -148,7 +156,7 @@ final class EffectRunner {
         syncSelection()
     }
 
-    var currentBase: VellumStore.Predicate? { (rows as? ResultsRowSource)?.basePredicate }
+    var currentBase: VellumStore.QueryPredicate? { (rows as? ResultsRowSource)?.basePredicate }
 
     /// Where the user is now, to come back to.
     func currentPlace() -> AppState.Place {
@@ -161,6 +169,10 @@ final class EffectRunner {
         send(.result(.wentBack))
         show(place.entityIndex, base: place.basePredicate, title: place.title, select: place.selected)
     }
+
+    /// Requests to the terminal found while running effects (a yank's clipboard copy),
+    /// handed to the loop with the key's own requests.
+    var terminalRequests: [TerminalRequest] = []
 
     /// Set by the event loop: draws the screen now (before a query blocks the loop).
     var drawNow: (() -> Void)?
@@ -234,7 +246,7 @@ final class EffectRunner {
     /// its inverse pointing at `object` (`provider == 12`, `ANY tags == 12`), so
     /// objects related later join the list. An unsaved object (no key yet) gets
     /// the members it has now.
-    static func membership(of object: ManagedObject, in relationship: RelationshipDescription) -> VellumStore.Predicate {
+    static func membership(of object: ManagedObject, in relationship: RelationshipDescription) -> VellumStore.QueryPredicate {
         guard let pk = object.objectID.primaryKey else {
             let keys = ((try? object.toMany(relationship.name)) ?? []).compactMap(\.objectID.primaryKey)
             return keys.isEmpty ? .false

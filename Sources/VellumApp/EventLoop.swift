@@ -15,6 +15,12 @@ final class EventLoop {
     let fileName: String
     var theme: Theme
     let loader = ThemeLoader()
+    /// Set when another program changed the schema of the open file: the loop ends
+    /// so that the browser opens it again (`SchemaReopen`).
+    var schemaChange: String?
+    /// Set when the user changed how the file's changes are learnt (`:track`, `:track off`):
+    /// the loop ends so that the browser opens it again, with this status and entity.
+    var reopening: (status: String, entity: String?)?
 
     init(session: BrowserSession, screen: Screen, fileName: String, theme: Theme) {
         self.session = session
@@ -39,17 +45,13 @@ final class EventLoop {
         session.runner.cancelKeys = CancelKeyWatcher()
         // Continued after a stop from outside (kill -STOP, a debugger): the
         // shell may have drawn over the screen, so everything is repainted.
-        let continued = DispatchSource.makeSignalSource(signal: SIGCONT, queue: .main)
-        continued.setEventHandler { [screen, session] in
-            MainActor.assumeIsolated {
-                screen.repaintAll()
-                session.needsRedraw = true
-            }
+        // Observed like every other signal, by the one `SignalObserver` kind.
+        let continued = SignalObserver(signals: [SIGCONT], queue: .main) { [weak self] _ in
+            MainActor.assumeIsolated { self?.repaintAll() }
             wake.yield()
         }
         input.resume()
         timer.resume()
-        continued.resume()
         defer {
             input.cancel()
             timer.cancel()
@@ -68,7 +70,7 @@ final class EventLoop {
                 session.setTerminalTooSmall(Layout.isTooSmall(screen.size))
                 for request in await session.dispatch(key) { quit = perform(request) || quit }
             }
-            if quit { break }
+            if quit || schemaChange != nil || reopening != nil { break }
             _ = session.tick()
             let size = screen.size
             if size != lastSize { lastSize = size; session.needsRedraw = true }
@@ -79,14 +81,23 @@ final class EventLoop {
         }
     }
 
+    /// After SIGCONT: the terminal's contents are unknown, so the next draw paints every cell.
+    private func repaintAll() {
+        screen.repaintAll()
+        session.needsRedraw = true
+    }
+
     /// Acts on what a key asked of the terminal; true when it asked to quit.
     private func perform(_ request: TerminalRequest) -> Bool {
         switch request {
         case .quit: return true
         case .setTheme(let name): applyTheme(name)
+        case .copyToClipboard(let text): screen.copyToClipboard(text)
+        case .setMouseCapture(let on): screen.setMouseCapture(on)
         case .suspend:
             screen.suspend()
             session.needsRedraw = true
+        case .reopen(let status, let entity): reopening = (status, entity)
         }
         return false
     }

@@ -7,7 +7,8 @@ import VellumTerminal
 public enum Input: Sendable, Equatable {
     case key(VellumTerminal.Key)
     case store(StoreEvent)
-    /// The loop's timer: flashes that ran out stop.
+    /// The loop's clock: flashes that ran out stop, an informational status that
+    /// has shown long enough goes (`StatusKind`), new `messages` get their time.
     case tick(Date)
     /// The panels as drawn (the table's height is the page size).
     case layout(Layout)
@@ -24,8 +25,13 @@ public enum Input: Sendable, Equatable {
     case rowsChanged(RowsChanged)
     /// The key bindings: the command table's defaults with the user's bindings file applied.
     case keyMapLoaded(KeyMap)
+    /// Whether the browser starts with the mouse captured (`--no-mouse` says no).
+    case mouseCaptureStarted(Bool)
     /// What an effect found in the store (the runner reports it; only the reducer writes the state).
     case result(EffectResult)
     /// A message for the status line from outside the reducer (opening notices).
     case status(String, error: Bool = false)
+    /// `vellum demo`'s first status line: the keys to try (as bound), then `live`, what
+    /// changes by itself. It stays until the first key.
+    case welcome(live: String)
 }

@@ -12,14 +12,27 @@ enum MigrationPrompt {
         case open
         /// Do not open; the exit status.
         case exit(Int32)
+        /// Not a Vellum store (another program's database, a Core Data store): NEW is not a
+        /// model to migrate to but the one to read it with — a mapping, or the app's model.
+        case openWithModel
     }
 
     @MainActor
     static func resolve(storePath: String, model: ManagedObjectModel, modelName: String, readOnly: Bool) -> Outcome {
         let url = URL(fileURLWithPath: storePath)
-        let storeName = url.lastPathComponent
+        // A server store (postgresql://…?schema=NAME) is planned and migrated by the server.
+        let server: PostgreSQLURL?
+        do { server = PersistentStore.isServerLocation(storePath) ? try PostgreSQLURL(storePath) : nil } catch {
+            VellumBrowser.printError("vellum: \(error.description)")
+            return .exit(1)
+        }
+        let storeName = server.map { $0.schema.map { "schema \($0)" } ?? "the store" } ?? url.lastPathComponent
         let plan: MigrationPlan
-        do { plan = try StoreMigrator.plan(storeAt: url, to: model) } catch {
+        do throws(StoreError) {
+            if let server { plan = try StoreMigrator.plan(postgreSQL: server, to: model) } else { plan = try StoreMigrator.plan(storeAt: url, to: model) }
+        } catch .notAStore, .coreDataStore {
+            return .openWithModel
+        } catch {
             VellumBrowser.printError("vellum: \(error.description)")
             return .exit(1)
         }
@@ -47,7 +60,9 @@ enum MigrationPrompt {
             return .exit(1)
         }
         draw(MigrationPromptText.Line(text: "Migrating \(storeName)…", kind: .question), screen: screen)
-        do { try StoreMigrator.migrate(storeAt: url, to: model) } catch {
+        do {
+            if let server { try StoreMigrator.migrate(postgreSQL: server, to: model) } else { try StoreMigrator.migrate(storeAt: url, to: model) }
+        } catch {
             screen.stop()
             VellumBrowser.printError("vellum: \(error.description)")
             return .exit(1)
@@ -64,12 +79,7 @@ enum MigrationPrompt {
         while true {
             let (rows, columns) = (screen.size.rows, screen.size.columns)
             let last = text.maxOffset(rows: rows, columns: columns)
-            screen.clear()
-            for (row, line) in text.lines(rows: rows, columns: columns, offset: offset).enumerated() {
-                let style = line.kind == .body ? Style.plain : Style(attributes: .bold)
-                _ = screen.put(row: row, col: 0, text: line.text, style: style)
-            }
-            screen.refresh()
+            draw(text, offset: offset, on: screen)
             guard let key = screen.readKey(timeoutMilliseconds: 200) else { continue }
             let page = max(1, MigrationPromptText.bodyHeight(rows: rows) - 1)
             switch key {
@@ -83,6 +93,19 @@ enum MigrationPrompt {
             default: if !text.canRun { return false }
             }
         }
+    }
+
+    /// One frame of the question: the title, the plan from `offset`, the question
+    /// (drawn into any canvas, so the snapshot tests draw it without a terminal).
+    @MainActor
+    static func draw(_ text: MigrationPromptText, offset: Int, on screen: any CellCanvas) {
+        let (rows, columns) = (screen.size.rows, screen.size.columns)
+        screen.clear(style: .plain)
+        for (row, line) in text.lines(rows: rows, columns: columns, offset: offset).enumerated() {
+            let style = line.kind == .body ? Style.plain : Style(attributes: .bold)
+            _ = screen.put(row: row, col: 0, text: line.text, style: style)
+        }
+        screen.refresh()
     }
 
     @MainActor

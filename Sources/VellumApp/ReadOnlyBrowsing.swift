@@ -12,11 +12,18 @@ enum ReadOnlyBrowsing {
 
     static let refusal = "read-only: this store was opened read-only; edits are off (reopen without --read-only, with write permission)"
 
+    /// Why a store Vellum cannot write as its program would (`PersistentStore.writeRefusal`) is
+    /// read-only: the reason alone, cause first, as the status line shows only its beginning.
+    static func refusal(writeRefusal: String) -> String {
+        "read-only: \(writeRefusal)"
+    }
+
     /// True for the effects that change the store (or open an editor to do so).
     static func writes(_ effect: Effect) -> Bool {
         switch effect {
         case .beginEdit, .commitEdit, .addRecord, .deleteRecord, .undo, .redo, .editDetailField,
-             .resolveConflict, .pickerChoose, .duplicateRecord:
+             .resolveConflict, .pickerChoose, .duplicateRecord, .deleteMarked, .setMarked,
+             .previewDeletion, .planTracking, .changeTracking:
             return true
         default:
             return false
@@ -27,6 +34,7 @@ enum ReadOnlyBrowsing {
 extension EffectRunner {
     /// True (and the status says why) when the store is read-only and `effect` would write.
     func refusesInReadOnlyMode(_ effect: Effect) -> Bool {
+        if refusesForReadOnlyEntity(effect) { return true }
         guard container.store.isReadOnly, ReadOnlyBrowsing.writes(effect) else { return false }
         refuseEditInReadOnlyMode()
         return true
@@ -35,6 +43,7 @@ extension EffectRunner {
     /// Leaves any editor, prompt or picker the reducer opened, and says why nothing happens.
     func refuseEditInReadOnlyMode() {
         send(.result(.backToBrowse))
-        send(.status(ReadOnlyBrowsing.refusal, error: true))
+        let reason = container.store.writeRefusal.map(ReadOnlyBrowsing.refusal(writeRefusal:)) ?? ReadOnlyBrowsing.refusal
+        send(.status(reason, error: true))
     }
 }

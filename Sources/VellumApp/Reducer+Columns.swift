@@ -85,10 +85,12 @@ extension Reducer {
     /// The `C` list: j/k (↑/↓) choose, Space or Enter hides or shows, Esc, q or C closes.
     static func columnList(_ s: inout AppState, _ key: VellumTerminal.Key) -> [Effect] {
         let names = s.currentColumnLayout.ordered(s.allColumnNames)
-        switch (key, s.keyMap.action(for: key)) {
+        // Its own keys first (Space, Enter, Esc, q, C), then the list keys that move.
+        let own = s.keyMap.modeAction(for: key, in: .columns)
+        switch (own, own == nil ? s.keyMap.action(for: key) : nil) {
         case (_, .moveDown?): s.columnListCursor = min(names.count - 1, s.columnListCursor + 1)
         case (_, .moveUp?): s.columnListCursor = max(0, s.columnListCursor - 1)
-        case (.char(" "), _), (.enter, _):
+        case (.columnsToggle?, _):
             guard names.indices.contains(s.columnListCursor) else { return [] }
             let name = names[s.columnListCursor]
             var layout = s.currentColumnLayout
@@ -101,7 +103,7 @@ extension Reducer {
             }
             let current = s.columnNames.indices.contains(s.cursorColumn) ? s.columnNames[s.cursorColumn] : nil
             return save(layout, &s, keeping: current == name ? nil : current)
-        case (.escape, _), (.char("q"), _), (_, .columnList?):
+        case (.columnsClose?, _):
             s.mode = .browse
         default: break
         }

@@ -41,20 +41,22 @@ extension Reducer {
     static func summary(_ s: inout AppState, _ key: VellumTerminal.Key) -> [Effect] {
         guard var overlay = s.summary else { s.mode = .browse; return [] }
         let page = max(1, s.pageSize - 4)
-        switch key {
-        case .escape, .char("q"), .char("F"):
+        // Its own keys first (Enter, Esc, q, F), then the list keys that move.
+        let own = s.keyMap.modeAction(for: key, in: .summary)
+        switch (key, own, own == nil ? s.keyMap.action(for: key) : nil) {
+        case (_, .summaryClose?, _):
             s.mode = .browse
             s.summary = nil
             return []
-        case .char("j"), .down: overlay.cursor += 1
-        case .char("k"), .up: overlay.cursor -= 1
-        case .char("g"), .home: overlay.cursor = 0
-        case .char("G"), .end: overlay.cursor = overlay.buckets.count - 1
-        case .pageDown, .ctrl("f"): overlay.cursor += page
-        case .pageUp, .ctrl("b"): overlay.cursor -= page
-        case .mouse(let e) where e.kind == .wheelDown: overlay.cursor += 3
-        case .mouse(let e) where e.kind == .wheelUp: overlay.cursor -= 3
-        case .enter:
+        case (_, _, .moveDown?): overlay.cursor += 1
+        case (_, _, .moveUp?): overlay.cursor -= 1
+        case (_, _, .top?): overlay.cursor = 0
+        case (_, _, .bottom?): overlay.cursor = overlay.buckets.count - 1
+        case (_, _, .pageDown?): overlay.cursor += page
+        case (_, _, .pageUp?): overlay.cursor -= page
+        case (.mouse(let e), _, _) where e.kind == .wheelDown: overlay.cursor += 3
+        case (.mouse(let e), _, _) where e.kind == .wheelUp: overlay.cursor -= 3
+        case (_, .summaryFilter?, _):
             guard let text = overlay.filterText(at: overlay.cursor) else { return [] }
             s.mode = .browse
             s.summary = nil
@@ -69,28 +71,37 @@ extension Reducer {
     // MARK: Text search
 
     static func search(_ s: inout AppState, _ key: VellumTerminal.Key) -> [Effect] {
-        switch key {
-        case .escape:
+        switch s.keyMap.modeAction(for: key, in: .line) {
+        case .lineCancel?:
             s.mode = .browse
+            s.promptError = nil
             return []
-        case .enter:
-            s.mode = .browse
+        case .lineConfirm?:
             let text = s.editor.text
+            // A pattern that cannot run keeps the prompt open with the reason, as `/` does.
+            if let problem = FindPattern(text, regex: s.searchIsRegex).problem {
+                s.promptError = problem
+                return []
+            }
+            s.mode = .browse
+            s.promptError = nil
             guard !text.isEmpty else { return [] }
             s.searchText = text
-            return [.search(text, forward: true)]
+            return [.search(text, forward: true, regex: s.searchIsRegex)]
+        case .lineRegex?:
+            s.searchIsRegex.toggle()
+            s.promptError = nil
+            return []
         default:
             s.editor.handle(key)
+            s.promptError = nil
             return []
         }
     }
 
     /// The predicate for a text search: any string attribute CONTAINS[cd] the text.
-    public static func searchPredicate(_ text: String, attributes: [String]) -> VellumStore.Predicate {
-        let parts = attributes.map {
-            VellumStore.Predicate.comparison(Comparison(.key($0), .contains, .constant(.string(text)), options: [.caseInsensitive, .diacriticInsensitive]))
-        }
-        return parts.dropFirst().reduce(parts.first ?? .constant(false)) { .or($0, $1) }
+    public static func searchPredicate(_ text: String, attributes: [String]) -> VellumStore.QueryPredicate {
+        FindPattern(text).predicate(attributes: attributes)
     }
 
     /// The next match after (or before) `cursor` among `matches` (sorted row indices), wrapping.
@@ -106,43 +117,35 @@ extension Reducer {
 
     // MARK: Command line completion
 
-    /// Tab in the command line: completes the word before the end of the line.
-    static func complete(_ s: inout AppState) {
-        let text = s.editor.text
-        let endsWithSpace = text.last?.isWhitespace ?? false
-        let words = text.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
-        let candidates: [String]
-        let prefix: String
-        var head: [String]
-        if words.isEmpty || (words.count == 1 && !endsWithSpace) {
-            candidates = CommandTable.typedNames; prefix = words.first ?? ""; head = []
-        } else {
-            let argumentIndex = endsWithSpace ? words.count - 1 : words.count - 2
-            guard argumentIndex == 0 else { return }     // only the first argument completes
-            prefix = endsWithSpace ? "" : words.last!
-            head = [words[0]]
-            guard let command = CommandTable.typed(words[0]) else { return }
-            candidates = command.completion.candidates(in: s)
+    /// Tab (Shift-Tab: `backward`) in the command line. The menu of candidates shows
+    /// as the word is typed (`CompletionMenu`); Tab completes what every candidate
+    /// shares, a single candidate whole, and once nothing more is shared it walks
+    /// the menu, each press putting the next candidate in the line.
+    static func complete(_ s: inout AppState, backward: Bool = false) {
+        // A walk goes on only while the line still holds the candidate it put there.
+        if var cycle = s.completionCycle, let menu = CompletionMenu(line: cycle.line, in: s),
+           menu.matches.indices.contains(cycle.index), s.editor.text == menu.head + menu.matches[cycle.index] {
+            let n = menu.matches.count
+            cycle.index = (cycle.index + (backward ? n - 1 : 1)) % n
+            s.completionCycle = cycle
+            s.editor.setText(menu.head + menu.matches[cycle.index])
+            return
         }
-        let matches = candidates.filter { $0.lowercased().hasPrefix(prefix.lowercased()) }
-        guard !matches.isEmpty else { s.setStatus("no completion for '\(prefix)'", error: true); return }
-        var completed = commonPrefix(matches)
-        if completed.count < prefix.count { completed = prefix }
-        let unique = matches.count == 1
-        if !unique { s.setStatus(matches.joined(separator: " ")) } else { s.setStatus(nil) }
-        head.append(completed)
-        s.editor.setText(head.joined(separator: " ") + (unique ? " " : ""))
-    }
-
-    static func commonPrefix(_ items: [String]) -> String {
-        guard var p = items.first.map(Array.init) else { return "" }
-        for item in items.dropFirst() {
-            let a = Array(item)
-            var n = 0
-            while n < p.count, n < a.count, String(p[n]).lowercased() == String(a[n]).lowercased() { n += 1 }
-            p = Array(p.prefix(n))
+        s.completionCycle = nil
+        guard let menu = CompletionMenu(line: s.editor.text, in: s) else { return }
+        guard !menu.matches.isEmpty else { s.setStatus("no completion for '\(menu.prefix)'", error: true); return }
+        if menu.matches.count == 1 {
+            s.editor.setText(menu.head + menu.matches[0] + " ")
+            return
         }
-        return String(p)
+        let common = menu.commonPrefix
+        if common.count > menu.prefix.count {
+            s.editor.setText(menu.head + common)
+            return
+        }
+        let index = backward ? menu.matches.count - 1 : 0
+        s.completionCycle = CompletionCycle(line: s.editor.text, index: index)
+        s.editor.setText(menu.head + menu.matches[index])
     }
 
     // MARK: Mouse

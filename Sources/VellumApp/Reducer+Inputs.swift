@@ -7,7 +7,9 @@ extension Reducer {
         switch input {
         case .key(let key): return update(&state, key: key)
         case .store(let event): apply(event, to: &state)
-        case .tick(let now): _ = state.expireFlashes(now: now)
+        case .tick(let now):
+            _ = state.expireFlashes(now: now)
+            clockTicked(&state, now)
         case .layout(let layout):
             state.layout = layout
             state.pageSize = max(1, layout.visibleRows)
@@ -21,7 +23,9 @@ extension Reducer {
             if let error { state.setStatus("theme: \(error) — using \(name)", error: true) }
             else if !quietly { state.setStatus("theme \(name)") }
         case .status(let message, let error): state.setStatus(message, error: error)
+        case .welcome(let live): state.setStatus(welcome(state.keyMap, live: live), kind: .welcome)
         case .keyMapLoaded(let map): state.keyMap = map
+        case .mouseCaptureStarted(let on): state.mouseCapture = on
         case .result(let result): apply(result, to: &state)
         case .listShown(let list): show(list, in: &state)
         case .rowsChanged(let rows):
@@ -68,6 +72,16 @@ extension Reducer {
             for (i, n) in counts where i >= 0 {
                 if state.entityCounts.count <= i { state.entityCounts += Array(repeating: 0, count: i + 1 - state.entityCounts.count) }
                 state.entityCounts[i] = n
+                state.entityCountFailures[i] = nil
+            }
+        case .countFailed(let failures):
+            for (i, reason) in failures where state.entityNames.indices.contains(i) {
+                if state.entityCounts.count <= i { state.entityCounts += Array(repeating: 0, count: i + 1 - state.entityCounts.count) }
+                state.entityCountFailures[i] = reason
+            }
+            if let (i, reason) = failures.filter({ state.entityNames.indices.contains($0.key) }).min(by: { $0.key < $1.key }) {
+                let more = failures.count > 1 ? " (and \(failures.count - 1) more entities)" : ""
+                state.setStatus("\(state.entityNames[i]) not counted: \(reason)\(more)", error: true)
             }
         case .countsChanged(let deltas):
             for (i, n) in deltas where state.entityCounts.indices.contains(i) {

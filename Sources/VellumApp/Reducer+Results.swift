@@ -1,12 +1,31 @@
 /// The state changes that follow what the `EffectRunner` found in the store.
 extension Reducer {
+    /// Ends the status of running work that Esc or Ctrl-C can stop.
+    static let cancelHint = "… (Esc or Ctrl-C cancels)"
+
     static func apply(_ result: EffectResult, to s: inout AppState) {
         switch result {
         case .storeOpened(let entityNames, let themeNames):
             s.entityNames = entityNames
             s.themeNames = themeNames
+        case .yanked(let text, let what):
+            s.register = text
+            s.setStatus("copied \(what) (clipboard; ^Y pastes in the editor)")
+        case .marksChanged(let marked):
+            s.marked = marked
+        case .deletionPreviewed(let question):
+            guard s.mode == .confirmDelete else { return }
+            if let refusal = question.refusal {
+                s.mode = .browse
+                s.setStatus(refusal, error: true)
+            } else {
+                s.deleteCascadeCount = question.cascaded
+                s.setStatus(question.prompt)
+            }
         case .leftList(let place):
             if let place { s.backStack.append(place) }
+            s.marked = []
+            s.markAnchorRow = nil
             s.filterText = ""
             s.sort = nil
             s.thenSort = []
@@ -15,6 +34,8 @@ extension Reducer {
             s.scrollOffset = 0
         case .wentBack:
             guard let place = s.backStack.popLast() else { return }
+            s.marked = []
+            s.markAnchorRow = nil
             s.filterText = place.filterText
             s.sort = place.sort
             s.thenSort = place.thenSort
@@ -44,21 +65,33 @@ extension Reducer {
         case .summaryOpened(let summary):
             s.summary = summary
             s.mode = .summary
-        case .found(let row):
+        case .jumpedToRow(let row):
+            s.jumps.leave(s.cursorRow)
             s.focus = .table
             s.cursorRow = row
+        case .found(let row, let column, let cell):
+            s.focus = .table
+            s.cursorRow = row
+            if let column { s.cursorColumn = column }
+            s.foundCell = cell
         case .groupRestored(let key):
             s.groupKey = key
         case .exportNeedsConfirmation(let pending):
             s.pendingExport = pending
             s.mode = .confirmReplace
             s.setStatus("\(pending.path) exists; replace it? y/n")
+        case .trackingNeedsConfirmation(let question):
+            s.pendingTracking = question
+            s.mode = .confirmTracking
         case .queryStarted:
             s.mode = .browse
-            s.setStatus("filtering… (Esc or Ctrl-C cancels)")
+            s.setStatus("filtering" + cancelHint)
+        case .workStarted(let doing):
+            s.mode = .browse
+            s.setStatus(doing + cancelHint)
         case .queryEnded(let mode):
             s.mode = mode
-            if s.statusMessage == "filtering… (Esc or Ctrl-C cancels)" { s.setStatus(nil) }
+            if s.statusMessage?.hasSuffix(cancelHint) == true { s.setStatus(nil) }
         case .queryApplied(let filter, let sort, let atTop, let thenBy):
             s.filterText = filter
             s.sort = sort

@@ -7,12 +7,13 @@ public enum Reducer {
     public static func update(_ state: inout AppState, key: VellumTerminal.Key) -> [Effect] {
         if key == .resize { state.clamp(); return [] }
         if state.terminalTooSmall { return ignore(&state, key) }
+        keyPressed(&state)
         switch state.mode {
         case .browse: return browse(&state, key)
         case .help: return help(&state, key)
         case .confirmDelete:
             state.mode = .browse
-            if key == .char("y") || key == .char("Y") { return [.deleteRecord] }
+            if state.keyMap.modeAction(for: key, in: .question) == .yes { return [state.marked.isEmpty ? .deleteRecord : .deleteMarked] }
             state.setStatus("delete cancelled")
             return []
         case .edit: return edit(&state, key)
@@ -24,15 +25,22 @@ public enum Reducer {
         case .search: return search(&state, key)
         case .confirmReplace: return confirmReplace(&state, key)
         case .columnList: return columnList(&state, key)
+        case .confirmBulkEdit: return confirmBulkEdit(&state, key)
+        case .confirmTracking: return confirmTracking(&state, key)
+        case .messages: return messages(&state, key)
         }
     }
 
     private static func browse(_ s: inout AppState, _ key: VellumTerminal.Key) -> [Effect] {
-        if case .mouse(let event) = key { return mouse(&s, event) }
+        if case .mouse(let event) = key {
+            movedOn(&s)
+            return mouse(&s, event)
+        }
         if takeCountDigit(&s, key) { return [] }
         let count = s.countPrefix
         s.countPrefix = ""
         guard let action = s.keyMap.action(for: key) else { return [] }
+        movedOn(&s)
         if let effects = jumps(&s, action, count: count) { return effects }
         let sidebar = s.focus == .sidebar, detail = s.focus == .detail
         switch action {
@@ -68,12 +76,15 @@ public enum Reducer {
         case .sortAscending, .sortDescending:
             guard s.columnNames.indices.contains(s.cursorColumn) else { return [] }
             // Active only once the session has run it (`state.sort` is set there).
-            return [.applySort(VellumStore.SortDescriptor(s.columnNames[s.cursorColumn], ascending: action == .sortAscending))]
+            return [.applySort(VellumStore.QuerySortDescriptor(s.columnNames[s.cursorColumn], ascending: action == .sortAscending))]
         case .add: return s.currentEntityName == nil ? [] : [.addRecord]
         case .delete:
+            if !s.marked.isEmpty { return confirmDeleteMarked(&s) }
             guard s.rowCount > 0 else { s.setStatus("nothing to delete", error: true); return [] }
             s.mode = .confirmDelete
+            s.deleteCascadeCount = 0
             s.setStatus("delete this \(s.currentEntityName ?? "record")? y/n")
+            return [.previewDeletion]
         case .undo: return [.undo]
         case .redo: return [.redo]
         case .help:
@@ -82,6 +93,7 @@ public enum Reducer {
         case .command:
             s.mode = .command
             s.promptError = nil
+            s.completionCycle = nil
             s.editor = LineEditor()
         case .back:
             return s.backStack.isEmpty ? [] : [.back]
@@ -95,32 +107,37 @@ public enum Reducer {
             return [.openSummary]
         case .search:
             s.mode = .search
+            s.promptError = nil
             s.editor = LineEditor(suggesting: s.searchText)
         case .searchNext, .searchPrevious:
             guard !s.searchText.isEmpty else { s.setStatus("nothing to find — f starts a search", error: true); return [] }
-            return [.search(s.searchText, forward: action == .searchNext)]
+            return [.search(s.searchText, forward: action == .searchNext, regex: s.searchIsRegex)]
         case .duplicate:
             guard s.rowCount > 0 else { s.setStatus("nothing to duplicate", error: true); return [] }
             return [.duplicateRecord]
         case .hideColumn, .columnList, .narrowColumn, .widenColumn, .moveColumnLeft, .moveColumnRight, .firstColumn, .lastColumn:
             return columns(&s, action)
         case .jumpBack, .jumpForward: return []   // in the table only (`jumps`)
+        case .toggleMark, .markRange, .markAll, .invertMarks, .unmarkAll: return marks(&s, action)
+        case .yankCell: return s.rowCount > 0 ? [.yank(Yank(scope: .cell, format: .text))] : []
+        case .yankRows: return s.rowCount > 0 ? [.yank(Yank(scope: .rows, format: .tsv))] : []
+        case .track: return [.planTracking(untrack: false)]
         }
         s.clamp()
         return []
     }
 
     private static func conflict(_ s: inout AppState, _ key: VellumTerminal.Key) -> [Effect] {
-        switch key {
-        case .char("m"): return [.resolveConflict(keepMine: true)]
-        case .char("t"): return [.resolveConflict(keepMine: false)]
-        case .escape where s.conflict?.replay != nil:
+        switch s.keyMap.modeAction(for: key, in: .conflict) {
+        case .keepMine?: return [.resolveConflict(keepMine: true)]
+        case .takeTheirs?: return [.resolveConflict(keepMine: false)]
+        case .conflictBack? where s.conflict?.replay != nil:
             // An undo or redo waits: nothing was written, the action stays.
             s.conflict = nil
             s.mode = .browse
             s.setStatus("nothing written; the action stays to undo or redo later")
             return []
-        case .escape:
+        case .conflictBack?:
             s.mode = .edit
             return []
         default: return []
@@ -128,16 +145,16 @@ public enum Reducer {
     }
 
     private static func picker(_ s: inout AppState, _ key: VellumTerminal.Key) -> [Effect] {
-        switch key {
-        case .escape:
+        switch s.keyMap.modeAction(for: key, in: .picker) {
+        case .pickerCancel?:
             s.mode = .browse
             s.setStatus("picker cancelled")
             return []
-        case .up, .ctrl("p"): s.pickerCursor -= 1
-        case .down, .ctrl("n"): s.pickerCursor += 1
-        case .pageUp: s.pickerCursor -= 10
-        case .pageDown: s.pickerCursor += 10
-        case .enter: return [.pickerChoose]
+        case .pickerUp?: s.pickerCursor -= 1
+        case .pickerDown?: s.pickerCursor += 1
+        case .pickerPageUp?: s.pickerCursor -= 10
+        case .pickerPageDown?: s.pickerCursor += 10
+        case .pickerChoose?: return [.pickerChoose]
         default:
             // After the search changed the highlight goes to the first match: ∅ (clear)
             // is only ever chosen explicitly.
@@ -162,16 +179,19 @@ public enum Reducer {
     }
 
     private static func edit(_ s: inout AppState, _ key: VellumTerminal.Key) -> [Effect] {
-        switch key {
-        case .escape:
+        switch s.keyMap.modeAction(for: key, in: .line) {
+        case .lineCancel?:
             s.mode = .browse
             s.editError = nil
             s.setStatus("edit cancelled")
             return []
-        case .enter:
+        case .lineConfirm?:
             return [.commitEdit(s.editor.text)]
-        case .char(" ") where s.currentColumnType == .boolean:
+        case .lineToggle? where s.currentColumnType == .boolean:
             s.editor.setText(s.editor.text.lowercased() == "true" ? "false" : "true")
+        case .linePaste?:
+            // Paste the register (the last yank) at the cursor; line breaks become spaces.
+            for c in s.register { _ = s.editor.handle(.char(c == "\n" || c == "\t" ? " " : c)) }
         default:
             s.editor.handle(key)
         }
@@ -180,13 +200,13 @@ public enum Reducer {
     }
 
     private static func filter(_ s: inout AppState, _ key: VellumTerminal.Key) -> [Effect] {
-        switch key {
-        case .escape:
+        switch s.keyMap.modeAction(for: key, in: .line) {
+        case .lineCancel?:
             s.mode = .browse
             s.filterError = parseError(s.filterText)
             s.promptError = nil
             return []
-        case .enter:
+        case .lineConfirm?:
             let text = s.editor.text.trimmingCharacters(in: .whitespaces)
             if let error = parseError(text) { s.filterError = error; return [] }
             // The prompt stays open until the session has validated and run it.
@@ -200,12 +220,14 @@ public enum Reducer {
     }
 
     private static func command(_ s: inout AppState, _ key: VellumTerminal.Key) -> [Effect] {
-        switch key {
-        case .escape:
+        switch s.keyMap.modeAction(for: key, in: .line) {
+        case .lineCancel?:
             s.mode = .browse
             s.promptError = nil
+            s.completionCycle = nil
             return []
-        case .enter:
+        case .lineConfirm?:
+            s.completionCycle = nil
             // A refused command keeps the line open with the reason, as the `/` prompt does,
             // so what is typed next is never taken for one-letter commands.
             s.setStatus(nil)
@@ -216,12 +238,17 @@ public enum Reducer {
                 return effects
             }
             // A filter or sort closes the line once the session has run it.
-            if !effects.contains(where: \.isQuery) { s.mode = .browse }
+            // (A command may open its own question, such as `:set`'s y/n.)
+            if !effects.contains(where: \.isQuery), s.mode == .command { s.mode = .browse }
             return effects
-        case .tab:
+        case .lineComplete?:
             complete(&s)
             return []
+        case .lineCompletePrevious?:
+            complete(&s, backward: true)
+            return []
         default:
+            s.completionCycle = nil
             s.editor.handle(key)
             s.promptError = nil
             return []
@@ -245,6 +272,6 @@ public enum Reducer {
     /// nil when `text` is empty (no filter) or a valid predicate.
     public static func parseError(_ text: String) -> ParseError? {
         guard !text.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
-        do { _ = try VellumStore.Predicate(format: text); return nil } catch { return error.parseError }
+        do { _ = try VellumStore.QueryPredicate(format: text); return nil } catch { return error.parseError }
     }
 }

@@ -21,6 +21,6 @@ extension Renderer {
             screen.fill(row: top + 2 + line, col: left + 1, width: width - 2, style: style)
             screen.put(row: top + 2 + line, col: left + 2, text: mark + name + resize, style: style, maxWidth: width - 4)
         }
-        screen.put(row: top + height - 2, col: left + 2, text: "Space show/hide  j/k move  Esc close", style: f.theme[.dim], maxWidth: width - 4)
+        screen.put(row: top + height - 2, col: left + 2, text: ModeHints.columnList(s.keyMap), style: f.theme[.dim], maxWidth: width - 4)
     }
 }

@@ -36,6 +36,6 @@ extension Renderer {
             screen.put(row: y + n, col: left + 2, text: o.line(i, valueWidth: valueWidth, barWidth: barWidth), style: st, maxWidth: inner)
         }
         let more = o.distinct > o.buckets.count ? "  (top \(o.buckets.count) of \(o.distinct))" : ""
-        screen.put(row: top + height - 1, col: left + 2, text: " Enter filter  Esc close\(more) ", style: f.theme[.border], maxWidth: inner)
+        screen.put(row: top + height - 1, col: left + 2, text: " " + ModeHints.summaryFooter(f.state.keyMap) + "\(more) ", style: f.theme[.border], maxWidth: inner)
     }
 }

@@ -25,11 +25,14 @@ enum Renderer {
         detail(f, screen)
         statusBar(f, screen)
         bottomLine(f, screen)
+        if f.state.mode == .command { completionMenu(f, screen) }
         if f.state.mode == .help { help(f, screen) }
         if f.state.mode == .picker { picker(f, screen) }
         if f.state.mode == .conflict { conflict(f, screen) }
         if f.state.mode == .summary { summaryOverlay(f, screen) }
         if f.state.mode == .columnList { columnList(f, screen) }
+        if f.state.mode == .messages { messages(f, screen) }
+        if f.state.mode == .confirmTracking { trackingQuestion(f, screen) }
         screen.refresh()
     }
 
@@ -42,15 +45,18 @@ enum Renderer {
         return iso.dropFirst(11).hasPrefix("00:00:00") ? day : day + " " + time
     }
 
+    /// A value's cell: a keyed archive (a transformable value) decoded when it holds
+    /// standard Foundation classes, else with its class and why not (`ArchivedValueText`).
     static func cellText(_ v: Value) -> String {
-        v.isNull ? "∅" : v.description.replacingOccurrences(of: "\n", with: "⏎")
+        if case .data(let d) = v, let archived = ArchivedValueText.displayText(d) { return archived.replacingOccurrences(of: "\n", with: "⏎") }
+        return v.isNull ? "∅" : v.description.replacingOccurrences(of: "\n", with: "⏎")
     }
 
     private static func sidebar(_ f: Frame, _ screen: any CellCanvas) {
         let r = f.layout.sidebar, t = f.theme, s = f.state
         screen.put(row: r.row, col: r.col, text: DisplayWidth.fit(" Entities", toWidth: r.width), style: t[.header])
         for (i, name) in s.entityNames.enumerated() where i + 1 < r.height {
-            let count = f.model.entityCounts.indices.contains(i) ? String(f.model.entityCounts[i]) : "?"
+            let count = s.entityCountFailures[i] != nil ? "⚠" : f.model.entityCounts.indices.contains(i) ? String(f.model.entityCounts[i]) : "?"
             let nameWidth = max(1, r.width - DisplayWidth.of(count) - 2)
             let line = " " + DisplayWidth.fit(name, toWidth: nameWidth) + count + " "
             var style = i == s.selectedEntity ? t[.accent] : t[.text]
@@ -122,6 +128,8 @@ enum Renderer {
             var rowStyle = row.flashing ? t[.highlight] : t[.text]
             if selected { rowStyle = s.focus == .table ? t[.selection] : t[.text].adding(.bold) }
             screen.fill(row: y, col: r.col, width: r.width, style: rowStyle)
+            // A marked row shows a bullet on the divider left of it, over no value.
+            if row.marked, r.col > 0 { screen.put(row: y, col: r.col - 1, text: "•", style: t[.accent].adding(.bold)) }
             x = r.col
             for c in visible where x < r.col + r.width {
                 let style = selected && c == s.cursorColumn && s.focus == .table ? t[.cursor] : rowStyle
@@ -130,6 +138,9 @@ enum Renderer {
                 // values are not pushed past the edge.
                 let shown = min(widths[c], r.col + r.width - x)
                 screen.put(row: y, col: x, text: DisplayWidth.fit(cells[n][c], toWidth: shown, alignment: align), style: style, maxWidth: shown)
+                if let found = row.found, found.column == c, align == .left, s.mode != .edit {
+                    foundMark(found.characters, of: cells[n][c], at: x, row: y, width: shown, style: t[.highlight].adding(.bold), screen)
+                }
                 x += widths[c] + 1
             }
             if selected && s.mode == .edit {
@@ -140,6 +151,18 @@ enum Renderer {
                 editorLine(s.editor, row: y, col: cx, width: w, style: t[.cursor], screen)
             }
         }
+    }
+
+    /// What a find matched in a left-aligned cell, drawn over it in `style`, as far as the cell shows.
+    private static func foundMark(_ characters: Range<Int>, of text: String, at x: Int, row y: Int, width: Int,
+                                  style: Style, _ screen: any CellCanvas) {
+        let chars = Array(text)
+        guard characters.lowerBound < chars.count else { return }
+        let start = DisplayWidth.of(String(chars[..<characters.lowerBound]))
+        let room = width - start - (DisplayWidth.of(text) > width ? 1 : 0)   // the ellipsis stays
+        guard room > 0 else { return }
+        let part = String(chars[characters.lowerBound..<min(characters.upperBound, chars.count)])
+        screen.put(row: y, col: x + start, text: DisplayWidth.truncate(part, toWidth: room, ellipsis: ""), style: style, maxWidth: room)
     }
 
     /// Draws a line editor, scrolled so the cursor is visible, and places the terminal cursor.
@@ -175,11 +198,29 @@ enum Renderer {
     /// A related object's display attribute (name/title), or its ID URI; a target
     /// whose row is missing (a dangling reference written elsewhere) says so.
     static func displayName(_ o: ManagedObject) -> String {
-        if o.isMissing { return "⚠ missing \(o.entity.name) \(o.objectID.primaryKey.map { "p\($0)" } ?? "")" }
+        if o.isMissing { return "⚠ missing " + shortName(o) }
         for key in Self.nameLikeKeys(of: o.entity) {
             if let v = try? o.value(forKey: key), !v.isNull { return v.description }
         }
-        return o.objectID.uriString
+        return shortName(o)
+    }
+
+    /// `displayName` for the detail pane: a name that cannot be read (its row gone
+    /// from under a fault, another program's schema change) throws, so the pane says why.
+    static func describedName(_ o: ManagedObject) throws -> String {
+        if o.isMissing { return "⚠ missing " + shortName(o) }
+        for key in Self.nameLikeKeys(of: o.entity) {
+            let v = try o.value(forKey: key)
+            if !v.isNull { return v.description }
+        }
+        return shortName(o)
+    }
+
+    /// "Image p35" ("Image new" before its first save): what the detail pane's title
+    /// says. The object's URI repeats the store's UUID in front of every object, so a
+    /// picker or a status line of URIs could not tell two objects apart.
+    static func shortName(_ o: ManagedObject) -> String {
+        "\(o.entity.name) \(o.objectID.primaryKey.map { "p\($0)" } ?? "new")"
     }
 
     /// The entity's name-like attributes in order of preference, matched ignoring case:
@@ -194,65 +235,82 @@ enum Renderer {
         let r = f.layout.status, t = f.theme, s = f.state
         screen.fill(row: r.row, col: r.col, width: r.width, style: t[.status])
         if s.mode == .filter || s.mode == .command || s.mode == .search {
-            let prompt = s.mode == .filter ? "/" : s.mode == .search ? "find: " : ":"
+            let prompt = s.mode == .filter ? "/" : s.mode == .search ? (s.searchIsRegex ? "find regex: " : "find: ") : ":"
             screen.put(row: r.row, col: 0, text: prompt, style: t[.statusText])
             let w = DisplayWidth.of(prompt)
             editorLine(s.editor, row: r.row, col: w, width: r.width - w, style: t[.status], screen)
             return
         }
+        if s.statusKind == .welcome, let welcome = s.statusMessage {
+            // The demo's first line says what to try, then the live marker as it fits;
+            // the list facts show again at the first key.
+            let x = screen.put(row: r.row, col: 1, text: welcome + " ", style: t[.warning], maxWidth: r.width - 2)
+            let room = r.width - x - 3
+            if let live = [liveMarker(s), "● live"].first(where: { DisplayWidth.of($0) <= room }) {
+                screen.put(row: r.row, col: x + 2, text: live, style: t[.statusText], maxWidth: room)
+            }
+            return
+        }
         var parts = [f.model.fileName, (s.currentEntityName ?? "-") + (s.navigationTitle.map { " (\($0))" } ?? "")]
         parts.append(f.model.table.map { $0.rowCount == 0 ? "row 0/0" : "row \(s.cursorRow + 1)/\($0.rowCount)" } ?? "")
+        if !s.marked.isEmpty { parts.append("\(s.marked.count) marked") }
         if !s.filterText.isEmpty { parts.append("filter: \(s.filterText)") }
         if !s.sortDescriptors.isEmpty { parts.append("sort: " + SortMarks.summary(s.sortDescriptors)) }
         if case let hidden = s.allColumnNames.count - s.columnNames.count, hidden > 0 { parts.append("\(hidden) hidden (C)") }
-        var live = "● live"
-        if let writer = s.lastWriter, let date = s.lastWriteDate { live += " · \(writer) \(timeString(date))" }
-        else if let change = s.lastChange { live += " " + timeString(change) }
-        parts.append(live)
+        parts.append(liveMarker(s))
         if f.model.pendingWrites > 0 { parts.append("writes: \(f.model.pendingWrites)") }
-        let x = screen.put(row: r.row, col: 1, text: parts.joined(separator: " │ "), style: t[.statusText], maxWidth: r.width - 2)
-        if let message = s.editError ?? s.statusMessage {
+        let message = s.editError ?? s.statusMessage
+        // The store's name gives way first (a PostgreSQL URL or a deep path can fill the
+        // line): shortened in the middle, so the live marker and the message stay visible.
+        let room = r.width - 2 - (message.map { DisplayWidth.of($0) + 4 } ?? 0)
+        let overflow = DisplayWidth.of(parts.joined(separator: " │ ")) - room
+        if overflow > 0 { parts[0] = shortenedInTheMiddle(parts[0], toWidth: max(12, DisplayWidth.of(parts[0]) - overflow)) }
+        var info = parts.joined(separator: " │ ")
+        if message != nil, DisplayWidth.of(info) > room {
+            // The message is what just happened: it takes the room of the list facts'
+            // tail (filter, sort…), never of the file, entity and row.
+            let kept = parts.prefix(3).joined(separator: " │ ")
+            info = room > DisplayWidth.of(kept) + 4 ? DisplayWidth.truncate(info, toWidth: room) : kept
+        }
+        let x = screen.put(row: r.row, col: 1, text: info, style: t[.statusText], maxWidth: r.width - 2)
+        if let message {
             let style = (s.editError != nil || s.statusIsError) ? t[.error] : t[.warning]
             screen.put(row: r.row, col: x + 2, text: " " + message + " ", style: style, maxWidth: r.width - x - 2)
         }
     }
 
+    /// "● live", with who wrote last from outside and when.
+    static func liveMarker(_ s: AppState) -> String {
+        var live = "● live"
+        if let writer = s.lastWriter, let date = s.lastWriteDate { live += " · \(writer) \(timeString(date))" }
+        else if let change = s.lastChange { live += " " + timeString(change) }
+        return live
+    }
+
+    /// `text` cut to `width` columns by replacing its middle with "…": both the start
+    /// (`postgresql://`, the folder) and the end (the file, `schema=`) stay readable.
+    static func shortenedInTheMiddle(_ text: String, toWidth width: Int) -> String {
+        guard DisplayWidth.of(text) > width, width > 1 else { return text }
+        let tail = (width - 1) / 2
+        let end = String(DisplayWidth.truncate(String(text.reversed()), toWidth: tail, ellipsis: "").reversed())
+        return DisplayWidth.truncate(text, toWidth: width - 1 - DisplayWidth.of(end), ellipsis: "") + "…" + end
+    }
+
+    /// The hint line: the reason a `/` or `:` line was refused, else the mode's
+    /// hint (`ModeHints`), else the browse hint bar, all made from the bound keys.
     private static func bottomLine(_ f: Frame, _ screen: any CellCanvas) {
         let r = f.layout.hints, t = f.theme, s = f.state
-        switch s.mode {
-        case .filter:
-            if let error = s.filterError {
-                let caret = String(repeating: " ", count: 1 + DisplayWidth.of(String(s.editor.characters.prefix(error.position)))) + "^ "
-                screen.put(row: r.row, col: 0, text: caret + error.description, style: t[.error], maxWidth: r.width)
-            } else if let refused = s.promptError {
-                screen.put(row: r.row, col: 0, text: " " + refused, style: t[.error], maxWidth: r.width)
-            } else {
-                screen.put(row: r.row, col: 0, text: " Enter apply  Esc cancel  (empty clears the filter)", style: t[.dim], maxWidth: r.width)
-            }
-        case .command where s.promptError != nil:
-            screen.put(row: r.row, col: 0, text: " " + (s.promptError ?? ""), style: t[.error], maxWidth: r.width)
-        case .command:
-            let usages = CommandTable.lineCommands.map(\.usage).joined(separator: "  ")
-            screen.put(row: r.row, col: 0, text: " \(usages)  (Tab completes)", style: t[.dim], maxWidth: r.width)
-        case .search:
-            screen.put(row: r.row, col: 0, text: " Enter find (text fields, case-insensitive)  n/N next/previous  Esc cancel", style: t[.dim], maxWidth: r.width)
-        case .summary:
-            screen.put(row: r.row, col: 0, text: " j/k move  Enter filter on the value  Esc close", style: t[.dim], maxWidth: r.width)
-        case .edit:
-            let extra = s.currentColumnType == .boolean ? "  Space toggle" : ""
-            screen.put(row: r.row, col: 0, text: " Enter save  Esc cancel  ^A/^E ^←/^→ ^U/^K/^W\(extra)  \(s.editIsOptional ? "empty = null" : "required")", style: t[.dim], maxWidth: r.width)
-        case .conflict:
-            let back = f.state.conflict?.replay == nil ? "back to the editor" : "decide later"
-            screen.put(row: r.row, col: 0, text: " m keep mine  t take theirs  Esc \(back)", style: t[.warning], maxWidth: r.width)
-        case .picker:
-            screen.put(row: r.row, col: 0, text: " type to search  ↑/↓ choose  Enter set  Esc cancel", style: t[.dim], maxWidth: r.width)
-        case .confirmDelete:
-            screen.put(row: r.row, col: 0, text: " Delete this record? y = yes, any other key = no", style: t[.warning], maxWidth: r.width)
-        case .confirmReplace:
-            screen.put(row: r.row, col: 0, text: " Replace the existing file? y = yes, n or Esc = no (the old file stays)", style: t[.warning], maxWidth: r.width)
-        default:
-            screen.put(row: r.row, col: 0, text: " " + s.keyMap.hint, style: t[.dim], maxWidth: r.width)
+        if s.mode == .filter, let error = s.filterError {
+            let caret = String(repeating: " ", count: 1 + DisplayWidth.of(String(s.editor.characters.prefix(error.position)))) + "^ "
+            screen.put(row: r.row, col: 0, text: caret + error.description, style: t[.error], maxWidth: r.width)
+            return
         }
+        if s.mode == .filter || s.mode == .command || s.mode == .search, let refused = s.promptError {
+            screen.put(row: r.row, col: 0, text: " " + refused, style: t[.error], maxWidth: r.width)
+            return
+        }
+        let asks = [.conflict, .confirmDelete, .confirmBulkEdit, .confirmReplace, .confirmTracking].contains(s.mode)
+        screen.put(row: r.row, col: 0, text: " " + (ModeHints.bottomLine(s) ?? s.keyMap.hint(width: r.width - 1)), style: asks ? t[.warning] : t[.dim], maxWidth: r.width)
     }
 
     private static func help(_ f: Frame, _ screen: any CellCanvas) {
@@ -266,6 +324,32 @@ enum Renderer {
         }
         screen.put(row: r.row + r.height - 1, col: r.col + 2, text: overlay.footer(scroll: f.state.helpScroll),
                    style: style.adding(.bold), maxWidth: r.width - 4)
+    }
+
+    private static func messages(_ f: Frame, _ screen: any CellCanvas) {
+        let s = f.state, overlay = MessagesOverlay(size: screen.size, messages: s.messages), r = overlay.box
+        let style = f.theme[.text]
+        box(screen, top: r.row, left: r.col, width: r.width, height: r.height, style: f.theme[.border])
+        screen.fill(row: r.row + 1, col: r.col + 1, width: r.width - 2, height: r.height - 2, style: style)
+        screen.put(row: r.row + 1, col: r.col + 2, text: overlay.title(count: s.messages.count), style: f.theme[.header], maxWidth: r.width - 4)
+        for (y, line) in overlay.visibleLines(scroll: s.messagesScroll).enumerated() {
+            let error = line.dropFirst(8).hasPrefix(" error ")
+            screen.put(row: r.row + 2 + y, col: r.col + 2, text: line, style: error ? f.theme[.error] : style, maxWidth: r.width - 4)
+        }
+        screen.put(row: r.row + r.height - 2, col: r.col + 2, text: overlay.footer(scroll: s.messagesScroll, keys: s.keyMap),
+                   style: f.theme[.dim], maxWidth: r.width - 4)
+    }
+
+    /// `:track`/`:track off`: every name that would be added or removed, in a box above the question.
+    private static func trackingQuestion(_ f: Frame, _ screen: any CellCanvas) {
+        guard let q = f.state.pendingTracking else { return }
+        let (r, lines) = q.overlay(size: screen.size)
+        box(screen, top: r.row, left: r.col, width: r.width, height: r.height, style: f.theme[.border])
+        screen.fill(row: r.row + 1, col: r.col + 1, width: r.width - 2, height: r.height - 2, style: f.theme[.text])
+        screen.put(row: r.row + 1, col: r.col + 2, text: q.title, style: f.theme[.header], maxWidth: r.width - 4)
+        for (y, line) in lines.enumerated() {
+            screen.put(row: r.row + 2 + y, col: r.col + 3, text: line, style: f.theme[.text], maxWidth: r.width - 5)
+        }
     }
 
     /// A framed, filled rectangle (the overlays' frame).
@@ -291,9 +375,7 @@ enum Renderer {
         screen.put(row: top + 1, col: left + 2, text: title, style: f.theme[.error], maxWidth: width - 4)
         screen.put(row: top + 3, col: left + 2, text: "mine:   " + c.mine, style: style, maxWidth: width - 4)
         screen.put(row: top + 4, col: left + 2, text: "theirs: " + (c.deleted ? "(deleted)" : c.theirs ?? "∅"), style: style, maxWidth: width - 4)
-        let keep = c.replay != nil ? "m \(c.replay == .undo ? "undo" : "redo") over theirs" : c.deleted ? "m re-add with mine" : "m keep mine"
-        let back = c.replay == nil ? "back to editing" : "decide later"
-        screen.put(row: top + 6, col: left + 2, text: "\(keep)   t take theirs   Esc \(back)", style: style, maxWidth: width - 4)
+        screen.put(row: top + 6, col: left + 2, text: ModeHints.conflictBox(c, f.state.keyMap), style: style, maxWidth: width - 4)
     }
 
     private static func picker(_ f: Frame, _ screen: any CellCanvas) {

@@ -7,10 +7,10 @@ import VellumStore
 public final class ResultsRowSource: RowSource {
     public let context: ManagedObjectContext
     public let entityName: String
-    public var predicate: VellumStore.Predicate?
-    public var sortDescriptors: [VellumStore.SortDescriptor]
+    public var predicate: VellumStore.QueryPredicate?
+    public var sortDescriptors: [VellumStore.QuerySortDescriptor]
     /// Extra restriction that the user's filter cannot remove (relationship navigation).
-    public var basePredicate: VellumStore.Predicate?
+    public var basePredicate: VellumStore.QueryPredicate?
     public let batchSize: Int
     /// `:group KEY`: rows come in sections by this key path (the first sort key).
     public var sectionKeyPath: String?
@@ -27,8 +27,8 @@ public final class ResultsRowSource: RowSource {
     var delivering: Set<ObjectID> = []
 
     public init(context: ManagedObjectContext, entityName: String,
-                predicate: VellumStore.Predicate? = nil, sortDescriptors: [VellumStore.SortDescriptor] = [],
-                basePredicate: VellumStore.Predicate? = nil, batchSize: Int = 100) throws {
+                predicate: VellumStore.QueryPredicate? = nil, sortDescriptors: [VellumStore.QuerySortDescriptor] = [],
+                basePredicate: VellumStore.QueryPredicate? = nil, batchSize: Int = 100) throws {
         self.context = context
         self.entityName = entityName
         self.predicate = predicate
@@ -40,14 +40,14 @@ public final class ResultsRowSource: RowSource {
     }
 
     /// A meaningful default order: `name`, `title`, or the first plain attribute.
-    public static func defaultSort(for entity: Entity?) -> VellumStore.SortDescriptor? {
+    public static func defaultSort(for entity: Entity?) -> VellumStore.QuerySortDescriptor? {
         guard let entity else { return nil }
         let plain = entity.attributes.filter { !$0.isTransient && ![.binary, .transformable, .undefined].contains($0.type) }
         let preferred = ["name", "title"].compactMap { key in plain.first { $0.name == key } }.first ?? plain.first
-        return preferred.map { VellumStore.SortDescriptor($0.name) }
+        return preferred.map { VellumStore.QuerySortDescriptor($0.name) }
     }
 
-    public var effectiveSort: VellumStore.SortDescriptor? { controller.fetchRequest.sortDescriptors.first }
+    public var effectiveSort: VellumStore.QuerySortDescriptor? { controller.fetchRequest.sortDescriptors.first }
 
     public var count: Int { controller.fetchedObjectCount }
     public var rowIDs: [ObjectID] { controller.fetchedObjectIDs }
@@ -120,7 +120,7 @@ public final class ResultsRowSource: RowSource {
             // The section key must lead the sort; the user's order applies within sections.
             let path = key.split(separator: ".").map(String.init)
             let ascending = sorts.first { $0.keyPath == path }?.ascending ?? true
-            sorts = [VellumStore.SortDescriptor(key, ascending: ascending)] + sorts.filter { $0.keyPath != path }
+            sorts = [VellumStore.QuerySortDescriptor(key, ascending: ascending)] + sorts.filter { $0.keyPath != path }
         }
         var request = FetchRequest(entityName: entityName, predicate: combinedPredicate(), sortDescriptors: sorts)
         request.fetchBatchSize = batchSize
@@ -143,7 +143,7 @@ public final class ResultsRowSource: RowSource {
 
     /// The list's restriction and the user's filter, composed as values: nothing is
     /// printed and parsed again, so no filter the parser accepted can be lost here.
-    func combinedPredicate() -> VellumStore.Predicate? {
+    func combinedPredicate() -> VellumStore.QueryPredicate? {
         switch (basePredicate, predicate) {
         case (nil, nil): return nil
         case (let b?, nil): return b

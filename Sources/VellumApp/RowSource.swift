@@ -11,7 +11,7 @@ public protocol RowSource: AnyObject {
     /// The ID of one row, nil when out of range.
     func id(at index: Int) -> ObjectID?
     /// The sort actually used (the user's, or the default one).
-    var effectiveSort: VellumStore.SortDescriptor? { get }
+    var effectiveSort: VellumStore.QuerySortDescriptor? { get }
     /// The object for a row; values load on first access (faults, in batches).
     func object(at index: Int) throws -> ManagedObject
     /// The row of an object, by identity.

@@ -5,13 +5,13 @@ import VellumStore
 enum SortMarks {
     /// The header's place suffix for `column` (the direction of the primary key is drawn
     /// by the header itself); "" when the list is sorted by one key or not by this column.
-    static func position(of column: String, in sorts: [VellumStore.SortDescriptor]) -> String {
+    static func position(of column: String, in sorts: [VellumStore.QuerySortDescriptor]) -> String {
         guard sorts.count > 1, let at = sorts.firstIndex(where: { $0.keyPath == [column] }) else { return "" }
         return at == 0 ? "1" : (sorts[at].ascending ? " ▲" : " ▼") + String(at + 1)
     }
 
     /// The status bar's `name ▲, price ▼`.
-    static func summary(_ sorts: [VellumStore.SortDescriptor]) -> String {
+    static func summary(_ sorts: [VellumStore.QuerySortDescriptor]) -> String {
         sorts.map { "\($0.keyPath.joined(separator: ".")) \($0.ascending ? "▲" : "▼")" }.joined(separator: ", ")
     }
 }

@@ -10,6 +10,9 @@ public enum StoreEvent: Sendable, Equatable {
     case remoteWriter(author: String?, at: Date)
     /// Records per entity, by index in `entityNames` (only the entities recounted).
     case counted([Int: Int])
+    /// These entities (by index) could not be counted, and why: the sidebar marks
+    /// them ⚠ (not 0) and the status line gives the reason.
+    case countFailed([Int: String])
     /// Records per entity grew or shrank by these numbers (a merged save's inserts and deletes).
     case countsChanged([Int: Int])
     /// A user action was saved: the status says what it did.

@@ -72,6 +72,6 @@ public struct SummaryOverlay: Sendable, Equatable {
     public func filterText(at i: Int) -> String? {
         guard buckets.indices.contains(i) else { return nil }
         let c = Comparison(.key(column), .equal, .constant(buckets[i].value))
-        return VellumStore.Predicate.comparison(c).description
+        return VellumStore.QueryPredicate.comparison(c).description
     }
 }

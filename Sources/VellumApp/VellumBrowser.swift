@@ -8,8 +8,10 @@ public enum VellumBrowser {
     /// errors (missing file, not a store, no terminal, too small) are printed to stderr.
     @MainActor
     /// With `model` (`--model NEW`), a store holding another model is migrated first if the user agrees (`MigrationPrompt`).
+    /// `demo`: open `DemoStore.firstEntity` with the welcome line (`vellum demo`).
     public static func run(storePath: String, themeName: String?, readOnly askedReadOnly: Bool = false,
-                           model: (model: ManagedObjectModel, name: String)? = nil) async throws -> Int32 {
+                           model: (model: ManagedObjectModel, name: String)? = nil, demo: Bool = false,
+                           mouse: Bool = true) async throws -> Int32 {
         let onServer = PersistentStore.isServerLocation(storePath)
         guard onServer || FileManager.default.fileExists(atPath: storePath) else {
             printError("vellum: no such file: \(storePath)")
@@ -17,15 +19,19 @@ public enum VellumBrowser {
         }
         // A store the user cannot write is browsed read-only (the status line says why).
         let readOnly = askedReadOnly || (!onServer && !PersistentStore.isWritable(storePath))
-        if let model, case .exit(let status) = MigrationPrompt.resolve(storePath: storePath, model: model.model,
-                                                                         modelName: model.name, readOnly: readOnly) {
-            return status
+        // The model another program's database or a Core Data store is read with (`--model`).
+        var readingModel: ManagedObjectModel?
+        if let model {
+            switch MigrationPrompt.resolve(storePath: storePath, model: model.model, modelName: model.name, readOnly: readOnly) {
+            case .exit(let status): return status
+            case .openWithModel: readingModel = model.model
+            case .open: break
+            }
         }
-        let container: PersistentContainer
+        var container: PersistentContainer
         do {
-            // Any SQLite database: another program's is opened through its inferred model.
-            container = try PersistentContainer(store: PersistentStore.open(location: storePath, model: nil,
-                                                                            options: StoreOptions(createIfMissing: false, readOnly: readOnly)))
+            // Any SQLite database: another program's is opened through its inferred model (or the mapping given).
+            container = try SchemaReopen.open(storePath, readOnly: readOnly, model: readingModel)
         } catch let error as StoreError {
             Screen.current?.stop()   // up when the migration prompt showed
             printError("vellum: \(error.description)")
@@ -41,6 +47,7 @@ public enum VellumBrowser {
             return 1
         }
         defer { screen.stop() }
+        screen.setMouseCapture(mouse)
         // A private queue: the loop blocks the main thread in readKey for up to 50 ms.
         let guardian = TerminalGuard()
         guardian.install(queue: DispatchQueue(label: "vellum.signals"))
@@ -56,24 +63,47 @@ public enum VellumBrowser {
         let environment = ProcessInfo.processInfo.environment
         let requested = themeName ?? environment["VELLUM_THEME"].flatMap { $0.isEmpty ? nil : $0 } ?? ThemeLoader.defaultThemeName
         let loader = ThemeLoader()
-        let (theme, themeError) = EventLoop.loadTheme(requested, loader: loader, capability: screen.colorCapability)
+        var (theme, themeError) = EventLoop.loadTheme(requested, loader: loader, capability: screen.colorCapability)
         screen.setExactColors(theme.exactColors)
 
-        let session = BrowserSession(container: container,
-                                     layoutFile: ColumnLayoutFile(environment: environment, storePath: storePath))
-        session.send(.themeLoaded(name: theme.name, error: nil, quietly: true))
-        let bindings = BindingsFile.load(environment: environment)
-        session.send(.keyMapLoaded(bindings.keyMap))
-        if let problem = bindings.summary { session.setStatus(problem, error: true) }
-        if readOnly {
-            let snapshot: Bool = container.store.readsSnapshot
-            session.setStatus(ReadOnlyBrowsing.openedMessage(requested: askedReadOnly, snapshot: snapshot))
+        // Another program's database whose schema changes while shown is opened
+        // again with the model inferred anew (`SchemaReopen`), on the same screen.
+        var reopened: String?
+        var reopenedEntity: String?
+        while true {
+            let session = BrowserSession(container: container,
+                                         layoutFile: ColumnLayoutFile(environment: environment, storePath: storePath),
+                                         opening: reopenedEntity ?? (demo ? DemoStore.firstEntity : nil))
+            session.send(.themeLoaded(name: theme.name, error: nil, quietly: true))
+            let bindings = BindingsFile.load(environment: environment)
+            session.send(.keyMapLoaded(bindings.keyMap))
+            session.send(.mouseCaptureStarted(screen.capturesMouse))
+            if demo && reopened == nil { session.send(.welcome(live: DemoStore.welcomeLive)) }
+            if let problem = bindings.summary { session.setStatus(problem, error: true) }
+            if readOnly {
+                let snapshot: Bool = container.store.readsSnapshot
+                session.setStatus(ReadOnlyBrowsing.openedMessage(requested: askedReadOnly, snapshot: snapshot))
+            } else if let refusal = container.store.writeRefusal {
+                session.setStatus(ReadOnlyBrowsing.refusal(writeRefusal: refusal), error: true)
+            }
+            if let themeError { session.send(.themeLoaded(name: theme.name, error: themeError.description)) }
+            if let reopened { session.setStatus(reopened) }
+            let loop = EventLoop(session: session, screen: screen,
+                                 fileName: onServer ? container.store.path : URL(fileURLWithPath: storePath).lastPathComponent, theme: theme)
+            let observer = SchemaReopen.observe(container, loop: loop)
+            await loop.run()
+            // The schema changed, or `:track`/`:track off` changed how changes are learnt.
+            guard let status = loop.schemaChange.map(SchemaReopen.status) ?? loop.reopening?.status else { return 0 }
+            reopenedEntity = loop.schemaChange == nil ? loop.reopening?.entity : nil
+            (theme, themeError) = (loop.theme, nil)
+            if let observer { container.removeSchemaObserver(observer) }
+            do { container = try SchemaReopen.open(storePath, readOnly: readOnly, model: readingModel) } catch {
+                screen.stop()
+                printError("vellum: \(status); the file cannot be opened again: \(error)")
+                return 1
+            }
+            reopened = status
         }
-        if let themeError { session.send(.themeLoaded(name: theme.name, error: themeError.description)) }
-        let loop = EventLoop(session: session, screen: screen,
-                             fileName: onServer ? container.store.path : URL(fileURLWithPath: storePath).lastPathComponent, theme: theme)
-        await loop.run()
-        return 0
     }
 
     static func printError(_ message: String) {

@@ -14,40 +14,58 @@ extension ViewModel {
         let lines = s.tableLines(height: layout.visibleRows)
         var tableRows: [TableView.Row] = []
         for case .row(let index) in lines {
-            let object = try? rows.object(at: index)
+            // A row or value that cannot be read shows ⚠ and why, never a blank or a stand-in.
+            let object = Result { try rows.object(at: index) }
             let cells = s.columnNames.indices.map { c in
-                (try? object?.value(forKey: s.columnNames[c])).flatMap { $0 }
-                    .map { OddValueMark.tableText($0, s.columnTypes.indices.contains(c) ? s.columnTypes[c] : nil) } ?? "⚠"
+                failureText {
+                    OddValueMark.tableText(try object.get().value(forKey: s.columnNames[c]), s.columnTypes.indices.contains(c) ? s.columnTypes[c] : nil)
+                }
             }
-            let flashing = object.map { o in (s.flashes[o.objectID].map { $0 > now }) ?? false } ?? false
-            tableRows.append(TableView.Row(index: index, cells: cells, flashing: flashing))
+            let loaded: ManagedObject? = if case .success(let o) = object { o } else { nil }
+            let flashing = loaded.map { o in (s.flashes[o.objectID].map { $0 > now }) ?? false } ?? false
+            let marked = !s.marked.isEmpty && loaded.map { s.marked.contains($0.objectID) } == true
+            var found: TableView.FoundMark?
+            if let cell = s.foundCell, loaded?.objectID == cell.id, let c = s.columnNames.firstIndex(of: cell.column),
+               let range = cell.pattern.range(in: cells[c]) {
+                found = TableView.FoundMark(column: c, characters: range)
+            }
+            tableRows.append(TableView.Row(index: index, cells: cells, flashing: flashing, marked: marked, found: found))
         }
         model.table = TableView(entityName: entity.name, rowCount: rows.count, effectiveSort: rows.effectiveSort,
                                 lines: lines, rows: tableRows)
-        if !layout.detail.isEmpty, s.cursorRow < rows.count, let object = try? rows.object(at: s.cursorRow) {
-            model.detail = detail(of: object, entity: entity, counts: relatedCounts)
+        if !layout.detail.isEmpty, s.cursorRow < rows.count {
+            do { model.detail = detail(of: try rows.object(at: s.cursorRow), entity: entity, counts: relatedCounts) } catch {
+                model.detail = DetailView(title: "⚠ row \(s.cursorRow + 1)", fields: [.init(name: "⚠", value: failure(error), isRelationship: false)])
+            }
         }
         return model
     }
 
     @MainActor
     private static func detail(of object: ManagedObject, entity: Entity, counts: RelatedCounts) -> DetailView {
-        let id = object.objectID.primaryKey.map { "p\($0)" } ?? "new"
         var fields: [DetailView.Field] = []
         for a in entity.attributes where !a.isTransient {
-            fields.append(.init(name: a.name, value: (try? object.value(forKey: a.name)).map { OddValueMark.detailText($0, a.type) } ?? "⚠", isRelationship: false))
+            fields.append(.init(name: a.name, value: failureText { OddValueMark.detailText(try object.value(forKey: a.name), a.type) }, isRelationship: false))
         }
         for rel in entity.relationships {
             let value: String
             if rel.isToMany {
                 value = "[" + relatedCountText(counts, object.objectID, rel) + "]"
             } else {
-                value = (try? object.toOne(rel.name)).flatMap { $0 }.map(Renderer.displayName) ?? "∅"
+                // ∅ only for no related record; a load that failed says why.
+                value = failureText { try object.toOne(rel.name).map(Renderer.describedName) ?? "∅" }
             }
             fields.append(.init(name: rel.name, value: value, isRelationship: true))
         }
-        return DetailView(title: "\(entity.name) \(id)", fields: fields)
+        return DetailView(title: Renderer.shortName(object), fields: fields)
     }
+
+    /// The text `read` makes, or ⚠ and why it failed (as a failed to-many count shows).
+    static func failureText(_ read: () throws -> String) -> String {
+        do { return try read() } catch { return failure(error) }
+    }
+
+    static func failure(_ error: any Error) -> String { "⚠ " + ErrorText.describe(error) }
 
     /// "12 Product", "… Product" while not counted yet, or ⚠ and why the count failed
     /// (the mark alone told the user nothing).

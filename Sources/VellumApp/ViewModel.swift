@@ -22,7 +22,7 @@ public struct TableView: Sendable, Equatable {
     public var entityName: String
     public var rowCount: Int
     /// The sort actually used (the user's, or the default one).
-    public var effectiveSort: VellumStore.SortDescriptor?
+    public var effectiveSort: VellumStore.QuerySortDescriptor?
     /// Section headers and rows from the scroll offset.
     public var lines: [TableLine]
     /// Per `.row` line, in order: its record's row index, cell texts and whether it flashes.
@@ -32,6 +32,15 @@ public struct TableView: Sendable, Equatable {
         public var index: Int
         public var cells: [String]
         public var flashing: Bool
+        /// Marked (`t`): bulk edit and delete act on it.
+        public var marked = false
+        /// The cell the last find landed on and the characters of its text that matched.
+        public var found: FoundMark?
+    }
+
+    public struct FoundMark: Sendable, Equatable {
+        public var column: Int
+        public var characters: Range<Int>
     }
 }
 

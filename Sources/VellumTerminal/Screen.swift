@@ -17,7 +17,10 @@ public final class Screen {
     public let drawsUnicode: Bool
     private var colors: ColorAllocator
     private let keyMap = CursesKeyMap()
-    private var active = true
+    private(set) var active = true
+    /// Whether the terminal reports the mouse to us (`setMouseCapture`); while it does,
+    /// most terminals still select text with Shift held.
+    public private(set) var capturesMouse = true
     /// Keys decoded together with an ESC sequence, returned by later reads.
     private var pendingKeys: [Key] = []
     private static let escapeDelayMilliseconds: Int32 = 25
@@ -254,6 +257,14 @@ public final class Screen {
         return keyMap.key(forCharacter: value)
     }
 
+    /// Mouse capture on (clicks and the wheel come to the browser) or off (the
+    /// terminal keeps the mouse for its own text selection).
+    public func setMouseCapture(_ on: Bool) {
+        guard active, on != capturesMouse else { return }
+        capturesMouse = on
+        if on { _ = ccurses_enable_mouse() } else { ccurses_disable_mouse() }
+    }
+
     // MARK: Job control
 
     /// Ctrl-Z: restores the terminal (palette included), stops the process,
@@ -266,7 +277,7 @@ public final class Screen {
         ccurses_raise_tstp()          // returns once continued
         reset_prog_mode()
         ccurses_palette_reapply()
-        _ = ccurses_enable_mouse()
+        if capturesMouse { _ = ccurses_enable_mouse() }
         curs_set(0)
         ccurses_repaint_all()
         _ = CCurses.refresh()

@@ -6,7 +6,9 @@ import Dispatch
 ///
 /// Why not a C signal handler: it may only call async-signal-safe functions, and
 /// what the handlers here do (restore the terminal, resume a task) is not.
-/// The browser's `TerminalGuard` and `vellum watch` both stop through this.
+/// The browser's `TerminalGuard` and `vellum watch` both stop through this, and the
+/// browser's loop repaints after SIGCONT through it: no other code makes signal
+/// sources or handlers (`SignalHandlingTests`).
 public final class SignalObserver {
     private var sources: [any DispatchSourceSignal] = []
 

@@ -3,23 +3,40 @@ import Foundation
 import VellumStore
 
 /// foreign-fetch-100k and foreign-first-screen-1m: a plain SQLite table as
-/// another program would make it (rollback journal, no Vellum tables, an
-/// `INTEGER PRIMARY KEY`), opened through `PersistentStore.openAny`, each figure
-/// beside raw SQLite doing the same reads.
+/// another program would make it (raw `CREATE TABLE` and `INSERT`s, rollback
+/// journal, no Vellum tables, an `INTEGER PRIMARY KEY`), opened through
+/// `PersistentStore.openAny` (foreign layout, inferred model), each figure beside
+/// raw SQLite doing the same reads.
 enum ForeignWorkload {
     static let columns = #""key", "name", "category", "note", "count", "flag", "rank", "price", "weight", "score""#
 
-    /// Another program's database holding the rows of the bulk store at `bulk`.
-    static func database(at url: URL, from bulk: URL) throws {
-        let raw = try RecordWorkload.RawDB(path: url.path)
-        try raw.exec("""
-            PRAGMA journal_mode=DELETE;
+    /// Another program's database of `count` rows, written with raw SQLite only (the
+    /// values `LiveWorkload.bulkStore` writes: keys a fixed permutation of 0..<count).
+    static func database(at url: URL, count: Int) throws {
+        var handle: OpaquePointer?
+        guard sqlite3_open_v2(url.path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil) == SQLITE_OK, let db = handle else {
+            throw BenchError("cannot create \(url.path)")
+        }
+        defer { sqlite3_close_v2(db) }
+        func exec(_ sql: String) throws {
+            guard sqlite3_exec(db, sql, nil, nil, nil) == SQLITE_OK else { throw BenchError("\(sql): \(String(cString: sqlite3_errmsg(db)))") }
+        }
+        try exec("""
             CREATE TABLE "Record" ("id" INTEGER PRIMARY KEY, "key" INTEGER NOT NULL, "name" TEXT, "category" TEXT, "note" TEXT,
-                                   "count" INTEGER, "flag" BOOLEAN, "rank" INTEGER, "price" REAL, "weight" REAL, "score" REAL);
-            ATTACH '\(bulk.path.replacingOccurrences(of: "'", with: "''"))' AS src;
-            INSERT INTO "Record" SELECT "_pk", \(columns) FROM src."Record" ORDER BY "_pk";
-            DETACH src;
+                                   "count" INTEGER, "flag" BOOLEAN, "rank" INTEGER, "price" REAL, "weight" REAL, "score" REAL)
             """)
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(db, #"INSERT INTO "Record" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"#, -1, &statement, nil) == SQLITE_OK,
+              let s = statement else { throw BenchError("prepare: \(String(cString: sqlite3_errmsg(db)))") }
+        defer { sqlite3_finalize(s) }
+        try exec("BEGIN")
+        for i in 0..<count {
+            sqlite3_bind_int64(s, 1, Int64(i + 1))
+            LiveWorkload.bindRecordColumns(s, row: i, of: count, from: 2)
+            guard sqlite3_step(s) == SQLITE_DONE else { throw BenchError("insert: \(String(cString: sqlite3_errmsg(db)))") }
+            sqlite3_reset(s)
+        }
+        try exec("COMMIT")
     }
 
     /// Steps `sql` on a plain read-only connection (no pragmas: nothing written), calling `row` per row.
@@ -33,6 +50,8 @@ enum ForeignWorkload {
         while sqlite3_step(s) == SQLITE_ROW { row(s) }
     }
 
+    /// Another program's database, as the browser opens it: no Vellum store, so the
+    /// foreign layout with the model inferred from the schema.
     static func open(_ url: URL) throws -> PersistentStore {
         try PersistentStore.openAny(url: url, model: nil, options: StoreOptions(createIfMissing: false))
     }

@@ -201,6 +201,24 @@ enum LiveWorkload {
 
     // MARK: - Bulk stores for the controller benchmarks
 
+    static let categories = ["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota", "kappa"]
+
+    /// Binds row `i` of `count` (key, name, category, note, count, flag, rank, price,
+    /// weight, score) to parameters `first`…`first + 9`. `key` is a fixed permutation of
+    /// 0..<count (multiplier coprime with count).
+    static func bindRecordColumns(_ s: OpaquePointer, row i: Int, of count: Int, from first: Int32) {
+        sqlite3_bind_int64(s, first, Int64((i &* 7919 &+ 13) % count))
+        RecordWorkload.bindText(s, first + 1, "record number \(i)")
+        RecordWorkload.bindText(s, first + 2, categories[i % categories.count])
+        if i % 2 == 0 { RecordWorkload.bindText(s, first + 3, "a note for record \(i)") } else { sqlite3_bind_null(s, first + 3) }
+        sqlite3_bind_int64(s, first + 4, Int64(i % 1000))
+        sqlite3_bind_int64(s, first + 5, i % 3 == 0 ? 1 : 0)
+        sqlite3_bind_int64(s, first + 6, Int64(count - i))
+        sqlite3_bind_double(s, first + 7, Double(i) * 0.25)
+        sqlite3_bind_double(s, first + 8, Double(i % 500) / 7)
+        sqlite3_bind_double(s, first + 9, Double(i) / 3)
+    }
+
     /// Creates a store with Vellum (history off), then bulk-loads `count` rows with
     /// one prepared statement in one transaction. `key` = a permutation of 0..<count
     /// (so the ORDER BY really sorts), other columns as in `RecordWorkload.rows`.
@@ -213,7 +231,6 @@ enum LiveWorkload {
         options.recordsHistory = recordsHistory
         do { _ = try PersistentStore(url: url, model: try RecordWorkload.model(), options: options) }
         let raw = try RecordWorkload.RawDB(path: url.path)
-        let categories = ["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota", "kappa"]
         let s = try raw.prepare("""
             INSERT INTO "Record" ("_pk", "_entity", "_version", "key", "name", "category", "note", "count", "flag", "rank", "price", "weight", "score") \
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -221,21 +238,10 @@ enum LiveWorkload {
         defer { sqlite3_finalize(s) }
         try raw.exec("BEGIN IMMEDIATE")
         for i in 0..<count {
-            // A fixed permutation: multiplier coprime with count.
-            let key = Int64((i &* 7919 &+ 13) % count)
             sqlite3_bind_int64(s, 1, Int64(i + 1))
             RecordWorkload.bindText(s, 2, "Record")
             sqlite3_bind_int64(s, 3, 1)
-            sqlite3_bind_int64(s, 4, key)
-            RecordWorkload.bindText(s, 5, "record number \(i)")
-            RecordWorkload.bindText(s, 6, categories[i % categories.count])
-            if i % 2 == 0 { RecordWorkload.bindText(s, 7, "a note for record \(i)") } else { sqlite3_bind_null(s, 7) }
-            sqlite3_bind_int64(s, 8, Int64(i % 1000))
-            sqlite3_bind_int64(s, 9, i % 3 == 0 ? 1 : 0)
-            sqlite3_bind_int64(s, 10, Int64(count - i))
-            sqlite3_bind_double(s, 11, Double(i) * 0.25)
-            sqlite3_bind_double(s, 12, Double(i % 500) / 7)
-            sqlite3_bind_double(s, 13, Double(i) / 3)
+            bindRecordColumns(s, row: i, of: count, from: 4)
             guard sqlite3_step(s) == SQLITE_DONE else { throw BenchError("bulk insert: \(String(cString: sqlite3_errmsg(raw.db)))") }
             sqlite3_reset(s)
         }
@@ -243,7 +249,7 @@ enum LiveWorkload {
         try raw.exec("COMMIT")
     }
 
-    static let controllerRequest = FetchRequest(entityName: "Record", sortDescriptors: [SortDescriptor("key")], fetchBatchSize: 100)
+    static let controllerRequest = FetchRequest(entityName: "Record", sortDescriptors: [QuerySortDescriptor("key")], fetchBatchSize: 100)
 
     // MARK: - controller-fetch
 
@@ -270,17 +276,8 @@ enum LiveWorkload {
         var failure: (any Error)?
         let ms = Timing.milliseconds {
             do {
-                let s = try raw.prepare(rawControllerSQL)
-                defer { sqlite3_finalize(s) }
-                var rows: [(Int64, String, Int64)] = []
-                while sqlite3_step(s) == SQLITE_ROW {
-                    let pk = sqlite3_column_int64(s, 0)
-                    let entity = sqlite3_column_text(s, 1).map {
-                        String(decoding: UnsafeBufferPointer(start: $0, count: Int(sqlite3_column_bytes(s, 1))), as: UTF8.self)
-                    } ?? ""
-                    rows.append((pk, entity, sqlite3_column_int64(s, 2)))
-                }
-                n = rows.count
+                // The same loop callgrind counts (`--child profile-controller-fetch-raw`).
+                n = try ProfileWorkload.countedRawControllerFetch(raw)
             } catch { failure = error }
         }
         if let failure { throw failure }
@@ -293,8 +290,8 @@ enum LiveWorkload {
     /// for the view context, whose automatic merge is exactly `mergeChanges(from:)`
     /// on the main queue). Each iteration saves a one-row change of the sort key
     /// (a move to a random position) through a second context, then times
-    /// `mergeChanges(from:)` on the controller's context until the delegate's
-    /// `controllerDidChangeContent`. Returns (latencies ms, refetch ms).
+    /// `mergeChanges(from:)` on the controller's context, and the read of the controller
+    /// that applies it, until the delegate's `controllerDidChangeContent`. Returns (latencies ms, refetch ms).
     static func controllerUpdate(at url: URL, rowCount: Int, iterations: Int) throws -> ([Double], Double) {
         let store = try PersistentStore(url: url, model: nil, options: StoreOptions(createIfMissing: false))
         let view = try ManagedObjectContext(store: store)
@@ -317,6 +314,10 @@ enum LiveWorkload {
             let before = probe.deliveries
             let t0 = Clocks.monotonicNanos()
             try view.mergeChanges(from: event)
+            // On the main queue change sets are coalesced per turn (a1e8cea) and this loop
+            // never ends one: a read of the controller applies what the turn collected, as
+            // it does for any reader. (Without it no change set arrives here.)
+            _ = controller.fetchedObjectCount
             guard probe.deliveries == before + 1 else { throw BenchError("controller-update: no change set delivered") }
             latencies.append(Clocks.ms(from: t0, to: probe.lastDelivery))
         }

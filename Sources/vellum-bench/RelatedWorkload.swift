@@ -36,7 +36,7 @@ enum RelatedWorkload {
         let ms = Timing.milliseconds {
             do {
                 let ctx = try ManagedObjectContext(store: store)
-                let providers = try ctx.fetch("Provider", sortedBy: [SortDescriptor("name")])
+                let providers = try ctx.fetch("Provider", sortedBy: [QuerySortDescriptor("name")])
                 guard let item = ctx.model.entity(named: "Item"), let name = item.attributeIndexByName["name"],
                       let price = item.attributeIndexByName["price"] else { throw BenchError("no Item entity") }
                 for i in 0..<rowCount {

@@ -1,4 +1,5 @@
 import Foundation
+import VellumStore
 
 /// Prints results: an aligned table (default) or JSON lines (`--json`).
 enum Report {
@@ -38,10 +39,7 @@ enum Report {
             guard let d, d.isFinite else { return "null" }
             return String(format: "%.3f", d)
         }
-        func string(_ s: String) -> String {
-            let escaped = s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
-            return "\"\(escaped)\""
-        }
+        let string = ExportText.jsonString
         return "{\"name\":\(string(r.name)),\"unit\":\(string(r.unit)),\"value\":\(number(r.measurement.value)),"
             + "\"baseline\":\(number(r.measurement.baseline)),\"ratio\":\(number(r.measurement.ratio))}"
     }

@@ -15,6 +15,7 @@ import VellumStore
         "tui-key-redraw-saving-p50", "tui-key-redraw-saving-p99", "tui-remote-to-screen",
         "foreign-fetch-100k", "foreign-first-screen-1m", "coredata-open-model", "coredata-fetch-100k", "coredata-insert-100k",
         "foreign-remote-refresh-10k", "foreign-remote-refresh-1m",
+        "foreign-remote-refresh-tracked-10k", "foreign-remote-refresh-tracked-1m",
         "migrate-add-attribute-1m", "migrate-rebuild-1m",
     ]
 
@@ -105,12 +106,16 @@ import VellumStore
         }
     }
 
-    /// p50 of an outside one-row update → change set, untracked; beside it the raw keyed fetch.
-    func coarseRefresh(_ count: Int, updates: Int) async throws -> Measurement {
-        let url = try bulkStore(count)
-        let latencies = try await CoarseRefreshWorkload.latencies(at: url, rowCount: count, updates: updates)
-        let (rawMs, _) = try LiveWorkload.rawControllerFetch(at: url.path)
-        return Measurement(value: percentile(latencies, 50), baseline: rawMs)
+    /// p50 of another program's one-row update → change set in an open list of a plain
+    /// SQLite table. Untracked: beside it the raw keyed, sorted query (what a list costs
+    /// from scratch). Tracked (history installed first): beside it the writer's own commit.
+    func foreignRefresh(_ count: Int, updates: Int, tracked: Bool) async throws -> Measurement {
+        let url = tracked ? try trackedForeignDatabase(count) : try foreignDatabase(count)
+        let f = try await ForeignRefreshWorkload.measure(at: url, rowCount: count, updates: updates, tracked: tracked)
+        if tracked { return Measurement(value: percentile(f.latencies, 50), baseline: percentile(f.commits, 50)) }
+        let (rawMs, rawN) = try ForeignRefreshWorkload.rawKeyedFetch(at: url.path)
+        if rawN != count { throw BenchError("raw keyed fetch: \(rawN) rows, expected \(count)") }
+        return Measurement(value: percentile(f.latencies, 50), baseline: rawMs)
     }
 
     /// Rows/s with history on and off: [insertOn, insertOff, updateOn, updateOff].
@@ -146,10 +151,20 @@ import VellumStore
         return f
     }
 
-    /// Another program's database of `count` rows (ForeignWorkload), made once.
+    /// Another program's database of `count` rows (`ForeignWorkload.database`: raw SQL), made once.
     func foreignDatabase(_ count: Int) throws -> URL {
         let url = directory.appendingPathComponent("foreign-\(count).sqlite")
-        if !FileManager.default.fileExists(atPath: url.path) { try ForeignWorkload.database(at: url, from: try bulkStore(count)) }
+        if !FileManager.default.fileExists(atPath: url.path) { try ForeignWorkload.database(at: url, count: count) }
+        return url
+    }
+
+    /// A copy of it with Vellum's history installed, as `vellum track` does (made once).
+    func trackedForeignDatabase(_ count: Int) throws -> URL {
+        let url = directory.appendingPathComponent("foreign-tracked-\(count).sqlite")
+        if !FileManager.default.fileExists(atPath: url.path) {
+            try ForeignWorkload.database(at: url, count: count)
+            try HistoryTracking.track(try HistoryTracking.plan(path: url.path))
+        }
         return url
     }
 
@@ -358,9 +373,12 @@ import VellumStore
                 try best(Self.runs, { try CoreDataStoreWorkload.insert(at: freshPath("coredata-insert"), count: 100_000) },
                          baseline: { try CoreDataStoreWorkload.rawInsert(at: freshPath("coredata-insert-raw"), count: 100_000) })
             },
-            // Untracked (coarse) refresh, p50; baseline: the same keyed query in raw SQLite.
-            Benchmark(name: "foreign-remote-refresh-10k", unit: "ms") { [self] in try await coarseRefresh(10_000, updates: 40) },
-            Benchmark(name: "foreign-remote-refresh-1m", unit: "ms") { [self] in try await coarseRefresh(1_000_000, updates: 10) },
+            // Another program's update to an open list, p50. Untracked (coarse: refetch and diff),
+            // baseline the raw keyed, sorted query; tracked (history), baseline the writer's commit.
+            Benchmark(name: "foreign-remote-refresh-10k", unit: "ms") { [self] in try await foreignRefresh(10_000, updates: 40, tracked: false) },
+            Benchmark(name: "foreign-remote-refresh-1m", unit: "ms") { [self] in try await foreignRefresh(1_000_000, updates: 10, tracked: false) },
+            Benchmark(name: "foreign-remote-refresh-tracked-10k", unit: "ms") { [self] in try await foreignRefresh(10_000, updates: 40, tracked: true) },
+            Benchmark(name: "foreign-remote-refresh-tracked-1m", unit: "ms") { [self] in try await foreignRefresh(1_000_000, updates: 20, tracked: true) },
         ]
     }
 
@@ -383,6 +401,14 @@ import VellumStore
             _ = try LiveWorkload.controllerFetch(at: URL(fileURLWithPath: arguments[1]))
         case "controller-fetch-raw":
             _ = try LiveWorkload.rawControllerFetch(at: arguments[1])
+        case "bulk-store":
+            // `bulk-store PATH N [history]`: with `history`, the history triggers are kept (as tui-*'s store).
+            guard arguments.count >= 3, let n = Int(arguments[2]) else { throw BenchError("usage: --child bulk-store PATH N [history]") }
+            try LiveWorkload.bulkStore(at: URL(fileURLWithPath: arguments[1]), count: n, recordsHistory: arguments.count > 3 && arguments[3] == "history")
+        case let w where w.hasPrefix("profile-"):
+            try ProfileWorkload.child(w, Array(arguments.dropFirst()))
+        case "migrate-add", "migrate-add-raw", "migrate-rebuild", "migrate-rebuild-raw":
+            try MigrationWorkload.child(workload, store: URL(fileURLWithPath: arguments[1]))
         default:
             // An optional repeat count makes a child a steady workload for a profiler.
             let repeats = arguments.count > 2 ? max(1, Int(arguments[2]) ?? 1) : 1
@@ -405,6 +431,15 @@ import VellumStore
             _ = try RecordWorkload.vellumFetch(at: directory.appendingPathComponent("fetch.vellum"))
         case "fetch-raw":
             _ = try RecordWorkload.rawFetch(at: directory.appendingPathComponent("fetch.vellum").path)
+        case "coredata-insert":
+            _ = try CoreDataStoreWorkload.insert(at: directory.appendingPathComponent("child-\(id).sqlite"), count: 100_000)
+        case "coredata-insert-raw":
+            _ = try CoreDataStoreWorkload.rawInsert(at: directory.appendingPathComponent("child-\(id).sqlite"), count: 100_000)
+        case "coredata-fetch", "coredata-fetch-raw":
+            // The store is made once per folder (untimed, and outside the counted closures).
+            let url = directory.appendingPathComponent("coredata-fetch.sqlite")
+            if !FileManager.default.fileExists(atPath: url.path) { try CoreDataStoreWorkload.store(at: url, count: 100_000) }
+            if workload == "coredata-fetch" { _ = try ForeignWorkload.fetch(at: url, entity: "Person") } else { _ = try CoreDataStoreWorkload.rawFetch(at: url) }
         default:
             throw BenchError("unknown child workload '\(workload)'")
         }

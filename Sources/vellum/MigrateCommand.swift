@@ -12,12 +12,14 @@ struct MigrateCommand: Command {
         Xcode model or another store), prints the plan — per entity the changes, the
         strategy (ALTER in place or table rebuild), the rows and the checks run
         against the data — and runs it in one transaction: a crash leaves the old
-        store or the new one, never a mix. See docs/migration.md.
+        store or the new one, never a mix. STORE may be a postgresql://…?schema=NAME
+        URL: the same plan, run in one server transaction. See docs/migration.md.
 
         Options:
           --model NEW   the model to migrate to
           --dry-run     print the plan only; the store is not changed
-          --no-backup   do not keep STORE.before-<old model hash>
+          --no-backup   do not keep STORE.before-<old model hash> (for a
+                        postgresql:// STORE, the old schema SCHEMA_before_<hash>)
           --help        show this help
 
         """
@@ -28,8 +30,10 @@ struct MigrateCommand: Command {
         guard let modelPath = arguments.option("model") else { throw CLIError.usage("missing --model NEW", command: name) }
         let model = try ModelSource.loadModel(path: modelPath)
         let url = URL(fileURLWithPath: path)
+        // A server store (postgresql://…?schema=NAME) is migrated in one server transaction.
+        let server = PersistentStore.isServerLocation(path) ? try PostgreSQLURL(path) : nil
         do {
-            let plan = try StoreMigrator.plan(storeAt: url, to: model)
+            let plan = try server.map { try StoreMigrator.plan(postgreSQL: $0, to: model) } ?? StoreMigrator.plan(storeAt: url, to: model)
             console.out(plan.description)
             if plan.fromHash == plan.toHash {
                 console.out("The store already holds this model; nothing to do.\n")
@@ -43,7 +47,8 @@ struct MigrateCommand: Command {
             var options = MigrationOptions(backup: !arguments.has("no-backup"))
             let bar = MigrationProgressBar(console: console)
             options.progress = { bar.show($0) }
-            let result = try StoreMigrator.migrate(storeAt: url, to: model, options: options)
+            let result = try server.map { try StoreMigrator.migrate(postgreSQL: $0, to: model, options: options) }
+                ?? StoreMigrator.migrate(storeAt: url, to: model, options: options)
             bar.finish()
             if let backup = result.backupPath { console.out("Backup: \(backup)\n") }
             console.out("Migrated \(path) to model \(plan.toHash.prefix(12)).\n")

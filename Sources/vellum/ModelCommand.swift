@@ -14,7 +14,8 @@ struct ModelCommand: Command {
           - a JSON model file,
           - an .xcdatamodeld or .xcdatamodel folder, or a bare Xcode 'contents' XML file,
           - a Vellum store file (its stored model is shown; the store is always opened
-            read-only and nothing is created beside it),
+            read-only and nothing is created beside it), or a PostgreSQL store's URL
+            (postgresql://user@host/db?schema=name),
           - a Core Data SQLite store: its model is recovered from the file (its model
             cache, or inferred from its schema, saying which parts are guesses) and the
             source is named; the file is never changed,
@@ -73,6 +74,7 @@ enum ModelFormatter {
         var out = "entity \(e.name)\n"
         out += "  parent: \(e.parent ?? "none")\n"
         out += "  abstract: \(e.isAbstract ? "yes" : "no")\n"
+        if let reason = e.userInfo[ForeignMappingKeys.readOnly] { out += "  read-only: \(reason)\n" }
         if e.attributes.isEmpty {
             out += "  attributes: none\n"
         } else {
@@ -121,11 +123,10 @@ enum ModelFormatter {
         return [r.name, "-> \(r.destination)", details.joined(separator: " ")]
     }
 
-    /// A value as it would be written: strings quoted, others as `Value.description`.
+    /// A value as it would be written: strings quoted (the one escaper, `ExportText.jsonString`),
+    /// others as `Value.description`.
     static func literal(_ v: Value) -> String {
-        if case .string(let s) = v {
-            return "\"" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
-        }
+        if case .string(let s) = v { return ExportText.jsonString(s) }
         return v.description
     }
 

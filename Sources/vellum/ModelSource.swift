@@ -23,6 +23,7 @@ enum ModelSource {
 
     /// The model at `path`; throws `CLIError.runtime` with a readable message.
     static func loadModel(path: String) throws -> ManagedObjectModel {
+        if PersistentStore.isServerLocation(path) { return try serverStoreModel(path) }
         let fm = FileManager.default
         var isDirectory: ObjCBool = false
         guard fm.fileExists(atPath: path, isDirectory: &isDirectory) else {
@@ -36,6 +37,15 @@ enum ModelSource {
                 return store.model
             }
             return try ModelLoader.load(from: url)
+        } catch {
+            throw CLIError.runtime(VellumCLI.describe(error))
+        }
+    }
+
+    /// The model stored in a server store (`postgresql://…`), opened read-only: nothing is changed.
+    private static func serverStoreModel(_ location: String) throws -> ManagedObjectModel {
+        do {
+            return try PersistentStore.open(location: location, model: nil, options: StoreOptions(createIfMissing: false, readOnly: true)).model
         } catch {
             throw CLIError.runtime(VellumCLI.describe(error))
         }

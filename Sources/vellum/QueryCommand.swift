@@ -61,9 +61,9 @@ struct QueryCommand: Command {
         let store = try StoreSupport.openStore(p[0], readOnly: arguments.has(ReadOnlyNotice.flag), console: console, mappingPath: arguments.option("model"))
         let entity = try StoreSupport.entity(p[1], in: store.model)
         let predicate = try StoreSupport.predicate(arguments.option("where"), entity: entity, model: store.model, command: name)
-        var sort: [VellumStore.SortDescriptor] = []
+        var sort: [VellumStore.QuerySortDescriptor] = []
         if let text = arguments.option("sort") {
-            do { sort = try VellumStore.SortDescriptor.parseList(text) } catch {
+            do { sort = try VellumStore.QuerySortDescriptor.parseList(text) } catch {
                 throw CLIError.usage("invalid --sort:\n" + (error.parseError?.caretDiagnostic(input: text, width: DisplayWidth.of) ?? error.description), command: name)
             }
             for s in sort {

@@ -80,10 +80,10 @@ enum StoreSupport {
 
     /// Parses `--where`; a syntax error becomes a usage error (exit 2) showing the
     /// input with a caret under the position; unknown keys name the entity and key.
-    static func predicate(_ text: String?, entity: Entity, model: ManagedObjectModel, command: String) throws -> VellumStore.Predicate? {
+    static func predicate(_ text: String?, entity: Entity, model: ManagedObjectModel, command: String) throws -> VellumStore.QueryPredicate? {
         guard let text else { return nil }
-        let predicate: VellumStore.Predicate
-        do { predicate = try VellumStore.Predicate(format: text) } catch {
+        let predicate: VellumStore.QueryPredicate
+        do { predicate = try VellumStore.QueryPredicate(format: text) } catch {
             throw CLIError.usage("invalid --where predicate:\n" + (error.parseError?.caretDiagnostic(input: text, width: DisplayWidth.of) ?? error.description), command: command)
         }
         do { try predicate.validate(entity: entity, model: model) } catch {
@@ -125,7 +125,7 @@ enum StoreSupport {
                 if r.isToMany { throw CLIError.runtime("\(entity.name).\(key): to-many relationships cannot be set here (set the to-one side)") }
                 if text.isEmpty { result.append(.toOne(key, nil)); continue }
                 guard let id = store.objectID(uri: text), !id.isTemporary else {
-                    throw CLIError.runtime("\(entity.name).\(key): '\(text)' is not an object ID of this store (expected vellum://\(store.identifier)/\(r.destination)/p<N>)")
+                    throw CLIError.runtime("\(entity.name).\(key): '\(text)' is not an object ID of this store (expected \(store.objectID(entity: r.destination, primaryKey: 0).uriString.dropLast())<N>)")
                 }
                 guard let target = store.model.entity(named: id.entityName), target.isKind(of: r.destination) else {
                     throw CLIError.runtime("\(entity.name).\(key): \(text) is a \(id.entityName), expected a \(r.destination)")

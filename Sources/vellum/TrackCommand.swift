@@ -8,6 +8,7 @@ struct TrackCommand: Command {
     static let summary = "Record another program's changes in a SQLite database (adds Vellum's history triggers)"
     static let help = """
         Usage: vellum track FILE [TABLE...] [--yes]
+               vellum track postgresql://…
 
         Installs Vellum's persistent history in a SQLite database that Vellum did
         not create: two tables (_vellum_transactions, _vellum_changes), an index,
@@ -16,10 +17,15 @@ struct TrackCommand: Command {
         writers' changes object by object instead of refetching whole lists.
 
         Without TABLE, every table that can be tracked is (rowid tables, keyed by
-        their INTEGER PRIMARY KEY or row id); views, virtual tables and WITHOUT
-        ROWID tables are left out, saying why. The list of what will be added is
+        their INTEGER PRIMARY KEY, or by row id when they declare no key); views,
+        virtual tables, WITHOUT ROWID tables and tables with a text or composite
+        primary key (their rows are addressed by it, which a trigger cannot record
+        as one integer) are left out, saying why. The list of what will be added is
         printed first and must be confirmed (or pass --yes). Nothing else in the
         file changes (not its journal mode); `vellum untrack FILE` removes it all.
+
+        A PostgreSQL store (a postgresql:// URL) records history itself: track
+        installs it in a store made before Vellum did so, and says so.
 
         Options:
           --yes    install without asking
@@ -30,6 +36,7 @@ struct TrackCommand: Command {
 
     static func run(_ arguments: ParsedArguments, console: Console) throws {
         guard let path = arguments.positionals.first else { throw CLIError.usage("missing FILE", command: name) }
+        if PersistentStore.isServerLocation(path) { return try trackServerStore(path, console: console) }
         let names = arguments.positionals.dropFirst()
         let plan: TrackingPlan
         if names.isEmpty {
@@ -51,6 +58,17 @@ struct TrackCommand: Command {
         }
         try HistoryTracking.track(plan)
         console.out("tracking \(plan.tables.count) table\(plan.tables.count == 1 ? "" : "s") of \(path)\n")
+    }
+
+    /// A PostgreSQL store records history itself: opening it installs the triggers into a
+    /// store made before it did (which `vellum track` confirms), and changes nothing else.
+    static func trackServerStore(_ location: String, console: Console) throws {
+        let store: PersistentStore
+        do { store = try PersistentStore.open(location: location, model: nil, options: StoreOptions(createIfMissing: false)) } catch {
+            throw CLIError.runtime(VellumCLI.describe(error))
+        }
+        guard store.hasHistory else { throw CLIError.runtime("\(location): the store records no history and could not be given it") }
+        console.out("\(location): a PostgreSQL store records every writer's changes itself (history triggers installed); nothing to add\n")
     }
 
     /// Every name the plan adds, one group a line.

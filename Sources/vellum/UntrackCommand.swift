@@ -11,7 +11,7 @@ struct UntrackCommand: Command {
         Removes every trigger, index and table that `vellum track` added to FILE
         (the recorded history with them) and nothing else: the rest of the
         schema is as it was before tracking. Lists them first and asks, unless
-        --yes is given. A Vellum store is refused (its history is its own).
+        --yes is given. A Vellum store or a postgresql:// store is refused (its history is its own).
 
         Options:
           --yes    remove without asking
@@ -22,6 +22,10 @@ struct UntrackCommand: Command {
 
     static func run(_ arguments: ParsedArguments, console: Console) throws {
         let path = try VellumCLI.positionals(arguments, ["FILE"], command: name)[0]
+        // A server store's history is its own, as a Vellum file's is: there is nothing tracking added.
+        if PersistentStore.isServerLocation(path) {
+            throw CLIError.runtime("\(path): a PostgreSQL store records its own history; untrack removes only what `vellum track` added to another program's SQLite file; nothing was changed")
+        }
         let names = try HistoryTracking.trackingObjects(path: path)
         guard !names.isEmpty else {
             console.out("\(path) is not tracked; nothing to remove\n")

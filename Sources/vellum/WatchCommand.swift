@@ -8,6 +8,7 @@ struct WatchCommand: AsyncCommand {
     static let summary = "Print changes as other writers make them (until Ctrl-C)"
     static let help = """
         Usage: vellum watch STORE [--json] [--read-only]
+               vellum watch postgresql://… [--json]
 
         Prints every change other writers commit to STORE from now on — Vellum
         processes and apps, and the sqlite3 shell (recorded by the store's history
@@ -22,7 +23,8 @@ struct WatchCommand: AsyncCommand {
         SIGTERM), then exits 0. Output is written line by line (safe to pipe).
         Once watching, it says so on stderr ('vellum: watching STORE'). When the
         file at STORE is deleted or replaced by another one, it says so on stderr
-        and watches the new file once one is there.
+        and watches the new file once one is there. STORE may be a PostgreSQL
+        store's URL: other machines' commits and psql's writes are printed alike.
 
         Options:
           --json    one JSON object per line:
@@ -59,6 +61,8 @@ struct WatchCommand: AsyncCommand {
         // rename): the open store would then be a deleted one. Notice it and reopen.
         while !stop.isClaimed {
             try? await Task.sleep(nanoseconds: 200_000_000)
+            // A server store has no file to be replaced; its monitor reconnects by itself.
+            if PersistentStore.isServerLocation(path) { continue }
             let now = FileStamp(path)
             if watched != nil && now.isSameFile(as: stamp) { continue }
             if let (container, id) = watched {

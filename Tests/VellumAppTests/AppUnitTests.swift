@@ -205,7 +205,7 @@ import VellumTerminal
     @Test func sortDeleteHelpQuit() {
         var s = state()
         s.cursorColumn = 1
-        #expect(Reducer.update(&s, key: .char("S")) == [.applySort(VellumStore.SortDescriptor("price", ascending: false))])
+        #expect(Reducer.update(&s, key: .char("S")) == [.applySort(VellumStore.QuerySortDescriptor("price", ascending: false))])
         _ = Reducer.update(&s, key: .char("d"))
         #expect(s.mode == .confirmDelete)
         #expect(Reducer.update(&s, key: .char("n")) == [])
@@ -222,7 +222,7 @@ import VellumTerminal
         var s = state()
         #expect(Reducer.runCommand(&s, "q") == [.quit])
         #expect(Reducer.runCommand(&s, "theme dark") == [.setTheme("dark")])
-        #expect(Reducer.runCommand(&s, "sort name desc") == [.applySort(VellumStore.SortDescriptor("name", ascending: false))])
+        #expect(Reducer.runCommand(&s, "sort name desc") == [.applySort(VellumStore.QuerySortDescriptor("name", ascending: false))])
         #expect(Reducer.runCommand(&s, "goto task") == [.openEntity(1)])
         #expect(Reducer.runCommand(&s, "filter name ==") == [])
         #expect(s.statusIsError)

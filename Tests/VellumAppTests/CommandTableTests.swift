@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import VellumApp
+@testable import VellumStore
 import VellumTerminal
 
 /// One command table drives keys, `:` commands, completion, help and the hint bar;
@@ -26,7 +27,7 @@ import VellumTerminal
         }
         let typed = CommandTable.typedNames
         #expect(Set(typed).count == typed.count)
-        #expect(typed == ["export", "filter", "goto", "group", "q", "quit", "sort", "theme"])
+        #expect(typed == ["export", "filter", "goto", "group", "id", "messages", "mouse", "q", "quit", "set", "sort", "theme", "track", "yank"])
     }
 
     @Test func theHintBarIsMadeFromTheBoundKeys() {
@@ -40,6 +41,74 @@ import VellumTerminal
         #expect(keys.hint.contains("x undo") && keys.hint.hasSuffix("^C quit"))
         keys.unbind(.char("a"))
         #expect(!keys.hint.contains("add"))
+    }
+
+    /// The prompts' and overlays' keys were a hand-kept list beside hand-written hint
+    /// strings, and could not be rebound; now they are commands of their mode.
+    @Test func aModeKeyRebindsBehaviourAndHintTogether() {
+        let file = BindingsFile.parse("bind x keep-mine\nbind ^S line-confirm\nunbind q summary\nbind z yes\nunbind y question\n", path: "/k")
+        #expect(file.problems == [])
+        let keys = file.keyMap
+        // Conflict: x keeps mine (m still does), and the hint says x.
+        var s = state(keys)
+        s.mode = .conflict
+        s.conflict = AppState.Conflict(key: "price", mine: "1", theirs: "2", deleted: false, author: nil)
+        #expect(Reducer.update(&s, key: .char("x")) == [.resolveConflict(keepMine: true)])
+        #expect(Reducer.update(&s, key: .char("m")) == [.resolveConflict(keepMine: true)])
+        #expect(ModeHints.bottomLine(s) == "x keep mine  t take theirs  Esc back to the editor")
+        #expect(ModeHints.bottomLine(state()) == nil)
+        var defaults = s
+        defaults.keyMap = .defaults
+        #expect(ModeHints.bottomLine(defaults) == "m keep mine  t take theirs  Esc back to the editor")
+        // The `/` line: ^S applies, and the hint names it; x is still text there.
+        s = state(keys)
+        _ = Reducer.update(&s, key: .char("/"))
+        for c in "price > 1x" { _ = Reducer.update(&s, key: .char(c)) }
+        #expect(s.editor.text == "price > 1x" && s.mode == .filter)
+        _ = Reducer.update(&s, key: .backspace)
+        #expect(Reducer.update(&s, key: .ctrl("s")) == [.applyFilter("price > 1")])
+        #expect(ModeHints.bottomLine(s)?.hasPrefix("^S apply  Esc cancel") == true, "\(ModeHints.bottomLine(s) ?? "")")
+        // The summary: q no longer closes it, Esc does; the footer names what is bound.
+        s = state(keys)
+        s.mode = .summary
+        s.summary = SummaryOverlay(ColumnSummary(attribute: "price", count: 0, nulls: 0, distinct: 0, min: nil, max: nil, mean: nil, top: []),
+                                   type: .double)
+        _ = Reducer.update(&s, key: .char("q"))
+        #expect(s.mode == .summary)
+        _ = Reducer.update(&s, key: .escape)
+        #expect(s.mode == .browse)
+        // A y/n question: z says yes, y no longer does, and the question says z.
+        s = state(keys)
+        s.mode = .confirmDelete
+        #expect(ModeHints.bottomLine(s) == "Delete this record? z = yes, any other key = no")
+        #expect(Reducer.update(&s, key: .char("y")) == [] && s.mode == .browse)
+        s.mode = .confirmDelete
+        #expect(Reducer.update(&s, key: .char("z")) == [.deleteRecord])
+        // The `?` help lists the mode keys as bound.
+        let help = KeyBindings.helpLines(keys)
+        #expect(help.contains { $0.contains("x m (conflict)") && $0.contains("keep mine") }, "\(help)")
+        #expect(help.contains { $0.contains("Esc F (summary)") && $0.contains("close the summary") }, "\(help)")
+    }
+
+    @Test func aCharacterCannotBeBoundWhereItIsTypedAsText() {
+        let file = BindingsFile.parse("bind x line-confirm\nbind x picker-choose\nbind F2 picker-choose\nunbind q nowhere\n", path: "/k")
+        #expect(file.problems.map(\.line) == [1, 2, 4])
+        #expect(file.problems[0].reason.contains("typed as text"))
+        #expect(file.problems[2].reason.contains("unknown mode 'nowhere'"))
+        #expect(file.keyMap.modeAction(for: .function(2), in: .picker) == .pickerChoose)
+        // Binding in a mode leaves the key's meaning in lists alone.
+        #expect(file.keyMap.action(for: .char("x")) == nil && file.keyMap.action(for: .char("q")) == .quit)
+    }
+
+    @Test func everyModeKeyIsOneNamedCommandWithADefaultKeyInHelp() {
+        let lines = KeyBindings.helpLines()
+        for action in ModeAction.allCases {
+            let commands = CommandTable.all.filter { $0.modeAction == action }
+            #expect(commands.count == 1 && commands.first.map { !$0.defaultKeys.isEmpty && $0.mode != .browse } == true, "\(action)")
+            if let c = commands.first {
+                #expect(lines.contains { $0.contains(KeyMap.defaults.label(for: c.name)) && $0.hasSuffix(c.help) }, "\(c.name)")
+            }
+        }
     }
 
     @Test func helpShowsEveryCommandWithItsBoundKeys() {
@@ -70,11 +139,13 @@ import VellumTerminal
         s.editor = LineEditor("go")
         _ = Reducer.update(&s, key: .tab)
         #expect(s.editor.text == "goto ")
+        #expect(CompletionMenu(line: s.editor.text, in: s)?.matches == ["Product", "Task"])
         _ = Reducer.update(&s, key: .tab)
-        #expect(s.statusMessage == "Product Task")
+        #expect(s.editor.text == "goto Product")
         s.editor = LineEditor("theme d")
+        #expect(CompletionMenu(line: s.editor.text, in: s)?.matches == ["default", "dark"])
         _ = Reducer.update(&s, key: .tab)
-        #expect(s.editor.text == "theme d" && s.statusMessage == "default dark")
+        #expect(s.editor.text == "theme default", "a line set from elsewhere ends the walk")
         s.editor = LineEditor("export j")
         _ = Reducer.update(&s, key: .tab)
         #expect(s.editor.text == "export json ")

@@ -28,8 +28,15 @@ import VellumStore
         #expect(Renderer.displayName(album) == "Let There Be Rock")
     }
 
-    @Test func withoutANameLikeAttributeTheIDIsShown() throws {
-        let thing = try Self.object(attribute: "Country", value: "Australia")
-        #expect(Renderer.displayName(thing) == thing.objectID.uriString)
+    /// Regression: the fallback was the object's URI (`vellum://<store UUID>/Artist/p1`),
+    /// so a picker of such objects showed the same 40 columns of UUID on every line.
+    @Test func withoutANameLikeAttributeTheEntityAndKeyAreShown() throws {
+        let model = try ModelBuilder().entity("Artist") { $0.attribute("Country", .string, optional: true) }.build()
+        let context = try ManagedObjectContext(store: try PersistentStore(url: nil, model: model, options: .inMemory))
+        let thing = try context.insert("Artist")
+        #expect(Renderer.displayName(thing) == "Artist new")
+        try context.save()
+        let key = try #require(thing.objectID.primaryKey)
+        #expect(Renderer.displayName(thing) == "Artist p\(key)")
     }
 }

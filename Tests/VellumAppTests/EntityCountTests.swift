@@ -15,7 +15,7 @@ import VellumTerminal
         // Another writer inserts a product and deletes one with its images (cascade).
         let images = try await s.container.enqueue { ctx -> Int in
             _ = try ctx.insert("Product", values: ["name": .string("Later")])
-            let victim = try #require(try ctx.fetch("Product", where: VellumStore.Predicate(format: "images.@count > 0"), limit: 1).first)
+            let victim = try #require(try ctx.fetch("Product", where: VellumStore.QueryPredicate(format: "images.@count > 0"), limit: 1).first)
             let n = try victim.toMany("images").count
             try ctx.delete(victim)
             return n

@@ -119,12 +119,14 @@ import VellumTerminal
         _ = Reducer.update(&s, key: .tab)
         #expect(s.editor.text == "goto ")
         for c in "Pro" { _ = Reducer.update(&s, key: .char(c)) }
-        _ = Reducer.update(&s, key: .tab)
-        #expect(s.editor.text == "goto Pro")          // Product and Provider
-        #expect(s.statusMessage == "Product Provider")
-        _ = Reducer.update(&s, key: .char("v"))
+        #expect(CompletionMenu(line: s.editor.text, in: s)?.matches == ["Product", "Provider"])
+        for c in "v" { _ = Reducer.update(&s, key: .char(c)) }
         _ = Reducer.update(&s, key: .tab)
         #expect(s.editor.text == "goto Provider ")
+        s = state()
+        typeCommand(&s, "goto pr")
+        _ = Reducer.update(&s, key: .tab)
+        #expect(s.editor.text == "goto Pro")          // what Product and Provider share, in their spelling
         s = state()
         typeCommand(&s, "sort p")
         _ = Reducer.update(&s, key: .tab)
@@ -136,15 +138,52 @@ import VellumTerminal
         s = state()
         typeCommand(&s, "gr")
         _ = Reducer.update(&s, key: .tab)
-        _ = Reducer.update(&s, key: .tab)
         #expect(s.editor.text == "group ")
-        _ = Reducer.update(&s, key: .tab)       // all columns offered
-        #expect(s.statusMessage == "name price done")
+        #expect(CompletionMenu(line: s.editor.text, in: s)?.matches == ["name", "price", "done"])   // all columns offered
+        _ = Reducer.update(&s, key: .tab)       // nothing shared: Tab walks the menu
+        #expect(s.editor.text == "group name")
         s = state()
         typeCommand(&s, "filter na")
         _ = Reducer.update(&s, key: .tab)
         #expect(s.editor.text == "filter name ")
         #expect(s.mode == .command)
+    }
+
+    /// #17 "`:theme` (and every `:` command taking a name) shows the candidates in a
+    /// completion menu": the menu follows what is typed; Tab walks it forward and
+    /// Shift-Tab back, wrapping, with the candidate in the line; typing again ends
+    /// the walk and filters the menu; Enter runs the line as it reads.
+    @Test func theCompletionMenuListsCandidatesAndTabWalksIt() {
+        var s = state()
+        typeCommand(&s, "theme ")
+        var menu = CompletionMenu(line: s.editor.text, in: s)
+        #expect(menu?.isShown == true && menu?.matches == ["default", "dracula", "light"] && menu?.head == "theme ")
+        _ = Reducer.update(&s, key: .tab)
+        #expect(s.editor.text == "theme default" && s.completionCycle?.index == 0)
+        _ = Reducer.update(&s, key: .tab)
+        #expect(s.editor.text == "theme dracula")
+        _ = Reducer.update(&s, key: .tab); _ = Reducer.update(&s, key: .tab)
+        #expect(s.editor.text == "theme default", "wraps")
+        _ = Reducer.update(&s, key: .backTab)
+        #expect(s.editor.text == "theme light")
+        // Typing ends the walk; the menu is the one for the new text.
+        _ = Reducer.update(&s, key: .backspace); _ = Reducer.update(&s, key: .backspace); _ = Reducer.update(&s, key: .backspace)
+        #expect(s.completionCycle == nil && s.editor.text == "theme li")
+        menu = CompletionMenu(line: s.editor.text, in: s)
+        #expect(menu?.matches == ["light"] && menu?.isShown == true)
+        _ = Reducer.update(&s, key: .backspace); _ = Reducer.update(&s, key: .backspace)
+        _ = Reducer.update(&s, key: .char("d"))
+        _ = Reducer.update(&s, key: .backTab)            // both start with "d": Shift-Tab starts at the last
+        #expect(s.editor.text == "theme dracula")
+        #expect(Reducer.update(&s, key: .enter) == [.setTheme("dracula")] && s.mode == .browse && s.completionCycle == nil)
+        // Nothing to choose: no menu. A typed name, a bare `:`, a second argument, a command without arguments.
+        for line in ["theme dracula", "", "export csv /tmp/x", "messages ", "nosuch "] {
+            #expect(CompletionMenu(line: line, in: s)?.isShown != true, "\(line)")
+        }
+        #expect(CompletionMenu(line: "s", in: s)?.matches.contains("sort") == true)
+        // The window keeps the selection in view.
+        let many = CompletionMenu(line: "goto ", in: { var t = s; t.entityNames = (0..<20).map { "E\($0)" }; return t }())!
+        #expect(many.window(selected: nil, rows: 5) == 0..<5 && many.window(selected: 7, rows: 5) == 3..<8 && many.window(selected: 19, rows: 5) == 15..<20)
     }
 
     @Test func mouseClicksAndWheel() {
@@ -313,6 +352,71 @@ import VellumTerminal
         #expect(json == "[\n  {\"name\":\"Andes Trading Co.\",\"country\":\"Peru\"},\n  {\"name\":\"Café São Paulo\",\"country\":\"Brazil\"}\n]\n")
         try await command(s, "export csv /nonexistent-dir/x.csv")
         #expect(s.state.statusIsError && s.state.statusMessage?.hasPrefix("export failed") == true)
+    }
+
+    /// #17 "Export streams rows to the file (memory flat)": the whole list went into the
+    /// view context first (every row registered there, and the text built in memory).
+    /// Now a context of the export's own reads it a batch at a time; the view context
+    /// holds what it held, and the bytes are those of the list, in its order, across batches.
+    @Test func exportStreamsWithoutLoadingTheListIntoTheViewContext() async throws {
+        let url = try SessionTests.makeStore()
+        let container = try SessionTests.open(url)
+        let extra = Self.exportRows
+        try await container.enqueue { ctx in
+            for i in 0..<extra { try ctx.insert("Task").setValue(.string(String(format: "bulk %05d", i)), forKey: "title") }
+        }
+        let s = BrowserSession(container: container)
+        try await command(s, "goto Task")
+        try await command(s, "sort title")
+        let held = s.container.viewContext.registeredObjects.count
+        let dir = TempDir()
+        try await command(s, "export csv \(dir.path("t.csv"))")
+        let count = s.state.rowCount
+        #expect(count > EffectRunner.exportBatchSize * 2 && s.state.statusMessage == "exported \(count) rows to \(dir.path("t.csv"))", "\(s.state.statusMessage ?? "")")
+        #expect(s.container.viewContext.registeredObjects.count <= held + 1, "the export loaded rows into the view context")
+        let csv = try String(contentsOfFile: dir.path("t.csv"), encoding: .utf8)
+        let lines = csv.components(separatedBy: "\r\n").filter { !$0.isEmpty }
+        #expect(lines.count == count + 1)
+        let titles = try (0..<count).map { try s.rows!.object(at: $0).value(forKey: "title") }
+        let keys = s.entity!.attributes.filter { !$0.isTransient }.map(\.name)
+        let column = try #require(keys.firstIndex(of: "title"))
+        // Row by row the file says what the list shows, in the list's order.
+        for i in [0, EffectRunner.exportBatchSize - 1, EffectRunner.exportBatchSize, count - 1] {
+            #expect(ExportText.csvLine([ExportText.plain(titles[i])]).hasPrefix(lines[i + 1].components(separatedBy: ",")[column]), "row \(i)")
+        }
+    }
+
+    static let exportRows = 2_100
+
+    /// #17 "Jump … to a record by ID, and back/forward through a jump list": `:id` takes
+    /// the URI `vellum query` prints, or `p12` for a key of the open entity.
+    @Test func idJumpsToARecordHereOrInItsEntityAndBack() async throws {
+        let s = try await session(entity: "Product")
+        let start = s.state.cursorRow
+        try await command(s, "id p5")
+        let here = try s.rows!.object(at: s.state.cursorRow)
+        #expect(here.objectID.primaryKey == 5 && s.state.statusMessage == "Product p5" && !s.state.statusIsError)
+        await s.handle(.char("["))
+        #expect(s.state.cursorRow == start, "a jump walks back")
+        // Another entity's record, by URI: its list opens on it; Bksp comes back.
+        let provider = try #require(try s.context.fetch(FetchRequest(entityName: "Provider")).last)
+        try await command(s, "id \(provider.objectID.uriString)")
+        #expect(try s.state.currentEntityName == "Provider" && s.rows!.object(at: s.state.cursorRow).objectID == provider.objectID)
+        await s.handle(.backspace)
+        #expect(s.state.currentEntityName == "Product")
+        // A record the filter leaves out: the entity unfiltered, on it.
+        try await command(s, "filter price < 0")
+        #expect(s.state.rowCount == 0)
+        try await command(s, "id p7")
+        #expect(try s.state.filterText.isEmpty && s.rows!.object(at: s.state.cursorRow).objectID.primaryKey == 7)
+        #expect(s.state.statusMessage?.contains("the filter left it out") == true)
+        // What is not there, or not an ID, says so.
+        try await command(s, "id p99999")
+        #expect(s.state.statusIsError && s.state.statusMessage == "no Product p99999 in this store")
+        try await command(s, "id kettle")
+        #expect(s.state.statusIsError && s.state.statusMessage?.hasPrefix("'kettle' is not a record ID here") == true)
+        try await command(s, "id vellum://elsewhere/Product/p1")
+        #expect(s.state.statusIsError)
     }
 
     @Test func duplicateCopiesValuesAndReportsUniqueness() async throws {

@@ -5,7 +5,7 @@ import VellumStore
 import VellumTerminal
 
 /// A filter typed over a relationship list is combined with the list's restriction
-/// as a predicate value (`Predicate.and`), never by printing and re-parsing text:
+/// as a predicate value (`QueryPredicate.and`), never by printing and re-parsing text:
 /// whatever the user's filter holds, it applies, or the prompt says why not.
 @MainActor @Suite(.serialized) struct FilterCompositionTests {
     /// The products of the first provider, reached by relationship navigation.
@@ -27,9 +27,9 @@ import VellumTerminal
     /// How many of the provider's products `where` keeps, fetched straight from the store.
     func expected(_ s: BrowserSession, provider: ObjectID, where filter: String) throws -> Int {
         let pk = try #require(provider.primaryKey)
-        let user = try VellumStore.Predicate(format: filter)
+        let user = try VellumStore.QueryPredicate(format: filter)
         return try s.context.count(FetchRequest(entityName: "Product",
-                                                predicate: .and(try VellumStore.Predicate(format: "provider == \(pk)"), user)))
+                                                predicate: .and(try VellumStore.QueryPredicate(format: "provider == \(pk)"), user)))
     }
 
     /// A filter as deeply nested as the parser accepts was dropped silently: the

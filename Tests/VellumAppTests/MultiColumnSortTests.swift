@@ -6,17 +6,17 @@ import VellumTerminal
 
 /// Issue 17: `:sort name,-price` sorts by several keys; headers and the status bar show the order.
 @Suite struct MultiColumnSortTests {
-    func sorts(_ argument: String) -> [VellumStore.SortDescriptor]? { try? SortArgument.parse(argument).get() }
+    func sorts(_ argument: String) -> [VellumStore.QuerySortDescriptor]? { try? SortArgument.parse(argument).get() }
     func refusal(_ argument: String) -> String? {
         if case .failure(let error) = SortArgument.parse(argument) { return error.reason }
         return nil
     }
 
     @Test func theArgumentListsKeysWithMinusForDescending() {
-        #expect(sorts("name,-price") == [VellumStore.SortDescriptor("name"), VellumStore.SortDescriptor("price", ascending: false)])
-        #expect(sorts("done, -priority, title") == [VellumStore.SortDescriptor("done"), VellumStore.SortDescriptor("priority", ascending: false), VellumStore.SortDescriptor("title")])
-        #expect(sorts("-price") == [VellumStore.SortDescriptor("price", ascending: false)])
-        #expect(sorts("price desc") == [VellumStore.SortDescriptor("price", ascending: false)])
+        #expect(sorts("name,-price") == [VellumStore.QuerySortDescriptor("name"), VellumStore.QuerySortDescriptor("price", ascending: false)])
+        #expect(sorts("done, -priority, title") == [VellumStore.QuerySortDescriptor("done"), VellumStore.QuerySortDescriptor("priority", ascending: false), VellumStore.QuerySortDescriptor("title")])
+        #expect(sorts("-price") == [VellumStore.QuerySortDescriptor("price", ascending: false)])
+        #expect(sorts("price desc") == [VellumStore.QuerySortDescriptor("price", ascending: false)])
         #expect(sorts("") == [])
         #expect(refusal("title sideways") == "'sideways' is not a direction (asc or desc)")
         #expect(refusal("name,,price") == "'' is not a key (write name,-price)")
@@ -28,15 +28,15 @@ import VellumTerminal
         var s = AppState()
         s.entityNames = ["Task"]
         let effects = Reducer.runCommand(&s, "sort done,-priority")
-        #expect(effects == [.applySorts([VellumStore.SortDescriptor("done"), VellumStore.SortDescriptor("priority", ascending: false)])])
+        #expect(effects == [.applySorts([VellumStore.QuerySortDescriptor("done"), VellumStore.QuerySortDescriptor("priority", ascending: false)])])
         #expect(effects.allSatisfy { $0.isQuery })
-        _ = Reducer.reduce(&s, .result(.queryApplied(filter: "", sort: VellumStore.SortDescriptor("done"), atTop: true,
-                                                     thenBy: [VellumStore.SortDescriptor("priority", ascending: false)])))
-        #expect(s.sortDescriptors == [VellumStore.SortDescriptor("done"), VellumStore.SortDescriptor("priority", ascending: false)])
+        _ = Reducer.reduce(&s, .result(.queryApplied(filter: "", sort: VellumStore.QuerySortDescriptor("done"), atTop: true,
+                                                     thenBy: [VellumStore.QuerySortDescriptor("priority", ascending: false)])))
+        #expect(s.sortDescriptors == [VellumStore.QuerySortDescriptor("done"), VellumStore.QuerySortDescriptor("priority", ascending: false)])
         // A one-key sort (s, S, :sort KEY) replaces them all.
-        _ = Reducer.reduce(&s, .result(.queryApplied(filter: "", sort: VellumStore.SortDescriptor("title"), atTop: true)))
-        #expect(s.sortDescriptors == [VellumStore.SortDescriptor("title")])
-        #expect(SortMarks.summary([VellumStore.SortDescriptor("done"), VellumStore.SortDescriptor("priority", ascending: false)]) == "done ▲, priority ▼")
+        _ = Reducer.reduce(&s, .result(.queryApplied(filter: "", sort: VellumStore.QuerySortDescriptor("title"), atTop: true)))
+        #expect(s.sortDescriptors == [VellumStore.QuerySortDescriptor("title")])
+        #expect(SortMarks.summary([VellumStore.QuerySortDescriptor("done"), VellumStore.QuerySortDescriptor("priority", ascending: false)]) == "done ▲, priority ▼")
     }
 }
 
@@ -46,7 +46,7 @@ import VellumTerminal
     @Test func rowsFollowEveryKeyAndHeadersShowTheOrder() async throws {
         let s = try await snapshots.session(TerminalSize(rows: 40, columns: 120), entity: "Task")
         try await snapshots.type(":sort done,-priority\r", into: s)
-        #expect(s.state.sortDescriptors == [VellumStore.SortDescriptor("done"), VellumStore.SortDescriptor("priority", ascending: false)])
+        #expect(s.state.sortDescriptors == [VellumStore.QuerySortDescriptor("done"), VellumStore.QuerySortDescriptor("priority", ascending: false)])
         let rows = try #require(s.rows)
         var previous: (done: Bool, priority: Int64)?
         for i in 0..<rows.count {
@@ -66,6 +66,6 @@ import VellumTerminal
         // An unknown key is refused as for one key; the order stays.
         try await snapshots.type(":sort done,-nosuch\r", into: s)
         #expect(s.state.mode == .command && s.state.promptError != nil)
-        #expect(s.state.sortDescriptors == [VellumStore.SortDescriptor("done"), VellumStore.SortDescriptor("priority", ascending: false)])
+        #expect(s.state.sortDescriptors == [VellumStore.QuerySortDescriptor("done"), VellumStore.QuerySortDescriptor("priority", ascending: false)])
     }
 }

@@ -78,7 +78,7 @@ import VellumTerminal
         #expect(s.state.conflict?.mine == "Mine")
         await s.handle(.char("m"))
         #expect(s.state.mode == .browse)
-        #expect(try s.context.count(FetchRequest(entityName: "Task", predicate: VellumStore.Predicate(format: "title == 'Mine'"))) == 1)
+        #expect(try s.context.count(FetchRequest(entityName: "Task", predicate: VellumStore.QueryPredicate(format: "title == 'Mine'"))) == 1)
     }
 
     @Test func relationshipNavigationAndBack() async throws {
@@ -108,7 +108,7 @@ import VellumTerminal
         }
         #expect(await waitUntil { s.state.rowCount == expected + 1 })
         try await s.container.enqueue { ctx in
-            let p = try #require(try ctx.fetch("Product", where: VellumStore.Predicate(format: "name == 'Joined later'")).first)
+            let p = try #require(try ctx.fetch("Product", where: VellumStore.QueryPredicate(format: "name == 'Joined later'")).first)
             try p.setToOne("provider", nil)
         }
         #expect(await waitUntil { s.state.rowCount == expected })

@@ -23,7 +23,7 @@ import VellumTerminal
     @Test func localEditThatMovesARowKeepsTheSelectionOnTheRecord() async throws {
         let s = try await session("Product")
         await s.handle(.char("l")); await s.handle(.char("s"))       // by price, ascending
-        #expect(s.state.sort == VellumStore.SortDescriptor("price"))
+        #expect(s.state.sort == VellumStore.QuerySortDescriptor("price"))
         let edited = try shownID(s)
         let next = try #require(s.rows?.id(at: 1))
         await s.handle(.char("e")); await s.handle(.ctrl("u")); await type(s, "999"); await s.handle(.enter)
@@ -32,7 +32,7 @@ import VellumTerminal
         #expect(try shownID(s) == edited)
         await s.handle(.char("d")); await s.handle(.char("y"))
         #expect(s.context.registeredObject(for: edited)?.isDeleted ?? true)
-        #expect(try s.context.count(FetchRequest(entityName: "Product", predicate: VellumStore.Predicate(format: "price == 999"))) == 0)
+        #expect(try s.context.count(FetchRequest(entityName: "Product", predicate: VellumStore.QueryPredicate(format: "price == 999"))) == 0)
         #expect(s.rows?.index(of: next) != nil)
         #expect(s.state.rowCount == 199)
     }
@@ -84,7 +84,7 @@ import VellumTerminal
         #expect(s.state.promptError == "sort: Task has no property 'nokey'")
         await s.handle(.ctrl("u")); await type(s, "sort priority desc"); await s.handle(.enter)
         #expect(s.state.mode == .browse && s.state.promptError == nil)
-        #expect(s.state.sort == VellumStore.SortDescriptor("priority", ascending: false))
+        #expect(s.state.sort == VellumStore.QuerySortDescriptor("priority", ascending: false))
         // A command the reducer refuses keeps the line open too.
         await s.handle(.char(":")); await type(s, "goto Nowhere"); await s.handle(.enter)
         #expect(s.state.mode == .command && s.state.promptError == "no entity named 'Nowhere'")

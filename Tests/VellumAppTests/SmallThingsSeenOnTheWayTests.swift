@@ -41,10 +41,10 @@ import VellumTerminal
         #expect(s.mode == .command)
         #expect(s.promptError?.contains("'sideways' is not a direction") == true, "\(String(describing: s.promptError))")
         #expect(Reducer.runCommand(&s, "sort title desc extra") == [])
-        #expect(Reducer.runCommand(&s, "sort title DESC") == [.applySort(SortDescriptor("title", ascending: false))])
-        #expect(Reducer.runCommand(&s, "sort title descending") == [.applySort(SortDescriptor("title", ascending: false))])
-        #expect(Reducer.runCommand(&s, "sort title asc") == [.applySort(SortDescriptor("title", ascending: true))])
-        #expect(Reducer.runCommand(&s, "sort title") == [.applySort(SortDescriptor("title", ascending: true))])
+        #expect(Reducer.runCommand(&s, "sort title DESC") == [.applySort(QuerySortDescriptor("title", ascending: false))])
+        #expect(Reducer.runCommand(&s, "sort title descending") == [.applySort(QuerySortDescriptor("title", ascending: false))])
+        #expect(Reducer.runCommand(&s, "sort title asc") == [.applySort(QuerySortDescriptor("title", ascending: true))])
+        #expect(Reducer.runCommand(&s, "sort title") == [.applySort(QuerySortDescriptor("title", ascending: true))])
     }
 }
 
@@ -82,7 +82,7 @@ import VellumTerminal
                 #expect(text.contains(command.help), "\(size): \(command.help)")
             }
             for command in CommandTable.lineCommands { #expect(text.contains(command.help), "\(size): \(command.help)") }
-            for prompt in KeyBindings.prompts { #expect(text.contains(prompt.help), "\(size): \(prompt.help)") }
+            for prompt in KeyBindings.prompts() { #expect(text.contains(prompt.help), "\(size): \(prompt.help)") }
             // Every `:` command's description starts in the same column as the others (`:export` too).
             let usages = CommandTable.lineCommands.map(\.usage)
             let starts = overlay.lines.compactMap { line -> Int? in

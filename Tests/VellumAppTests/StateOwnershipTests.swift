@@ -24,11 +24,26 @@ import Testing
         }
     }
 
+    /// Every Swift file under Sources/VellumApp, subfolders (`Commands/`) too, by its path there.
+    static func allSources() throws -> [String] {
+        let files = FileManager.default.enumerator(atPath: sources.path)?.compactMap { $0 as? String } ?? []
+        return files.filter { $0.hasSuffix(".swift") }.sorted()
+    }
+
     static func outsideTheReducer() throws -> [(file: String, text: String)] {
-        try FileManager.default.contentsOfDirectory(atPath: sources.path)
-            .filter { $0.hasSuffix(".swift") && !$0.hasPrefix("Reducer") && $0 != "AppState.swift" }
-            .sorted()
+        try allSources()
+            .filter { path in
+                let name = (path as NSString).lastPathComponent
+                return !name.hasPrefix("Reducer") && name != "AppState.swift"
+            }
             .map { ($0, try String(contentsOf: sources.appendingPathComponent($0), encoding: .utf8)) }
+    }
+
+    /// The scan covered only the top folder, so a write in `Commands/` went unseen.
+    @Test func theScanCoversEveryFolder() throws {
+        let scanned = try Self.outsideTheReducer().map(\.file)
+        #expect(scanned.contains("Commands/CommandTable.swift") && scanned.contains("Commands/KeyMap.swift"), "\(scanned)")
+        #expect(scanned.contains("EventLoop.swift") && !scanned.contains { $0.hasSuffix("Reducer.swift") })
     }
 
     @Test func inputFieldsAreWrittenOnlyByTheReducer() throws {

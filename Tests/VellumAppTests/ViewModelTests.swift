@@ -26,7 +26,7 @@ import VellumTerminal
                                     rows: session.rows, entityCounts: session.entityCounts, relatedCounts: session.relatedCounts, pendingWrites: 0)
         let products = try #require(model.detail?.fields.first { $0.name == "products" })
         let provider = try #require(try session.rows?.object(at: 0).objectID.primaryKey)
-        let stored = try container.viewContext.count(FetchRequest(entityName: "Product", predicate: try VellumStore.Predicate(format: "provider == \(provider)")))
+        let stored = try container.viewContext.count(FetchRequest(entityName: "Product", predicate: try VellumStore.QueryPredicate(format: "provider == \(provider)")))
         #expect(stored > 0 && products.value == "[\(stored) Product]")
         #expect(!container.viewContext.registeredObjects.contains { $0.entity.name == "Product" },
                 "counting loaded \(container.viewContext.registeredObjects.filter { $0.entity.name == "Product" }.count) products")
@@ -64,7 +64,7 @@ import VellumTerminal
         state.columnTypes = [.string, .integer64]
         state.rowCount = 2
         let layout = Layout(size: TerminalSize(rows: 24, columns: 80))
-        let table = TableView(entityName: "Book", rowCount: 2, effectiveSort: VellumStore.SortDescriptor("title"), lines: [.row(0), .row(1)],
+        let table = TableView(entityName: "Book", rowCount: 2, effectiveSort: VellumStore.QuerySortDescriptor("title"), lines: [.row(0), .row(1)],
                               rows: [.init(index: 0, cells: ["Dune", "412"], flashing: false), .init(index: 1, cells: ["Emma", "474"], flashing: true)])
         let detail = DetailView(title: "Book p1", fields: [.init(name: "title", value: "Dune", isRelationship: false),
                                                           .init(name: "author", value: "[3 Author]", isRelationship: true)])

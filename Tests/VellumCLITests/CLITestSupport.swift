@@ -102,6 +102,6 @@ final class ChildProcess: @unchecked Sendable {
 func storedSeconds(_ path: String, _ entity: String, _ key: String, where predicate: String) throws -> Double? {
     let store = try PersistentStore(url: URL(fileURLWithPath: path), model: nil, options: StoreOptions(createIfMissing: false))
     let context = try ManagedObjectContext(store: store)
-    let object = try context.fetch(entity, where: try VellumStore.Predicate(format: predicate)).first
+    let object = try context.fetch(entity, where: try VellumStore.QueryPredicate(format: predicate)).first
     return try object?.value(forKey: key).dateValue?.timeIntervalSince1970
 }

@@ -71,4 +71,25 @@ struct E2EColumnsAndJumpsTests {
         t.keys(":"); t.type("999"); t.keys("Enter")
         #expect(t.wait(for: "no row 999: the list has 200 rows"), "\(t.screen)")
     }
+
+    /// `:id` with the URI `vellum query` prints goes to that record, here or in its entity.
+    @Test(arguments: sizes)
+    func jumpToARecordByItsID(width: Int, height: Int) throws {
+        let store = try E2EStore()
+        let query = try VellumBinary.run(["query", store.path, "Provider", "--format", "csv"])
+        let uri = try #require(query.stdout.split(whereSeparator: \.isNewline).dropFirst().last.flatMap { $0.split(separator: ",").first }.map(String.init))
+        let t = Tmux.browser(store.command, entity: "Product", width: width, height: height)
+        defer { t.kill() }
+        #expect(t.wait(for: "row 1/200"), "\(t.screen)")
+        t.keys(":"); t.type("id p77"); t.keys("Enter")
+        #expect(t.wait(for: "Product p77"), "\(t.screen)")
+        t.keys(":"); t.type("id " + uri); t.keys("Enter")
+        let key = try #require(uri.split(separator: "/").last)
+        #expect(t.wait(for: "Provider \(key)"), "\(t.screen)")
+        #expect(t.screen.contains("│ Provider"), "\(t.screen)")
+        t.keys("BSpace")
+        #expect(t.wait(for: "Product p77"), "\(t.screen)")
+        t.keys(":"); t.type("id p4242"); t.keys("Enter")
+        #expect(t.wait(for: "no Product p4242 in this store"), "\(t.screen)")
+    }
 }

@@ -6,6 +6,32 @@ import Testing
 /// file keeps its rollback journal (no `-wal`/`-shm`) and the fixture is untouched.
 @Suite("E2E browser on another program's database", .serialized, .enabled(if: Tmux.path != nil, "tmux is not installed"))
 struct E2EForeignBrowseTests {
+    /// `vellum FILE --model map.json` on another program's database reads it through the
+    /// mapping, as `vellum query --model` does (it used to be taken for a migration and
+    /// refused: "a SQLite database, but not a Vellum store"); one that does not fit is refused.
+    @Test func aSavedMappingOpensTheBrowserAndOneThatDoesNotFitIsRefused() throws {
+        let dir = TempDir()
+        let (copy, original) = try SQLiteFixtures.copy("chinook.sqlite", into: dir)
+        let json = try VellumBinary.run(["model", copy.path, "--json"])
+        #expect(json.status == 0, "\(json.stderr)")
+        try json.stdout.write(toFile: dir.path("map.json"), atomically: true, encoding: .utf8)
+        try json.stdout.replacingOccurrences(of: "\"Composer\"", with: "\"Writer\"").write(toFile: dir.path("bad.json"), atomically: true, encoding: .utf8)
+        let before = try Data(contentsOf: copy)
+        let t = Tmux("'\(VellumBinary.url.path)' '\(copy.path)' --model '\(dir.path("map.json"))'; echo \"exit=$?\"; sleep 600", width: 80, height: 24)
+        defer { t.kill() }
+        #expect(t.wait(for: "Track   3503"), "\(t.screen)")
+        t.keys("q")
+        #expect(t.wait(for: "exit=0"), "\(t.screen)")
+        let bad = Tmux("'\(VellumBinary.url.path)' '\(copy.path)' --model '\(dir.path("bad.json"))'; echo \"exit=$?\"; sleep 600", width: 80, height: 24)
+        defer { bad.kill() }
+        #expect(bad.wait(for: "exit=1"), "\(bad.screen)")
+        // The message wraps at 80 columns: read it as one line.
+        #expect(bad.screen.replacingOccurrences(of: "\n", with: "").contains("column 'Writer' (attribute Writer)"), "\(bad.screen)")
+        #expect(try Data(contentsOf: copy) == before)
+        #expect(SQLiteFixtures.sidecars(of: copy.path).isEmpty)
+        #expect(SQLiteFixtures.originalUnchanged("chinook.sqlite", original))
+    }
+
     @Test func followTrackToAlbumToArtistThenEditATrackName() throws {
         let dir = TempDir()
         let (copy, original) = try SQLiteFixtures.copy("chinook.sqlite", into: dir)

@@ -110,10 +110,14 @@ struct E2EUndoTests {
         t.keys("/"); t.type("SELF IN {\(key)}"); t.keys("Enter")
         #expect(t.wait(for: "row 1/1"), "\(t.screen)")
         t.keys("d")
-        #expect(t.wait(for: "Delete this record?"), "\(t.screen)")
+        // The question counts what the cascade takes along, before anything is deleted.
+        let cascaded = images.split(separator: ",").count
+        #expect(t.wait(for: "Delete this record and \(cascaded) more by cascade?"), "\(t.screen)")
+        #expect(store.sql("SELECT group_concat(_pk) FROM Image WHERE \(imageFK) = \(key)") == images)
         t.keys("y")
         #expect(t.wait(for: "deleted"), "\(t.screen)")
         #expect(store.sql("SELECT count(*) FROM Product WHERE _pk = \(key)") == "0")
+        #expect(store.sql("SELECT count(*) FROM Image WHERE \(imageFK) = \(key)") == "0")
         #expect(t.wait(for: "row 0/0") || t.screen.contains("no rows"), "\(t.screen)")
         t.keys("u")
         #expect(t.wait(for: "undid delete"), "\(t.screen)")

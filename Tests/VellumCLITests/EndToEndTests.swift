@@ -182,6 +182,13 @@ struct EndToEndTests {
 
 @Suite("Model formatting")
 struct ModelFormatterTests {
+    /// A string default is quoted by the one escaper (`ExportText.jsonString`): quotes,
+    /// backslashes and control characters are escaped, so the line stays one line.
+    @Test func stringDefaultsAreQuotedByTheOneEscaper() {
+        #expect(ModelFormatter.literal(.string("say \"hi\"\\\n\u{1}")) == #""say \"hi\"\\\n\u0001""#)
+        #expect(ModelFormatter.literal(.integer(3)) == "3")
+    }
+
     @Test func showsEveryDetail() throws {
         let model = try ModelBuilder()
             .entity("Base", abstract: true) { $0.attribute("created", .date) }

@@ -86,4 +86,49 @@ import VellumStore
         #expect(SQLiteFixtures.sidecars(of: copy.path).isEmpty)
         #expect(SQLiteFixtures.originalUnchanged(Self.fixture, original))
     }
+
+    /// `vellum watch` on a copy of Chinook prints what another process (the sqlite3 shell)
+    /// changed: untracked, as an unknown change (the file has no history); tracked, object by
+    /// object with the changed column. Watching changes nothing in the file.
+    @Test func watchPrintsAnotherProcesssChangeUntrackedAndTracked() async throws {
+        let dir = TempDir()
+        let (copy, original) = try SQLiteFixtures.copy(Self.fixture, into: dir)
+        /// Starts `vellum watch`, runs `sql` in the shell, and says whether a printed line contains `expected`.
+        func watchPrints(_ expected: String, after sql: String) async throws -> Bool {
+            let watch = try ChildProcess(["watch", copy.path])
+            #expect(await watch.waitForStderr("vellum: watching", timeout: 30))
+            #expect(try sqliteShell(copy.path, sql) == 0)
+            let seen = await watch.waitForLines(timeout: 30) { $0.contains { $0.contains(expected) } }
+            watch.signal(SIGTERM)
+            #expect(await watch.waitForExit(timeout: 10))
+            if !seen { Issue.record("not printed: \(expected): \(watch.lines) \(watch.stderr)") }
+            return seen
+        }
+        #expect(try await watchPrints("unknown", after: "UPDATE Track SET Name = 'Changed' WHERE TrackId = 1"))
+        #expect(SQLiteFixtures.sidecars(of: copy.path).isEmpty, "watching left files beside the database")
+        #expect(try VellumBinary.run(["track", copy.path, "--yes"]).status == 0)
+        #expect(try await watchPrints("/Track/p2  update  Composer", after: "UPDATE Track SET Composer = 'Someone' WHERE TrackId = 2"))
+        #expect(SQLiteFixtures.originalUnchanged(Self.fixture, original))
+    }
+
+    /// A table without a primary key is listed, read-only with the reason (`vellum model`),
+    /// and `insert`/`update`/`delete` refuse it naming that reason, writing nothing.
+    @Test func aTableWithoutAPrimaryKeyIsReadOnlyInModelAndRefusedByWrites() throws {
+        let dir = TempDir()
+        let path = dir.path("log.sqlite")
+        #expect(try sqliteShell(path, "CREATE TABLE log (at TEXT, line TEXT); INSERT INTO log VALUES ('now', 'hello');") == 0)
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        let reason = "log has no primary key: its rows are known only by their rowid, which VACUUM may renumber, so they cannot be added, changed or deleted here"
+        let model = try VellumBinary.run(["model", path])
+        #expect(model.status == 0 && model.stdout.contains("entity log\n  parent: none\n  abstract: no\n  read-only: \(reason)"), "\(model.stdout)")
+        let json = try VellumBinary.run(["model", path, "--json"])
+        #expect(json.stdout.contains("sqlite.readOnly"), "\(json.stdout)")
+        for write in [["insert", path, "log", "line=x"], ["update", path, "log", "--where", "line == 'hello'", "line=z"],
+                      ["delete", path, "log", "--where", "line == 'hello'"]] {
+            let r = try VellumBinary.run(write)
+            #expect(r.status == 1 && r.stderr.contains(reason), "\(write[0]): \(r.stderr)")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+        #expect(SQLiteFixtures.sidecars(of: path).isEmpty)
+    }
 }

@@ -44,8 +44,11 @@ struct FullDiskOpeningTests {
             if r.status == 0 { acknowledged += 1 }
         }
         #expect(acknowledged >= 1)
-        let wal = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0
-        #expect(wal > 0, "the limit did not leave the data in the log")
+        #expect(acknowledged < 4, "the limit never stopped a write")
+        // Usually the log now holds data the main file could not take. When the first run
+        // exits before its closing checkpoint, a later run's checkpoint may fit under the
+        // limit and empty the log instead: then the data is in the main file. Either way
+        // everything acknowledged must read back.
         for run in Self.vellumRunsUnderALimit ? [Self.runLimited, VellumBinary.run] : [VellumBinary.run] {
             let q = try run(["query", path, "Note", "--format", "csv"])
             #expect(q.status == 0, "\(q.stderr)")

@@ -18,7 +18,7 @@ struct QueryExportAgreementTests {
         let entity = try #require(store.model.entity(named: "Product"))
         let columns = entity.attributes.filter { !$0.isTransient }.map(\.name)
         let toOnes = entity.relationships.filter { !$0.isToMany && !$0.isTransient }.map(\.name)
-        let objects = try context.fetch(FetchRequest(entityName: "Product", sortDescriptors: try VellumStore.SortDescriptor.parseList("name")))
+        let objects = try context.fetch(FetchRequest(entityName: "Product", sortDescriptors: try VellumStore.QuerySortDescriptor.parseList("name")))
         let rows: [[Value]] = try objects.map { o in
             [.string(o.objectID.uriString)] + (try columns.map { try o.value(forKey: $0) })
                 + (try toOnes.map { r in try o.toOne(r).map { .string($0.objectID.uriString) } ?? .null })

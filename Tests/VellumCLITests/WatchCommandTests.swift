@@ -20,11 +20,11 @@ struct WatchCommandTests {
         let kiwi = try c.insert("Product", values: ["name": .string("kiwi"), "price": .double(3)])
         _ = try c.save()
         let kiwiURI = try #require(store.permanentID(for: kiwi.objectID)).uriString
-        let apple = try #require(try c.fetch("Product", where: try VellumStore.Predicate(format: "name == 'apple'")).first)
+        let apple = try #require(try c.fetch("Product", where: try VellumStore.QueryPredicate(format: "name == 'apple'")).first)
         try apple.setValue(.double(9), forKey: "price")
         try apple.setValue(.integer(1), forKey: "stock")
         _ = try c.save()
-        let banana = try #require(try c.fetch("Product", where: try VellumStore.Predicate(format: "name == 'banana'")).first)
+        let banana = try #require(try c.fetch("Product", where: try VellumStore.QueryPredicate(format: "name == 'banana'")).first)
         // The sqlite3 shell.
         let shell = try runSQLite(path, "DELETE FROM Product WHERE name = 'banana';\n")
         #expect(shell.status == 0, "\(shell.err)")

@@ -27,7 +27,7 @@ struct WriteCommandTests {
         let uri = r.stdout.trimmingCharacters(in: .newlines)
         #expect(uri.hasPrefix("vellum://") && uri.hasSuffix("/Product/p5"), "\(uri)")
         let c = try context()
-        let fig = try #require(try c.fetch("Product", where: try VellumStore.Predicate(format: "name == 'fig'")).first)
+        let fig = try #require(try c.fetch("Product", where: try VellumStore.QueryPredicate(format: "name == 'fig'")).first)
         #expect(fig.objectID.uriString == uri)
         #expect(try fig.value(forKey: "price") == .double(2.75))
         #expect(try fig.value(forKey: "stock") == .integer(7))

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import VellumStore
 
-/// Predicate error messages: shortened around the error, newlines escaped, caret
+/// QueryPredicate error messages: shortened around the error, newlines escaped, caret
 /// under the right column after wide characters.
 @Suite struct CaretDiagnosticTests {
     /// Terminal-like widths for the test: CJK and emoji take two cells.
@@ -23,7 +23,7 @@ import Testing
 
     @Test func caretUnderWideCharacters() throws {
         let input = "name == '東京🍣' AND ) == 1"
-        let error = try #require(parseError { try Predicate(format: input) })
+        let error = try #require(parseError { try QueryPredicate(format: input) })
         let text = error.caretDiagnostic(input: input, width: Self.width)
         let (caret, target) = try Self.columns(text, errorCharacter: ")")
         #expect(caret == target, "\(text)")
@@ -31,7 +31,7 @@ import Testing
 
     @Test func longInputIsShortenedAroundTheError() throws {
         let input = (0..<2000).map { "qty == \($0)" }.joined(separator: " OR ") + " OR ) AND " + String(repeating: "x", count: 5000)
-        let error = try #require(parseError { try Predicate(format: input) })
+        let error = try #require(parseError { try QueryPredicate(format: input) })
         let text = error.caretDiagnostic(input: input)
         let lines = text.split(separator: "\n").map(String.init)
         #expect(lines.count == 2)
@@ -44,7 +44,7 @@ import Testing
 
     @Test func newlinesAreEscapedAndTheCaretStaysAligned() throws {
         let input = "name == 'a'\nAND\tqty >\r\n== 3"
-        let error = try #require(parseError { try Predicate(format: input) })
+        let error = try #require(parseError { try QueryPredicate(format: input) })
         let text = error.caretDiagnostic(input: input)
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.count == 2, "\(text)")
@@ -57,7 +57,7 @@ import Testing
 
     @Test func longFoundTokenIsShortened() throws {
         let input = "name == 'a' '" + String(repeating: "y", count: 10_000) + "'"
-        let error = try #require(parseError { try Predicate(format: input) })
+        let error = try #require(parseError { try QueryPredicate(format: input) })
         #expect(error.description.count < 400, "\(error.description.count)")
     }
 }

@@ -20,7 +20,8 @@ import Testing
             let pid = try CleanSpawn.spawn(["/bin/sleep", "5"])
             defer { kill(pid, SIGKILL); _ = CleanSpawn.wait(pid) }
             waitUntilTrue { CleanSpawn.descriptors(of: pid).count == 3 || !FileManager.default.fileExists(atPath: "/proc/\(pid)") }
-            #expect(Set(CleanSpawn.descriptors(of: pid).keys) == [0, 1, 2])
+            let held = CleanSpawn.descriptors(of: pid)
+            #expect(Set(held.keys) == [0, 1, 2], "the child holds \(held.sorted { $0.key < $1.key })")
         }
     }
 

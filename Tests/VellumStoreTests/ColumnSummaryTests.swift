@@ -18,7 +18,7 @@ import Testing
         #expect(s.mean == 14.0 / 6.0)
         #expect(s.top.map(\.count) == [3, 2, 1, 1])
         #expect(s.top.first?.value == .double(3))
-        let filtered = try ctx.summarize(FetchRequest(entityName: "Product", predicate: try VellumStore.Predicate(format: "price < 3")), attribute: "price")
+        let filtered = try ctx.summarize(FetchRequest(entityName: "Product", predicate: try VellumStore.QueryPredicate(format: "price < 3")), attribute: "price")
         #expect(filtered.count == 3 && filtered.top.first?.value == .double(2))
         let names = try ctx.summarize(FetchRequest(entityName: "Product"), attribute: "name", limit: 2)
         #expect(names.top.count == 2 && names.min == nil)

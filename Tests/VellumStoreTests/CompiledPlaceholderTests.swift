@@ -10,7 +10,7 @@ import Testing
 
     func compiled(_ format: String, _ store: PersistentStore) throws -> CompiledQuery {
         let entity = try #require(store.model.entity(named: "Product"))
-        return try QueryCompiler.compile(entity: entity, layout: store.layout, predicate: try Predicate(format: format))
+        return try QueryCompiler.compile(entity: entity, layout: store.layout, predicate: try QueryPredicate(format: format))
     }
 
     @Test func valuesOfComparisonsKnownFalseAreNotBound() throws {
@@ -31,8 +31,8 @@ import Testing
         for (format, bindings, names) in cases {
             let query = try compiled(format, store)
             #expect(query.bindings.map(\.description) == bindings.map(\.description), "\(format): \(query.whereClause)")
-            let fetched = try ctx.fetch(FetchRequest(entityName: "Product", predicate: try Predicate(format: format),
-                                                     sortDescriptors: [SortDescriptor("name")]))
+            let fetched = try ctx.fetch(FetchRequest(entityName: "Product", predicate: try QueryPredicate(format: format),
+                                                     sortDescriptors: [QuerySortDescriptor("name")]))
             #expect(try fetched.map { try $0["name"].stringValue ?? "" } == names, "\(format)")
         }
     }

@@ -11,8 +11,8 @@ import VellumStore
         for i in 0..<2_500 { _ = try writer.insert("Provider", values: ["name": .string("p\(i)")]) }
         _ = try writer.save()
         let context = try ManagedObjectContext(store: store)
-        let request = FetchRequest(entityName: "Provider", predicate: try Predicate(format: "name BEGINSWITH 'p1'"),
-                                   sortDescriptors: [SortDescriptor("name", ascending: false)])
+        let request = FetchRequest(entityName: "Provider", predicate: try QueryPredicate(format: "name BEGINSWITH 'p1'"),
+                                   sortDescriptors: [QuerySortDescriptor("name", ascending: false)])
         let expected = try context.fetch(request).map { try $0.value(forKey: "name") }
         context.reset()
         var sizes: [Int] = [], names: [Value] = []

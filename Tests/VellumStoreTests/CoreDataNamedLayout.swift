@@ -13,9 +13,16 @@ final class CoreDataNamedLayout: StoreLayout {
     let versionColumn = "Z_OPT"
     let joinTables: [JoinTable]
     private let mappings: [String: EntityMapping]
+    /// Versions as a test wants them, whether saves are audited in `Z_AUDIT`
+    /// (`finishSave`), and whether changes are read from rows (`changeSource`).
+    let firstVersion: Int64, versionStep: Int64, audits: Bool, readsRowVersions: Bool
 
-    init(model: ManagedObjectModel) {
+    init(model: ManagedObjectModel, firstVersion: Int64 = 1, versionStep: Int64 = 1, audits: Bool = false, readsRowVersions: Bool = false) {
         self.model = model
+        self.firstVersion = firstVersion
+        self.versionStep = versionStep
+        self.audits = audits
+        self.readsRowVersions = readsRowVersions
         let native = NativeLayout(model: model)
         var mappings: [String: EntityMapping] = [:]
         for name in model.entityNames {
@@ -47,6 +54,25 @@ final class CoreDataNamedLayout: StoreLayout {
     }
 
     func mapping(for entityName: String) -> EntityMapping? { mappings[entityName] }
+
+    var initialVersion: Int64 { firstVersion }
+    func nextVersion(after version: Int64) -> Int64 { version + versionStep }
+
+    var changeSource: LayoutChangeSource {
+        readsRowVersions ? .rowVersions(RowVersionSource(entityNames: [:], tables: [], hasCoreDataHistory: false)) : .vellumHistory
+    }
+
+    /// One `Z_AUDIT` row per written row, in the saving transaction.
+    func finishSave(_ db: Connection, _ save: () -> SavedRows) throws(StoreError) -> Int64? {
+        guard audits else { return nil }
+        let rows = save()
+        for (kind, written) in [("insert", rows.inserted), ("update", rows.updated), ("delete", rows.deleted)] {
+            for row in written {
+                try db.run("INSERT INTO Z_AUDIT (ZENTITY, ZKEY, ZKIND) VALUES (?, ?, ?)", [.string(row.entity), .integer(row.key), .string(kind)])
+            }
+        }
+        return nil
+    }
 
     func joinTable(named table: String) -> JoinTable? { joinTables.first { $0.table == table } }
 
@@ -98,6 +124,7 @@ final class CoreDataNamedLayout: StoreLayout {
                 PRIMARY KEY (\(q.quote(j.sourceColumn)), \(q.quote(j.targetColumn)))) WITHOUT ROWID
                 """)
         }
+        if audits { sql.append("CREATE TABLE Z_AUDIT (ZENTITY TEXT NOT NULL, ZKEY INTEGER NOT NULL, ZKIND TEXT NOT NULL)") }
         return sql
     }
 }

@@ -38,7 +38,7 @@ import Testing
         let dir = TempDir()
         let store = try Self.populated(dir)
         let ctx = try ManagedObjectContext(store: store)
-        let people = try ctx.fetch("Person", sortedBy: [SortDescriptor("age")])
+        let people = try ctx.fetch("Person", sortedBy: [QuerySortDescriptor("age")])
         #expect(people.count == Self.count)
         try people[500].setValue(.string("changed"), forKey: "name")
         try people[500].setValue(.string("nick"), forKey: "nickname")
@@ -55,14 +55,14 @@ import Testing
         try people[7].setValue(.integer(-7), forKey: "age")
         try ctx.save()
         let fresh = try ManagedObjectContext(store: store)
-        #expect(try fresh.fetch("Person", where: try Predicate(format: "age < 0")).map { try $0["name"] } == [.string("person 7")])
+        #expect(try fresh.fetch("Person", where: try QueryPredicate(format: "age < 0")).map { try $0["name"] } == [.string("person 7")])
     }
 
     @Test func objectsKeepTheirValuesAfterTheirContextIsGone() throws {
         let dir = TempDir()
         let store = try Self.populated(dir)
         var ctx: ManagedObjectContext? = try ManagedObjectContext(store: store)
-        let people = try ctx!.fetch("Person", sortedBy: [SortDescriptor("age")])
+        let people = try ctx!.fetch("Person", sortedBy: [QuerySortDescriptor("age")])
         ctx = nil
         #expect(people[0].context == nil)
         #expect(try people[999].value(forKey: "name") == .string("person 999"))
@@ -76,7 +76,7 @@ import Testing
         let store = try Self.populated(dir)
         let ctx = try ManagedObjectContext(store: store)
         // Descending: each row's manager comes later in the result.
-        let people = try ctx.fetch("Person", sortedBy: [SortDescriptor("age", ascending: false)])
+        let people = try ctx.fetch("Person", sortedBy: [QuerySortDescriptor("age", ascending: false)])
         #expect(people.count == Self.count)
         #expect(Set(people.map(ObjectIdentifier.init)).count == Self.count)
         for (i, p) in people.enumerated() where i + 1 < people.count {

@@ -17,9 +17,9 @@ import Testing
             .build()
     }
 
-    @Test func savesAreRecordedWithAuthorKindsKeysAndTombstones() throws {
+    @Test(arguments: HistoryBackend.allCases) func savesAreRecordedWithAuthorKindsKeysAndTombstones(_ backend: HistoryBackend) throws {
         let dir = TempDir()
-        let store = try PersistentStore(url: dir.file("h.sqlite"), model: model())
+        let store = try backend.open(model(), in: dir).store
         let start = try store.currentHistoryToken()
         let ctx = try ManagedObjectContext(store: store)
         ctx.transactionAuthor = "importer"
@@ -41,20 +41,24 @@ import Testing
         #expect(try store.history(after: txs[1].token).count == 1)
     }
 
-    @Test func shellWritesAreRecordedAndNeedNoCustomFunctions() throws {
+    @Test(arguments: HistoryBackend.allCases) func shellWritesAreRecordedAndNeedNoCustomFunctions(_ backend: HistoryBackend) throws {
         let dir = TempDir()
-        let store = try PersistentStore(url: dir.file("h.sqlite"), model: model())
+        let opened = try backend.open(model(), in: dir)
+        let store = opened.store
         let start = try store.currentHistoryToken()
-        #expect(try sqliteShell(dir.file("h.sqlite").path, "INSERT INTO Product (_entity, name, price) VALUES ('Product', 'Shell', 5); UPDATE Product SET price = 6;") == 0)
+        try opened.outside(#"INSERT INTO "Product" ("_entity", "name", "price") VALUES ('Product', 'Shell', 5); UPDATE "Product" SET "price" = 6;"#)
+        try opened.outside(#"DELETE FROM "Product""#)
         let txs = try store.history(after: start)
-        #expect(txs.count == 2)
+        #expect(txs.count == 3)
         #expect(txs.allSatisfy { $0.author == nil && $0.sequence == nil })
+        #expect(txs.map { $0.changes.map(\.kind) } == [[.insert], [.update], [.delete]])
         #expect(txs[1].changes[0].changedKeys == ["price"])
+        #expect(txs[2].changes[0].tombstone == ["name": .string("Shell")])
     }
 
-    @Test func prunedHistoryIsDetected() throws {
+    @Test(arguments: HistoryBackend.allCases) func prunedHistoryIsDetected(_ backend: HistoryBackend) throws {
         let dir = TempDir()
-        let store = try PersistentStore(url: dir.file("h.sqlite"), model: model())
+        let store = try backend.open(model(), in: dir).store
         let old = try store.currentHistoryToken()
         let ctx = try ManagedObjectContext(store: store)
         for i in 0..<10 { try ctx.insert("Product", values: ["name": .string("p\(i)")]); try ctx.save() }
@@ -105,7 +109,7 @@ import Testing
         let view = watcher.viewContext
         var external = 0
         view.observeChanges { if $0.storeChangedExternally { external += 1 } }
-        let controller = ResultsController(fetchRequest: FetchRequest(entityName: "Tag", sortDescriptors: [VellumStore.SortDescriptor("name")]), context: view)
+        let controller = ResultsController(fetchRequest: FetchRequest(entityName: "Tag", sortDescriptors: [VellumStore.QuerySortDescriptor("name")]), context: view)
         try controller.performFetch()
         // Our own saves are not mistaken for an outside change.
         try await watcher.enqueue { ctx in _ = try ctx.insert("Tag", values: ["name": .string("own")]) }

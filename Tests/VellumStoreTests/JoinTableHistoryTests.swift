@@ -26,8 +26,8 @@ import Testing
         var events: [ObjectsDidChange] = []
         view.observeChanges { events.append($0) }
         // Products with at least one tag.
-        let tagged = ResultsController(fetchRequest: FetchRequest(entityName: "Product", predicate: try Predicate(format: "tags.@count > 0"),
-                                                                  sortDescriptors: [VellumStore.SortDescriptor("name")]),
+        let tagged = ResultsController(fetchRequest: FetchRequest(entityName: "Product", predicate: try QueryPredicate(format: "tags.@count > 0"),
+                                                                  sortDescriptors: [VellumStore.QuerySortDescriptor("name")]),
                                        context: view)
         try tagged.performFetch()
         #expect(tagged.fetchedObjectCount == 1)

@@ -28,6 +28,35 @@ import Testing
         #expect(offending.isEmpty, "native layout names outside the layout:\n\(offending.joined(separator: "\n"))")
     }
 
+    /// The layers above the store decide nothing by a layout's concrete type: what differs
+    /// between layouts is a `StoreLayout` requirement.
+    static let concreteLayouts = ["NativeLayout", "ForeignLayout", "CoreDataLayout", "PostgreSQLLayout"]
+    static let layersAboveTheStore = ["History", "Migration", "Query", "Context", "Results", "Export", "Typed"]
+    /// "Folder/File.swift Type": why that file names a concrete layout. The list may only shrink.
+    static let namesALayoutBecause: [String: String] = [
+        "Migration/StoreMigrator.swift NativeLayout": "a migrated file store is written in the native layout (the default of `StoreMigrator.layout`)",
+        "Migration/MigrationDesign+PostgreSQL.swift PostgreSQLLayout": "a server store's migration designs the server's tables over the native names",
+    ]
+
+    @Test func noLayerAboveTheStoreNamesAConcreteLayout() throws {
+        let files = try LayeringTests.sourceFiles(under: LayeringTests.storeSources).filter { f in f.folder.map { Self.layersAboveTheStore.contains($0) } ?? false }
+        #expect(files.count > 50)
+        var offending: [String] = [], used: Set<String> = []
+        for (_, file) in files {
+            let code = LayerChecker.strippingCommentsAndStrings(file.text)
+            for (n, line) in code.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                let names = Set(LayerChecker.identifiers(in: line).map(\.name))
+                for layout in Self.concreteLayouts where names.contains(layout) {
+                    let key = "\(file.path) \(layout)"
+                    if Self.namesALayoutBecause[key] != nil { used.insert(key); continue }
+                    offending.append("\(file.path):\(n + 1): \(layout) (cast or name): make it a StoreLayout requirement")
+                }
+            }
+        }
+        #expect(offending.isEmpty, "concrete layouts above the store:\n\(offending.joined(separator: "\n"))")
+        #expect(Set(Self.namesALayoutBecause.keys).subtracting(used).isEmpty, "no longer needed, remove from the list: \(Set(Self.namesALayoutBecause.keys).subtracting(used))")
+    }
+
     @Test func storesOpenWithTheirLayoutAndTheDefaultIsNative() throws {
         let dir = TempDir()
         let store = try Fixtures.openShop(dir)

@@ -9,7 +9,7 @@ import Testing
     @Test func fetchWithAnUnknownKeyThrowsStoreErrorQuery() throws {
         let dir = TempDir()
         let ctx = try ManagedObjectContext(store: try Fixtures.openShop(dir))
-        let request = FetchRequest(entityName: "Product", predicate: try Predicate(format: "pirce > 1"))
+        let request = FetchRequest(entityName: "Product", predicate: try QueryPredicate(format: "pirce > 1"))
         let attempts: [() throws -> Void] = [{ _ = try ctx.fetch(request) }, { _ = try ctx.count(request) },
                                              { _ = try ctx.fetchObjectIDs(request) },
                                              { _ = try ctx.summarize(request, attribute: "price") }]
@@ -24,19 +24,19 @@ import Testing
     @Test func aResultsControllerQueryErrorIsStoreErrorQuery() throws {
         let dir = TempDir()
         let ctx = try ManagedObjectContext(store: try Fixtures.openShop(dir))
-        let request = FetchRequest(entityName: "Product", predicate: try Predicate(format: "pirce > 1"),
-                                   sortDescriptors: [SortDescriptor("name")])
+        let request = FetchRequest(entityName: "Product", predicate: try QueryPredicate(format: "pirce > 1"),
+                                   sortDescriptors: [QuerySortDescriptor("name")])
         let controller = ResultsController(fetchRequest: request, context: ctx)
         let error = try #require(throws: StoreError.self) { try controller.performFetch() }
         #expect(error.queryError != nil, "\(error)")
     }
 
     @Test func aPredicateOrSortSyntaxErrorIsStoreErrorParse() throws {
-        let predicate = try #require(throws: StoreError.self) { try Predicate(format: "price > AND name == 'x'") }
+        let predicate = try #require(throws: StoreError.self) { try QueryPredicate(format: "price > AND name == 'x'") }
         let nested = try #require(predicate.parseError)
         #expect(nested.position == 8 && nested.expected == "a value, key or variable")
         #expect(predicate.description == "expected a value, key or variable at position 8, found 'AND'")
-        let sort = try #require(throws: StoreError.self) { try SortDescriptor.parseList("name,,price") }
+        let sort = try #require(throws: StoreError.self) { try QuerySortDescriptor.parseList("name,,price") }
         #expect(sort.parseError?.expected == "a key path to sort by")
     }
 

@@ -11,7 +11,7 @@ import Testing
         let model = try Fixtures.shopModel()
         let watcher = try PersistentContainer(model: model, storeURL: url)
         let view = watcher.viewContext
-        let checker = try ResultsChecker(ResultsController(fetchRequest: FetchRequest(entityName: "Product", sortDescriptors: [SortDescriptor("name")]), context: view))
+        let checker = try ResultsChecker(ResultsController(fetchRequest: FetchRequest(entityName: "Product", sortDescriptors: [QuerySortDescriptor("name")]), context: view))
         let other = try PersistentContainer(model: model, storeURL: url)
         for name in ["b", "a", "c"] {
             try await other.enqueue { ctx in _ = try ctx.insert("Product", values: ["name": .string(name)]) }
@@ -23,7 +23,7 @@ import Testing
         // Another program's write (plain SQL on its own connection) shows too.
         _ = try PostgreSQLStoreTests.psql(url, #"UPDATE "Product" SET "name" = 'z' WHERE "name" = 'a'"#)
         #expect(await waitUntil(timeout: 30) { shown() == ["b", "c", "z"] })
-        try await other.enqueue { ctx in try ctx.fetch("Product", where: Predicate(format: "name == 'b'")).forEach(ctx.delete) }
+        try await other.enqueue { ctx in try ctx.fetch("Product", where: QueryPredicate(format: "name == 'b'")).forEach(ctx.delete) }
         #expect(await waitUntil(timeout: 30) { shown() == ["c", "z"] })
         #expect(checker.failures.isEmpty && !checker.sets.isEmpty)
     }

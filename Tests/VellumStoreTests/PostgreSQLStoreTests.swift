@@ -36,7 +36,7 @@ import Testing
         try SecondLayoutTests.seed(try Self.open(url))
         let c = try ManagedObjectContext(store: try Self.open(url))
         try SecondLayoutTests.expectSeededFetches(c)
-        let byPrice = [SortDescriptor("price")]
+        let byPrice = [QuerySortDescriptor("price")]
         let ids = try c.fetchObjectIDs(FetchRequest(entityName: "Product", sortDescriptors: byPrice))
         let fresh = try ManagedObjectContext(store: try Self.open(url))
         #expect(try SecondLayoutTests.names(ids.map { try fresh.existingObject(with: $0) }) == ["Rope", "Élan", "Anvil"])
@@ -120,7 +120,7 @@ import Testing
         }
         let id = try await container.enqueue { ctx in
             let p = try ctx.insert("Product", values: ["name": .string("Box"), "added": .date(Date(timeIntervalSince1970: 86_400))])
-            try p.setToMany("tags", try ctx.fetch("Tag", where: Predicate(format: "name IN {'t1', 't2'}")))
+            try p.setToMany("tags", try ctx.fetch("Tag", where: QueryPredicate(format: "name IN {'t1', 't2'}")))
             return p.objectID
         }
         let view = container.viewContext

@@ -20,9 +20,9 @@ enum QueryBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
 
     /// `p` with what this engine's regular expressions cannot spell replaced:
     /// PostgreSQL has no `\p{…}` classes (docs/postgresql.md).
-    func expressible(_ p: Predicate) -> Predicate {
+    func expressible(_ p: QueryPredicate) -> QueryPredicate {
         guard self == .postgresql else { return p }
-        func expression(_ e: Expression) -> Expression {
+        func expression(_ e: QueryExpression) -> QueryExpression {
             switch e {
             case .constant(.string("\\p{L}+")): return .constant(.string("[^0-9 ]+"))
             case .subqueryCount(let c, let v, let inner): return .subqueryCount(collection: c, variable: v, predicate: predicate(inner))
@@ -30,7 +30,7 @@ enum QueryBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
             default: return e
             }
         }
-        func predicate(_ p: Predicate) -> Predicate {
+        func predicate(_ p: QueryPredicate) -> QueryPredicate {
             switch p {
             case .and(let a, let b): return .and(predicate(a), predicate(b))
             case .or(let a, let b): return .or(predicate(a), predicate(b))

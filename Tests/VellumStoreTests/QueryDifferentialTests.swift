@@ -3,7 +3,7 @@ import Testing
 @testable import VellumStore
 
 /// Random predicates and sort descriptors: SQL (QueryCompiler over SQLite, and over
-/// PostgreSQL through its dialect) and memory (evaluate + SortDescriptor.compare)
+/// PostgreSQL through its dialect) and memory (evaluate + QuerySortDescriptor.compare)
 /// must return the same rows in the same order.
 @Suite struct QueryDifferentialTests {
     static let strings: [String] = [
@@ -123,9 +123,9 @@ import Testing
         return String(chars)
     }
 
-    static func stringComparison(_ lhs: Expression, quantifier: Quantifier, _ rng: inout SeededGenerator) -> Comparison {
+    static func stringComparison(_ lhs: QueryExpression, quantifier: Quantifier, _ rng: inout SeededGenerator) -> Comparison {
         let o = options(&rng)
-        let s = Expression.constant(.string(strings.randomElement(using: &rng)!))
+        let s = QueryExpression.constant(.string(strings.randomElement(using: &rng)!))
         switch Int.random(in: 0..<9, using: &rng) {
         case 0: return Comparison(lhs, .beginsWith, s, options: o, quantifier: quantifier)
         case 1: return Comparison(lhs, .endsWith, s, options: o, quantifier: quantifier)
@@ -140,14 +140,14 @@ import Testing
     }
 
     static func scalarComparison(_ key: String, _ kind: Kind, _ rng: inout SeededGenerator) -> Comparison {
-        let lhs = Expression.key(key)
+        let lhs = QueryExpression.key(key)
         if kind == .string { return stringComparison(lhs, quantifier: .direct, &rng) }
         switch Int.random(in: 0..<8, using: &rng) {
         case 0: return Comparison(lhs, .in, .list((0..<Int.random(in: 0...3, using: &rng)).map { _ in .constant(constant(kind, &rng)) }))
         case 1: return Comparison(lhs, .between, .list([.constant(constant(kind, &rng)), .constant(constant(kind, &rng))]))
         default:
             let op: ComparisonOperator = [.equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual].randomElement(using: &rng)!
-            let c = Expression.constant(constant(kind, &rng))
+            let c = QueryExpression.constant(constant(kind, &rng))
             return Bool.random(using: &rng) ? Comparison(lhs, op, c) : Comparison(c, op, lhs)
         }
     }
@@ -198,7 +198,7 @@ import Testing
     /// decimals, booleans, nil, aggregates and to-one values, divisions by zero
     /// included, compared with a number or another expression.
     static func arithmeticComparison(_ rng: inout SeededGenerator) -> Comparison {
-        func leaf(_ rng: inout SeededGenerator) -> Expression {
+        func leaf(_ rng: inout SeededGenerator) -> QueryExpression {
             switch Int.random(in: 0..<9, using: &rng) {
             case 0: return .key("qty")
             case 1: return .key("price")
@@ -210,12 +210,12 @@ import Testing
             default: return .constant(constant(Bool.random(using: &rng) ? .integer : .decimal, &rng))
             }
         }
-        func expression(_ depth: Int, _ rng: inout SeededGenerator) -> Expression {
+        func expression(_ depth: Int, _ rng: inout SeededGenerator) -> QueryExpression {
             if depth > 2 || Int.random(in: 0..<3, using: &rng) == 0 { return leaf(&rng) }
             return .arithmetic(ArithmeticOperator.allCases.randomElement(using: &rng)!, expression(depth + 1, &rng), expression(depth + 1, &rng))
         }
         let ops: [ComparisonOperator] = [.equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual]
-        let lhs = Expression.arithmetic(ArithmeticOperator.allCases.randomElement(using: &rng)!, expression(1, &rng), expression(1, &rng))
+        let lhs = QueryExpression.arithmetic(ArithmeticOperator.allCases.randomElement(using: &rng)!, expression(1, &rng), expression(1, &rng))
         if Bool.random(using: &rng) { return Comparison(lhs, ops.randomElement(using: &rng)!, expression(1, &rng)) }
         if Int.random(in: 0..<4, using: &rng) == 0 {
             return Comparison(lhs, .between, .list([.constant(constant(.integer, &rng)), .constant(constant(.double, &rng))]))
@@ -229,7 +229,7 @@ import Testing
         let ops: [ComparisonOperator] = [.equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual]
         let overTags = Bool.random(using: &rng)
         let v = overTags ? "t" : "i"
-        func inner(_ depth: Int, _ rng: inout SeededGenerator) -> Predicate {
+        func inner(_ depth: Int, _ rng: inout SeededGenerator) -> QueryPredicate {
             switch Int.random(in: 0..<(depth > 1 ? 4 : 7), using: &rng) {
             case 0:
                 if overTags { return .comparison(stringComparison(.key("$t.name"), quantifier: .direct, &rng)) }
@@ -243,7 +243,7 @@ import Testing
                 return .comparison(Comparison(.key("$i.qty"), ops.randomElement(using: &rng)!, .key("owner.rank")))
             case 3 where !overTags && depth == 0 && Bool.random(using: &rng):
                 // Nested: the item's own tags.
-                let nested = Expression.subqueryCount(collection: ["$i", "tags"], variable: "t",
+                let nested = QueryExpression.subqueryCount(collection: ["$i", "tags"], variable: "t",
                                                       predicate: .comparison(Comparison(.key("$t.weight"), ops.randomElement(using: &rng)!, .key("$i.qty"))))
                 return .comparison(Comparison(nested, ops.randomElement(using: &rng)!, .constant(.integer(Int64.random(in: 0...2, using: &rng)))))
             case 3:
@@ -254,14 +254,14 @@ import Testing
             default: return .not(inner(depth + 1, &rng))
             }
         }
-        let count = Expression.subqueryCount(collection: overTags ? ["tags"] : ["owner", "items"], variable: v, predicate: inner(0, &rng))
-        let n = Expression.constant(.integer(Int64.random(in: 0...3, using: &rng)))
+        let count = QueryExpression.subqueryCount(collection: overTags ? ["tags"] : ["owner", "items"], variable: v, predicate: inner(0, &rng))
+        let n = QueryExpression.constant(.integer(Int64.random(in: 0...3, using: &rng)))
         return Bool.random(using: &rng) ? Comparison(count, ops.randomElement(using: &rng)!, n) : Comparison(n, ops.randomElement(using: &rng)!, count)
     }
 
     /// A relationship compared with nil, primary keys (some of no object) or object-ID URIs.
     static func objectComparison(_ rng: inout SeededGenerator) -> Comparison {
-        func reference(_ entity: String, _ range: ClosedRange<Int64>) -> Expression {
+        func reference(_ entity: String, _ range: ClosedRange<Int64>) -> QueryExpression {
             let pk = Int64.random(in: range, using: &rng)
             switch Int.random(in: 0..<6, using: &rng) {
             case 0: return .constant(.null)
@@ -286,7 +286,7 @@ import Testing
         }
     }
 
-    static func predicate(_ rng: inout SeededGenerator, depth: Int = 0) -> Predicate {
+    static func predicate(_ rng: inout SeededGenerator, depth: Int = 0) -> QueryPredicate {
         let r = Int.random(in: 0..<(depth >= 3 ? 10 : 16), using: &rng)
         switch r {
         case 10, 11: return .and(predicate(&rng, depth: depth + 1), predicate(&rng, depth: depth + 1))
@@ -297,11 +297,11 @@ import Testing
         }
     }
 
-    static func sorts(_ rng: inout SeededGenerator) -> [SortDescriptor] {
+    static func sorts(_ rng: inout SeededGenerator) -> [QuerySortDescriptor] {
         let keys = ["name", "note", "qty", "price", "cost", "when", "flag", "owner.name", "owner.rank"]
         return (0..<Int.random(in: 0...3, using: &rng)).map { _ in
-            SortDescriptor(keys.randomElement(using: &rng)!, ascending: Bool.random(using: &rng),
-                           comparison: SortDescriptor.Comparison.allCases.randomElement(using: &rng)!)
+            QuerySortDescriptor(keys.randomElement(using: &rng)!, ascending: Bool.random(using: &rng),
+                           comparison: QuerySortDescriptor.Comparison.allCases.randomElement(using: &rng)!)
         }
     }
 
@@ -320,7 +320,7 @@ import Testing
 
     /// The rows a validated predicate selects in SQL and in memory.
     static func rows(_ format: String, _ fixture: Fixture) throws -> (sql: [Value], memory: [Value]) {
-        let p = try Predicate(format: format)
+        let p = try QueryPredicate(format: format)
         try p.validate(entity: QueryFixtures.item, model: QueryFixtures.model)
         let q = try QueryCompiler.compile(entity: QueryFixtures.item, layout: fixture.layout, predicate: p)
         let sql = try fixture.database.rows(q.selectSQL(), q.bindings).map { $0[0] }
@@ -338,11 +338,11 @@ import Testing
         for n in 0..<5000 {
             let p = backend.expressible(Self.predicate(&rng))
             let sorts = Self.sorts(&rng)
-            #expect(try Predicate(format: p.format) == p, "seed \(seed) case \(n): round trip of \(p.format)")
+            #expect(try QueryPredicate(format: p.format) == p, "seed \(seed) case \(n): round trip of \(p.format)")
             #expect(throws: Never.self, "seed \(seed) case \(n): \(p.format) is valid") { try p.validate(entity: entity, model: QueryFixtures.model) }
             let q = try QueryCompiler.compile(entity: entity, layout: fixture.layout, predicate: p, sortDescriptors: sorts)
             let sqlRows = try fixture.database.rows(q.selectSQL(), q.bindings).map { $0[0] }
-            let memory = try SortDescriptor.sort(try fixture.items.filter { try p.evaluate($0) }, by: sorts).map { Value.integer($0.pk) }
+            let memory = try QuerySortDescriptor.sort(try fixture.items.filter { try p.evaluate($0) }, by: sorts).map { Value.integer($0.pk) }
             if !sqlRows.isEmpty && sqlRows.count != fixture.items.count { nonTrivial += 1 }
             if sqlRows != memory {
                 failures += 1

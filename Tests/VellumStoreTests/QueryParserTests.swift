@@ -3,13 +3,13 @@ import Testing
 @testable import VellumStore
 
 @Suite struct QueryParserTests {
-    func p(_ s: String, _ vars: [String: Value] = [:]) throws -> Predicate { try Predicate(format: s, variables: vars) }
-    func cmp(_ l: Expression, _ op: ComparisonOperator, _ r: Expression, _ o: StringOptions = [], _ q: Quantifier = .direct) -> Predicate {
+    func p(_ s: String, _ vars: [String: Value] = [:]) throws -> QueryPredicate { try QueryPredicate(format: s, variables: vars) }
+    func cmp(_ l: QueryExpression, _ op: ComparisonOperator, _ r: QueryExpression, _ o: StringOptions = [], _ q: Quantifier = .direct) -> QueryPredicate {
         .comparison(Comparison(l, op, r, options: o, quantifier: q))
     }
 
     @Test func operators() throws {
-        let k = Expression.key("price"), ten = Expression.constant(.integer(10))
+        let k = QueryExpression.key("price"), ten = QueryExpression.constant(.integer(10))
         #expect(try p("price == 10") == cmp(k, .equal, ten))
         #expect(try p("price = 10") == cmp(k, .equal, ten))
         #expect(try p("price != 10") == cmp(k, .notEqual, ten))
@@ -26,7 +26,7 @@ import Testing
     }
 
     @Test func stringOperatorsAndOptions() throws {
-        let n = Expression.key("name"), s = Expression.constant(.string("te"))
+        let n = QueryExpression.key("name"), s = QueryExpression.constant(.string("te"))
         #expect(try p("name BEGINSWITH 'te'") == cmp(n, .beginsWith, s))
         #expect(try p("name endswith[c] 'te'") == cmp(n, .endsWith, s, .caseInsensitive))
         #expect(try p("name CONTAINS[d] \"te\"") == cmp(n, .contains, s, .diacriticInsensitive))
@@ -49,7 +49,7 @@ import Testing
     }
 
     @Test func literals() throws {
-        func rhs(_ s: String) throws -> Expression {
+        func rhs(_ s: String) throws -> QueryExpression {
             guard case .comparison(let c) = try p("x == " + s) else { throw QueryError("not a comparison") }
             return c.rhs
         }
@@ -87,12 +87,12 @@ import Testing
         // A value IN a key path is ANY … ==, and prints that way.
         #expect(try p("'x' IN[c] tags.name") == cmp(.key("tags.name"), .equal, .constant(.string("x")), [.caseInsensitive], .any))
         #expect(try p("4 IN tags") == cmp(.key("tags"), .equal, .constant(.integer(4)), [], .any))
-        #expect(try VellumStore.Predicate(format: "'x' IN tags.name").format == "ANY tags.name == \"x\"")
-        #expect(parseError { try VellumStore.Predicate(format: "{1, 2} IN tags") } != nil)
+        #expect(try VellumStore.QueryPredicate(format: "'x' IN tags.name").format == "ANY tags.name == \"x\"")
+        #expect(parseError { try VellumStore.QueryPredicate(format: "{1, 2} IN tags") } != nil)
     }
 
     @Test func arithmetic() throws {
-        func k(_ s: String) -> Expression { .key(s) }
+        func k(_ s: String) -> QueryExpression { .key(s) }
         #expect(try p("price * qty > 100") == cmp(.arithmetic(.multiply, k("price"), k("qty")), .greater, .constant(.integer(100))))
         // * and / bind tighter than + and -; all are left-associative.
         #expect(try p("a + b * c == 1") == cmp(.arithmetic(.add, k("a"), .arithmetic(.multiply, k("b"), k("c"))), .equal, .constant(.integer(1))))
@@ -113,7 +113,7 @@ import Testing
             #expect(try p(parsed.format) == parsed)
         }
         for bad in ["price * > 3", "(price + 1 > 3", "price + > 1", "qty * > {1, 2}"] {
-            #expect(parseError { try VellumStore.Predicate(format: bad) } != nil, "\(bad)")
+            #expect(parseError { try VellumStore.QueryPredicate(format: bad) } != nil, "\(bad)")
         }
     }
 
@@ -133,7 +133,7 @@ import Testing
         for bad in ["SUBQUERY(tags, $t, $t.weight > 2) > 0", "SUBQUERY(tags, t, t.weight > 2).@count > 0",
                     "SUBQUERY(tags, $t, $t.weight > 2).@sum > 0", "SUBQUERY(2, $t, TRUEPREDICATE).@count > 0",
                     "SUBQUERY(tags, $t, $t.weight > 2.@count > 0"] {
-            #expect(parseError { try VellumStore.Predicate(format: bad) } != nil, "\(bad)")
+            #expect(parseError { try VellumStore.QueryPredicate(format: bad) } != nil, "\(bad)")
         }
     }
 
@@ -175,7 +175,7 @@ import Testing
     ])
     func parseErrors(input: String, position: Int, expected: String) {
         do {
-            _ = try Predicate(format: input)
+            _ = try QueryPredicate(format: input)
             Issue.record("parsed: \(input)")
         } catch {
             guard let error = error.parseError else { Issue.record("\(input): not a syntax error: \(error)"); return }
@@ -202,14 +202,14 @@ import Testing
     }
 
     @Test func sortStrings() throws {
-        let list = try SortDescriptor.parseList("name, -price,owner.name[c],title[l]")
-        #expect(list == [SortDescriptor("name"), SortDescriptor("price", ascending: false),
-                         SortDescriptor("owner.name", comparison: .caseInsensitive),
-                         SortDescriptor("title", comparison: .localizedStandard)])
+        let list = try QuerySortDescriptor.parseList("name, -price,owner.name[c],title[l]")
+        #expect(list == [QuerySortDescriptor("name"), QuerySortDescriptor("price", ascending: false),
+                         QuerySortDescriptor("owner.name", comparison: .caseInsensitive),
+                         QuerySortDescriptor("title", comparison: .localizedStandard)])
         #expect(list.map(\.description).joined(separator: ",") == "name,-price,owner.name[c],title[l]")
-        #expect(parseError { try SortDescriptor.parseList("name,,price") } != nil)
-        #expect(parseError { try SortDescriptor.parseList("name[x]") } != nil)
-        #expect(parseError { try SortDescriptor.parseList("na me") } != nil)
+        #expect(parseError { try QuerySortDescriptor.parseList("name,,price") } != nil)
+        #expect(parseError { try QuerySortDescriptor.parseList("name[x]") } != nil)
+        #expect(parseError { try QuerySortDescriptor.parseList("na me") } != nil)
     }
 
     /// Random and mutated inputs yield a predicate or a ParseError, never a crash or hang.
@@ -242,10 +242,10 @@ import Testing
                 s = String(chars)
             }
             do {
-                let p = try Predicate(format: s)
+                let p = try QueryPredicate(format: s)
                 parsed += 1
                 if i % 10 == 0 {
-                    let again = try? Predicate(format: p.format)
+                    let again = try? QueryPredicate(format: p.format)
                     #expect(again == p, "seed \(seed) input \(s) printed \(p.format)")
                 }
             } catch {
@@ -257,6 +257,6 @@ import Testing
 
     @Test func deepNestingIsAnError() {
         let s = String(repeating: "(", count: 5000) + "a == 1" + String(repeating: ")", count: 5000)
-        #expect(parseError { try Predicate(format: s) } != nil)
+        #expect(parseError { try QueryPredicate(format: s) } != nil)
     }
 }

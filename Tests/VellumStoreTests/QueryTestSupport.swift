@@ -2,10 +2,10 @@ import Foundation
 import Testing
 @testable import VellumStore
 
-// Foundation has its own Predicate, Expression and SortDescriptor; use Vellum's here.
-typealias Predicate = VellumStore.Predicate
-typealias Expression = VellumStore.Expression
-typealias SortDescriptor = VellumStore.SortDescriptor
+// Foundation has its own QueryPredicate, QueryExpression and QuerySortDescriptor; use Vellum's here.
+typealias QueryPredicate = VellumStore.QueryPredicate
+typealias QueryExpression = VellumStore.QueryExpression
+typealias QuerySortDescriptor = VellumStore.QuerySortDescriptor
 
 /// A plain object graph for in-memory evaluation.
 final class TestObject: KeyValueSource {

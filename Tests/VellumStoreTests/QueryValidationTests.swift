@@ -4,7 +4,7 @@ import Testing
 
 @Suite struct QueryValidationTests {
     let model = QueryFixtures.model
-    func check(_ s: String) throws { try Predicate(format: s).validate(entityNamed: "Item", model: model) }
+    func check(_ s: String) throws { try QueryPredicate(format: s).validate(entityNamed: "Item", model: model) }
     func rejects(_ s: String, _ fragment: String, sourceLocation: SourceLocation = #_sourceLocation) {
         do {
             try check(s)
@@ -68,23 +68,23 @@ import Testing
     @Test func compilerReportsErrors() {
         let layout = NativeLayout(model: model)
         #expect {
-            try QueryCompiler.compile(entity: QueryFixtures.item, layout: layout, predicate: try Predicate(format: "pirce > 1"))
+            try QueryCompiler.compile(entity: QueryFixtures.item, layout: layout, predicate: try QueryPredicate(format: "pirce > 1"))
         } throws: { ($0 as? StoreError)?.queryError != nil }
         #expect {
-            try QueryCompiler.compile(entity: QueryFixtures.item, layout: layout, predicate: try Predicate(format: "qty > $x"))
+            try QueryCompiler.compile(entity: QueryFixtures.item, layout: layout, predicate: try QueryPredicate(format: "qty > $x"))
         } throws: { ($0 as? StoreError)?.queryError != nil }
         #expect {
-            try QueryCompiler.compile(entity: QueryFixtures.item, layout: layout, predicate: try Predicate(format: "scratch == 'a'"))
+            try QueryCompiler.compile(entity: QueryFixtures.item, layout: layout, predicate: try QueryPredicate(format: "scratch == 'a'"))
         } throws: { ($0 as? StoreError)?.queryError != nil }
         #expect {
-            try QueryCompiler.compile(entity: QueryFixtures.item, layout: layout, predicate: nil, sortDescriptors: [SortDescriptor("tags.name")])
+            try QueryCompiler.compile(entity: QueryFixtures.item, layout: layout, predicate: nil, sortDescriptors: [QuerySortDescriptor("tags.name")])
         } throws: { ($0 as? StoreError)?.queryError != nil }
     }
 
     @Test func compiledSQLShape() throws {
         let q = try QueryCompiler.compile(entity: QueryFixtures.item, layout: NativeLayout(model: model),
-                                          predicate: try Predicate(format: "qty != 5 AND owner.name ==[c] $n AND ANY tags.name == 'x'"),
-                                          sortDescriptors: [SortDescriptor("owner.name", ascending: false, comparison: .caseInsensitive)],
+                                          predicate: try QueryPredicate(format: "qty != 5 AND owner.name ==[c] $n AND ANY tags.name == 'x'"),
+                                          sortDescriptors: [QuerySortDescriptor("owner.name", ascending: false, comparison: .caseInsensitive)],
                                           variables: ["n": .string("Bob")])
         #expect(q.bindings == [.integer(5), .string("Bob"), .string("x")])
         #expect(q.joins.contains("LEFT JOIN \"Owner\" AS t1"))
@@ -95,7 +95,7 @@ import Testing
 
     @Test func nilSemanticsInMemory() throws {
         let o = TestObject(entity: QueryFixtures.item, pk: 1)
-        func ev(_ s: String) throws -> Bool { try Predicate(format: s).evaluate(o) }
+        func ev(_ s: String) throws -> Bool { try QueryPredicate(format: s).evaluate(o) }
         #expect(try ev("qty == nil"))
         #expect(try !ev("qty != nil"))
         #expect(try ev("qty != 5"))
@@ -152,18 +152,18 @@ import Testing
             try conn.execute("UPDATE \"Product\" SET \"label\" = 1 WHERE \"_pk\" = 2")
         }
         let book = model.entity(named: "Book")!, product = model.entity(named: "Product")!
-        let q = try QueryCompiler.compile(entity: book, layout: layout, predicate: try Predicate(format: "pages > 1"))
+        let q = try QueryCompiler.compile(entity: book, layout: layout, predicate: try QueryPredicate(format: "pages > 1"))
         #expect(q.whereClause.hasPrefix("t0.\"_entity\" IN (?1)"))
         #expect(q.bindings.first == .string("Book"))
         #expect(try conn.rows(q.selectSQL(), q.bindings) == [[.integer(2)]])
-        let all = try QueryCompiler.compile(entity: product, layout: layout, predicate: try Predicate(format: "label.text == 'L'"),
-                                            sortDescriptors: [SortDescriptor("label.text")])
+        let all = try QueryCompiler.compile(entity: product, layout: layout, predicate: try QueryPredicate(format: "label.text == 'L'"),
+                                            sortDescriptors: [QuerySortDescriptor("label.text")])
         #expect(!all.whereClause.contains("_entity"))
         #expect(try conn.rows(all.selectSQL(), all.bindings) == [[.integer(2)]])
-        let none = try QueryCompiler.compile(entity: product, layout: layout, predicate: try Predicate(format: "label == nil"))
+        let none = try QueryCompiler.compile(entity: product, layout: layout, predicate: try QueryPredicate(format: "label == nil"))
         #expect(try conn.rows(none.selectSQL(), none.bindings) == [[.integer(1)]])
         let labels = try QueryCompiler.compile(entity: model.entity(named: "Label")!, layout: layout,
-                                               predicate: try Predicate(format: "product.name == 'b' AND product != nil"))
+                                               predicate: try QueryPredicate(format: "product.name == 'b' AND product != nil"))
         #expect(try conn.rows(labels.selectSQL(), labels.bindings) == [[.integer(1)]])
     }
 }

@@ -15,8 +15,8 @@ import Testing
 
     @Test func predicateLiteralsParseBackToTheSameString() throws {
         let printed = "name == " + PredicatePrinter.quote(text)
-        let parsed = try Predicate(format: printed)
+        let parsed = try QueryPredicate(format: printed)
         #expect(parsed.description == printed)
-        #expect(try Predicate(format: parsed.description) == parsed)
+        #expect(try QueryPredicate(format: parsed.description) == parsed)
     }
 }

@@ -29,7 +29,7 @@ import Testing
     /// The rows SQL selects, or its error text.
     static func sql(_ format: String, _ conn: Connection, _ layout: NativeLayout, validate: Bool = true) -> Outcome {
         do {
-            let p = try Predicate(format: format)
+            let p = try QueryPredicate(format: format)
             let q: CompiledQuery
             if validate {
                 q = try QueryCompiler.compile(entity: QueryFixtures.item, layout: layout, predicate: p)
@@ -44,14 +44,14 @@ import Testing
 
     static func memory(_ format: String, _ objects: [TestObject]) -> Outcome {
         do {
-            let p = try Predicate(format: format)
+            let p = try QueryPredicate(format: format)
             return .success(try objects.filter { try p.evaluate($0) }.map(\.pk))
         } catch { return .failure("\(error)") }
     }
 
     @Test func invalidRegexIsAnErrorNotNoMatch() throws {
         let (conn, layout, objects) = try Self.table(["apple", "kiwi"])
-        let p = try Predicate(format: "NOT (name MATCHES '[a-z')")
+        let p = try QueryPredicate(format: "NOT (name MATCHES '[a-z')")
         // Validation: an error naming the cause, with a caret under the pattern's '['.
         let error = try #require(try #require(throws: StoreError.self) { try p.validate(entity: QueryFixtures.item, model: QueryFixtures.model) }.queryError)
         #expect(error.message.contains("invalid regular expression"), "\(error)")

@@ -20,8 +20,8 @@ struct ResultsControllerRandomizedTests {
         var providers: [ManagedObject] = []
         for i in 0..<4 { providers.append(try view.insert("Provider", values: ["name": .string("v\(i)")])) }
         try view.save()
-        let req = FetchRequest(entityName: "Product", predicate: try Predicate.parse("active == true"),
-                               sortDescriptors: [SortDescriptor("stock"), SortDescriptor("provider.name"), SortDescriptor("price", ascending: false)],
+        let req = FetchRequest(entityName: "Product", predicate: try QueryPredicate.parse("active == true"),
+                               sortDescriptors: [QuerySortDescriptor("stock"), QuerySortDescriptor("provider.name"), QuerySortDescriptor("price", ascending: false)],
                                fetchBatchSize: 8)
         let checker = try ResultsChecker(ResultsController(fetchRequest: req, context: view, sectionKeyPath: "stock"))
         var products: [ManagedObject] = []

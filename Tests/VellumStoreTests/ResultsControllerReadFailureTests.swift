@@ -30,7 +30,7 @@ import Testing
         // A context that has loaded nothing: the controller indexes IDs only.
         let ctx = try ManagedObjectContext(store: store)
         let recorder = FailureRecorder()
-        let controller = ResultsController(fetchRequest: FetchRequest(entityName: "Product", sortDescriptors: [SortDescriptor("price")]), context: ctx)
+        let controller = ResultsController(fetchRequest: FetchRequest(entityName: "Product", sortDescriptors: [QuerySortDescriptor("price")]), context: ctx)
         controller.delegate = recorder
         try controller.performFetch()
         let ids = controller.fetchedObjectIDs
@@ -58,8 +58,8 @@ import Testing
             try ctx.insert("Product", values: ["name": .string(name), "sku": .string(sku)])
         }
         try ctx.save()
-        let request = FetchRequest(entityName: "Product", predicate: try Predicate(format: "name MATCHES sku"),
-                                   sortDescriptors: [SortDescriptor("name")])
+        let request = FetchRequest(entityName: "Product", predicate: try QueryPredicate(format: "name MATCHES sku"),
+                                   sortDescriptors: [QuerySortDescriptor("name")])
         let controller = ResultsController(fetchRequest: request, context: ctx)
         try controller.performFetch()
         #expect(try names(controller, ctx) == ["ABC-1", "XYZ-2"])

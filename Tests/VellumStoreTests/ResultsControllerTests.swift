@@ -7,7 +7,13 @@ import Testing
 final class ResultsChecker {
     let controller: ResultsController
     var previous: ResultsSnapshot
-    var sets: [ResultsChangeSet] = []
+    var delivered: [ResultsChangeSet] = []
+    /// The change sets so far; reading them reads the controller, which first applies
+    /// the changes collected in this main-queue turn (ResultsController+Coalescing).
+    var sets: [ResultsChangeSet] {
+        controller.applyPendingChanges()
+        return delivered
+    }
     var failures: [String] = []
 
     init(_ controller: ResultsController) throws {
@@ -18,7 +24,7 @@ final class ResultsChecker {
     }
 
     func check(_ c: ResultsChangeSet) {
-        sets.append(c)
+        delivered.append(c)
         let now = controller.snapshot
         do {
             let applied = try previous.applying(c)
@@ -36,7 +42,7 @@ final class ResultsChecker {
         let r = controller.fetchRequest
         let all = try controller.context.fetch(FetchRequest(entityName: r.entityName))
         let matching = try all.filter { try r.predicate?.evaluate($0, variables: r.variables) ?? true }
-        return try SortDescriptor.sort(matching, by: r.sortDescriptors).map(\.objectID)
+        return try QuerySortDescriptor.sort(matching, by: r.sortDescriptors).map(\.objectID)
     }
 }
 
@@ -63,7 +69,7 @@ struct ResultsControllerTests {
     @Test func sectionsNeedTheirKeyAsFirstSort() throws {
         let a = ResultsController(fetchRequest: FetchRequest(entityName: "Product"), context: view, sectionKeyPath: "price")
         #expect(try #require(throws: StoreError.self) { try a.performFetch() }.resultsError == .missingSortDescriptors)
-        let b = ResultsController(fetchRequest: FetchRequest(entityName: "Product", sortDescriptors: [SortDescriptor("name")]),
+        let b = ResultsController(fetchRequest: FetchRequest(entityName: "Product", sortDescriptors: [QuerySortDescriptor("name")]),
                                   context: view, sectionKeyPath: "price")
         #expect(try #require(throws: StoreError.self) { try b.performFetch() }.resultsError
                 == .sectionKeyPathNotFirstSortKey(sectionKeyPath: "price", firstSortKey: "name"))
@@ -86,7 +92,7 @@ struct ResultsControllerTests {
     @Test func firstPageThenComplete() async throws {
         for i in 0..<30 { _ = try product("p\(i)", Double(i)) }
         try view.save()
-        let controller = ResultsController(fetchRequest: FetchRequest(entityName: "Product", sortDescriptors: [SortDescriptor("price", ascending: false)]), context: view)
+        let controller = ResultsController(fetchRequest: FetchRequest(entityName: "Product", sortDescriptors: [QuerySortDescriptor("price", ascending: false)]), context: view)
         var reloads = 0
         controller.onChangeSet = { if $0.isReload { reloads += 1 } }
         try controller.performFetch(firstPage: 10)
@@ -98,7 +104,7 @@ struct ResultsControllerTests {
         #expect(controller.fetchedObjectIDs.count == 30)
         #expect(try controller.object(at: ResultsIndexPath(item: 29, section: 0))["name"] == .string("p0"))
         // Reading past the first page completes it on demand.
-        let lazy = ResultsController(fetchRequest: FetchRequest(entityName: "Product", sortDescriptors: [SortDescriptor("price")]), context: view)
+        let lazy = ResultsController(fetchRequest: FetchRequest(entityName: "Product", sortDescriptors: [QuerySortDescriptor("price")]), context: view)
         try lazy.performFetch(firstPage: 5)
         #expect(try lazy.object(at: ResultsIndexPath(item: 20, section: 0))["name"] == .string("p20"))
         #expect(lazy.isComplete)
@@ -107,7 +113,7 @@ struct ResultsControllerTests {
     @Test func fetchSectionsAndBatchedObjects() throws {
         for i in 0..<10 { _ = try product("p\(i)", Double(i % 3)) }
         try view.save()
-        let c = ResultsController(fetchRequest: FetchRequest(entityName: "Product", sortDescriptors: [SortDescriptor("price"), SortDescriptor("name")], fetchBatchSize: 4),
+        let c = ResultsController(fetchRequest: FetchRequest(entityName: "Product", sortDescriptors: [QuerySortDescriptor("price"), QuerySortDescriptor("name")], fetchBatchSize: 4),
                                   context: view, sectionKeyPath: "price")
         try c.performFetch()
         #expect(c.fetchedObjectCount == 10)
@@ -121,7 +127,7 @@ struct ResultsControllerTests {
     @Test func updateNotMoveWhenPositionUnchangedAndNoMoveInPlace() throws {
         let a = try product("a", 1), b = try product("b", 2), _ = try product("c", 3)
         try view.save()
-        let checker = try ResultsChecker(ResultsController(fetchRequest: FetchRequest(entityName: "Product", sortDescriptors: [SortDescriptor("price")]), context: view))
+        let checker = try ResultsChecker(ResultsController(fetchRequest: FetchRequest(entityName: "Product", sortDescriptors: [QuerySortDescriptor("price")]), context: view))
         try b.setValue(.double(2.5), forKey: "price")  // same position
         #expect(checker.sets.last?.objectUpdates.map(\.id) == [b.objectID])
         #expect(checker.sets.last?.objectMoves.isEmpty == true)
@@ -136,7 +142,7 @@ struct ResultsControllerTests {
     @Test func predicateMatchInsertsAndDeletes() throws {
         let a = try product("a", 1, active: false), _ = try product("b", 2)
         try view.save()
-        let req = FetchRequest(entityName: "Product", predicate: try Predicate.parse("active == true"), sortDescriptors: [SortDescriptor("name")])
+        let req = FetchRequest(entityName: "Product", predicate: try QueryPredicate.parse("active == true"), sortDescriptors: [QuerySortDescriptor("name")])
         let checker = try ResultsChecker(ResultsController(fetchRequest: req, context: view))
         #expect(checker.controller.fetchedObjectCount == 1)
         try a.setValue(.bool(true), forKey: "active")
@@ -149,7 +155,7 @@ struct ResultsControllerTests {
     @Test func lastRowLeavingSectionDeletesSectionInSameBatch() throws {
         let a = try product("a", 1), _ = try product("b", 2)
         try view.save()
-        let checker = try ResultsChecker(ResultsController(fetchRequest: FetchRequest(entityName: "Product", sortDescriptors: [SortDescriptor("price"), SortDescriptor("name")]),
+        let checker = try ResultsChecker(ResultsController(fetchRequest: FetchRequest(entityName: "Product", sortDescriptors: [QuerySortDescriptor("price"), QuerySortDescriptor("name")]),
                                                            context: view, sectionKeyPath: "price"))
         try a.setValue(.double(2), forKey: "price")
         let c = try #require(checker.sets.last)
@@ -164,7 +170,7 @@ struct ResultsControllerTests {
         let x = try view.insert("Provider", values: ["name": .string("X")]), y = try view.insert("Provider", values: ["name": .string("Y")])
         let a = try product("a", 1, provider: x), _ = try product("b", 2, provider: y)
         try view.save()
-        let checker = try ResultsChecker(ResultsController(fetchRequest: FetchRequest(entityName: "Product", sortDescriptors: [SortDescriptor("provider.name")]), context: view))
+        let checker = try ResultsChecker(ResultsController(fetchRequest: FetchRequest(entityName: "Product", sortDescriptors: [QuerySortDescriptor("provider.name")]), context: view))
         #expect(checker.controller.fetchedObjectIDs.first == a.objectID)
         try x.setValue(.string("Z"), forKey: "name")
         #expect(checker.controller.fetchedObjectIDs.last == a.objectID)
@@ -179,8 +185,8 @@ struct ResultsControllerTests {
         let x = try view.insert("Provider", values: ["name": .string("X")]), y = try view.insert("Provider", values: ["name": .string("Y")])
         let cheap = try product("cheap", 5, provider: x), dear = try product("dear", 500, provider: y)
         try view.save()
-        let request = FetchRequest(entityName: "Provider", predicate: try Predicate(format: "SUBQUERY(products, $p, $p.price > 100).@count > 0"),
-                                   sortDescriptors: [SortDescriptor("name")])
+        let request = FetchRequest(entityName: "Provider", predicate: try QueryPredicate(format: "SUBQUERY(products, $p, $p.price > 100).@count > 0"),
+                                   sortDescriptors: [QuerySortDescriptor("name")])
         let checker = try ResultsChecker(ResultsController(fetchRequest: request, context: view))
         #expect(checker.controller.fetchedObjectIDs == [y.objectID])
         try cheap.setValue(.double(150), forKey: "price")       // a product's value changes
@@ -194,7 +200,7 @@ struct ResultsControllerTests {
     @Test func backgroundInsertsNeverLoadedAppearAfterMerge() async throws {
         _ = try product("a", 1)
         try view.save()
-        let checker = try ResultsChecker(ResultsController(fetchRequest: FetchRequest(entityName: "Product", sortDescriptors: [SortDescriptor("price")]), context: view))
+        let checker = try ResultsChecker(ResultsController(fetchRequest: FetchRequest(entityName: "Product", sortDescriptors: [QuerySortDescriptor("price")]), context: view))
         try await container.enqueue { ctx in
             try ctx.insert("Product", values: ["name": .string("bg"), "price": .double(0.5)])
             try ctx.save()
@@ -207,7 +213,7 @@ struct ResultsControllerTests {
     @Test func resetReloads() throws {
         _ = try product("a", 1)
         try view.save()
-        let checker = try ResultsChecker(ResultsController(fetchRequest: FetchRequest(entityName: "Product", sortDescriptors: [SortDescriptor("price")]), context: view))
+        let checker = try ResultsChecker(ResultsController(fetchRequest: FetchRequest(entityName: "Product", sortDescriptors: [QuerySortDescriptor("price")]), context: view))
         view.reset()
         #expect(checker.sets.count == 1 && checker.sets[0].isReload)
         #expect(checker.controller.fetchedObjectCount == 1)
@@ -215,7 +221,7 @@ struct ResultsControllerTests {
     }
 
     @Test func localSaveRenamesTemporaryIDs() throws {
-        let checker = try ResultsChecker(ResultsController(fetchRequest: FetchRequest(entityName: "Product", sortDescriptors: [SortDescriptor("price")]), context: view))
+        let checker = try ResultsChecker(ResultsController(fetchRequest: FetchRequest(entityName: "Product", sortDescriptors: [QuerySortDescriptor("price")]), context: view))
         let a = try product("a", 1)
         #expect(checker.controller.fetchedObjectIDs == [a.objectID])
         try view.save()

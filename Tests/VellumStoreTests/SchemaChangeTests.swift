@@ -14,7 +14,7 @@ struct SchemaChangeTests {
                                                 options: setup.map(CoarseRefreshTests.options) ?? StoreOptions())
         let seen = SchemaChanges()
         container.observeSchemaChanges { seen.append($0) }
-        let controller = ResultsController(fetchRequest: FetchRequest(entityName: "Tag", sortDescriptors: [SortDescriptor("name")]), context: container.viewContext)
+        let controller = ResultsController(fetchRequest: FetchRequest(entityName: "Tag", sortDescriptors: [QuerySortDescriptor("name")]), context: container.viewContext)
         try controller.performFetch()
 
         #expect(try sqliteShell(url.path, "ALTER TABLE Tag ADD COLUMN color TEXT") == 0)

@@ -65,14 +65,14 @@ import Testing
 
     /// What fetches of the seeded store return, whatever its layout or database.
     static func expectSeededFetches(_ c: ManagedObjectContext) throws {
-        let byPrice = [SortDescriptor("price")]
-        #expect(try Self.names(try c.fetch("Product", where: Predicate(format: "ANY tags.name == 'red'"), sortedBy: byPrice)) == ["Rope", "Anvil"])
-        #expect(try Self.names(try c.fetch("Product", where: Predicate(format: "provider.name == 'Acme' AND price > 3"), sortedBy: byPrice)) == ["Élan", "Anvil"])
-        #expect(try Self.names(try c.fetch("Product", where: Predicate(format: "name ==[cd] 'elan'"))) == ["Élan"])
-        #expect(try Self.names(try c.fetch("Product", where: Predicate(format: "tags.@count == 0"))) == ["Élan"])
-        #expect(try Self.names(try c.fetch("Item", sortedBy: [SortDescriptor("title")]), "title") == ["do", "say"])
+        let byPrice = [QuerySortDescriptor("price")]
+        #expect(try Self.names(try c.fetch("Product", where: QueryPredicate(format: "ANY tags.name == 'red'"), sortedBy: byPrice)) == ["Rope", "Anvil"])
+        #expect(try Self.names(try c.fetch("Product", where: QueryPredicate(format: "provider.name == 'Acme' AND price > 3"), sortedBy: byPrice)) == ["Élan", "Anvil"])
+        #expect(try Self.names(try c.fetch("Product", where: QueryPredicate(format: "name ==[cd] 'elan'"))) == ["Élan"])
+        #expect(try Self.names(try c.fetch("Product", where: QueryPredicate(format: "tags.@count == 0"))) == ["Élan"])
+        #expect(try Self.names(try c.fetch("Item", sortedBy: [QuerySortDescriptor("title")]), "title") == ["do", "say"])
         #expect(try Self.names(try c.fetch("Task"), "title") == ["do"])
-        #expect(try c.count(FetchRequest(entityName: "Product", predicate: Predicate(format: "price < 6"))) == 2)
+        #expect(try c.count(FetchRequest(entityName: "Product", predicate: QueryPredicate(format: "price < 6"))) == 2)
         #expect(try Self.names(try c.fetch(FetchRequest(entityName: "Product", sortDescriptors: byPrice, fetchLimit: 1, fetchOffset: 1))) == ["Élan"])
     }
 
@@ -84,10 +84,10 @@ import Testing
 
     /// The seeded store's relationships, read back in order.
     static func expectSeededRelationships(_ c: ManagedObjectContext) throws {
-        let anvil = try #require(try c.fetch("Product", where: Predicate(format: "name == 'Anvil'")).first)
+        let anvil = try #require(try c.fetch("Product", where: QueryPredicate(format: "name == 'Anvil'")).first)
         #expect(try Self.names(try anvil.toMany("images"), "url") == ["http://x/b", "http://x/a", "http://x/c"])
         #expect(try Self.names(try anvil.toMany("tags")).sorted() == ["red"])
-        let red = try #require(try c.fetch("Tag", where: Predicate(format: "name == 'red'")).first)
+        let red = try #require(try c.fetch("Tag", where: QueryPredicate(format: "name == 'red'")).first)
         #expect(try Self.names(try red.toMany("products")).sorted() == ["Anvil", "Rope"])
         #expect(try anvil.toOne("provider")?["name"] == .string("Acme"))
     }
@@ -106,7 +106,7 @@ import Testing
         try c.delete(acme)
         #expect(throws: (any Error).self) { try c.save() }  // deny: it has products
         c.rollback()
-        let anvil = try #require(try c.fetch("Product", where: Predicate(format: "name == 'Anvil'")).first)
+        let anvil = try #require(try c.fetch("Product", where: QueryPredicate(format: "name == 'Anvil'")).first)
         try c.delete(anvil)
         try c.save()  // cascade: its images go; its join rows go
         #expect(try c.fetch("Image").isEmpty)
@@ -124,8 +124,8 @@ import Testing
 
     /// Both contexts read Rope; theirs saves first, so mine's save is a version conflict (1 → 2).
     static func expectRopeVersionConflict(mine: ManagedObjectContext, theirs: ManagedObjectContext) throws {
-        let a = try #require(try mine.fetch("Product", where: Predicate(format: "name == 'Rope'")).first)
-        let b = try #require(try theirs.fetch("Product", where: Predicate(format: "name == 'Rope'")).first)
+        let a = try #require(try mine.fetch("Product", where: QueryPredicate(format: "name == 'Rope'")).first)
+        let b = try #require(try theirs.fetch("Product", where: QueryPredicate(format: "name == 'Rope'")).first)
         try b.setValue(.double(7), forKey: "price")
         try theirs.save()
         try a.setValue(.double(9), forKey: "price")
@@ -144,7 +144,7 @@ import Testing
         let watcher = try PersistentContainer(model: model, storeURL: url, options: Self.options)
         let view = watcher.viewContext
         let start = try watcher.store.currentHistoryToken()
-        let checker = try ResultsChecker(ResultsController(fetchRequest: FetchRequest(entityName: "Product", sortDescriptors: [SortDescriptor("name")]), context: view))
+        let checker = try ResultsChecker(ResultsController(fetchRequest: FetchRequest(entityName: "Product", sortDescriptors: [QuerySortDescriptor("name")]), context: view))
         let other = try PersistentContainer(model: model, storeURL: url, options: Self.options)
         other.writeQueueAuthor = "other"
         try await other.enqueue { ctx in _ = try ctx.insert("Product", values: ["name": .string("Remote")]) }

@@ -38,12 +38,12 @@ import Testing
 
     @Test func predicateDateLiteralsAreStrict() {
         for bad in ["added < @2024-02-30", "added < @2024-05-01T25:00", "added < @99999-01-01", "added < CAST('2024-02-30', 'NSDate')"] {
-            #expect(parseError { try VellumStore.Predicate(format: bad) } != nil, "\(bad)")
+            #expect(parseError { try VellumStore.QueryPredicate(format: bad) } != nil, "\(bad)")
         }
-        do { _ = try VellumStore.Predicate(format: "added < @2024-05-01T25:00") } catch {
+        do { _ = try VellumStore.QueryPredicate(format: "added < @2024-05-01T25:00") } catch {
             #expect(error.description.contains("hour 25 is out of range"))
         }
-        #expect((try? VellumStore.Predicate(format: "added < @2024-05-01T12:30:00+02:00")) != nil)
+        #expect((try? VellumStore.QueryPredicate(format: "added < @2024-05-01T12:30:00+02:00")) != nil)
     }
 
     @Test func emptyInputIsNilOnlyForOptionalAttributes() {

@@ -49,6 +49,12 @@ public final class PostgreSQLCluster: Sendable {
         }
     }
 
+    /// Restarts the server (`pg_ctl restart -m fast`): every connection is dropped, the data stays.
+    public func restart() throws {
+        try Self.run(Self.asServerUser(["\(bin)/pg_ctl", "-D", "\(directory)/data", "-l", "\(directory)/server.log",
+                                        "-w", "-t", "180", "-m", "fast", "restart"]), log: "\(directory)/pg_ctl.log")
+    }
+
     /// A TCP URL of `database` (and `schema`) on this cluster.
     public func url(database: String = "postgres", schema: String? = nil) -> String {
         "postgresql://\(user)@127.0.0.1:\(port)/\(database)" + (schema.map { "?schema=\($0)" } ?? "")

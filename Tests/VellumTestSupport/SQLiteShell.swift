@@ -26,9 +26,11 @@ public func runSQLiteShell(_ arguments: [String], input: String = "") throws -> 
     return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
 }
 
-/// Runs the sqlite3 shell on `path` with `script` on stdin.
+/// Runs the sqlite3 shell on `path` with `script` on stdin, waiting up to 5 s for a lock.
+/// The wait matters: a container that just closed checkpoints its WAL and holds the file
+/// exclusively for a moment, and a shell without a busy timeout then prints "database is locked".
 public func runSQLite(_ path: String, _ script: String) throws -> (status: Int32, out: String, err: String) {
-    try runSQLiteShell([path], input: script)
+    try runSQLiteShell(["-cmd", ".timeout 5000", path], input: script)
 }
 
 /// One-value query through the sqlite3 shell.
@@ -47,7 +49,7 @@ public func sqliteShell(_ path: String, _ sql: String) throws -> Int32 {
     try runSQLiteShell(["-cmd", ".timeout 5000", path, sql]).status
 }
 
-/// The rows of a read-only query through the sqlite3 shell, one line each.
+/// The rows of a read-only query through the sqlite3 shell, one line each (waiting up to 5 s for a lock).
 public func sqliteRows(_ path: String, _ sql: String) throws -> [String] {
-    try runSQLiteShell(["-readonly", path, sql]).out.split(separator: "\n").map(String.init)
+    try runSQLiteShell(["-readonly", "-cmd", ".timeout 5000", path, sql]).out.split(separator: "\n").map(String.init)
 }

@@ -66,6 +66,7 @@ uint32_t ccurses_button4_pressed(void);
 uint32_t ccurses_button5_pressed(void);
 /// Enables click + wheel reporting; returns the mask actually granted.
 uint32_t ccurses_enable_mouse(void);
+void ccurses_disable_mouse(void);
 /// getmouse wrapper; returns OK/ERR and fills x, y, bstate.
 int ccurses_getmouse(int *x, int *y, uint32_t *bstate);
 

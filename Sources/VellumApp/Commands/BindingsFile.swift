@@ -4,8 +4,9 @@ import VellumTerminal
 /// The user's key bindings file: `$XDG_CONFIG_HOME/vellum/keys`, else
 /// `~/.config/vellum/keys`. One instruction a line, `#` starts a comment:
 ///
-///     bind KEY COMMAND     # KEY now runs COMMAND (a name from docs/keys.md)
-///     unbind KEY           # KEY does nothing
+///     bind KEY COMMAND     # KEY now runs COMMAND (a name from docs/keys.md), in COMMAND's mode
+///     unbind KEY           # KEY does nothing in lists
+///     unbind KEY MODE      # ... or in a prompt or overlay (line, question, conflict, picker, summary, columns)
 ///
 /// A line that cannot be used is reported (file, line, reason) and skipped;
 /// the other lines still apply, so a typo never keeps the browser from starting.
@@ -62,12 +63,18 @@ public struct BindingsFile: Sendable {
             guard words.count == 3 else { return "expected 'bind KEY COMMAND', found \(words.count - 1) word(s) after bind" }
             guard let key = KeyName.parse(words[1]) else { return "unknown key '\(words[1])'" }
             guard let command = CommandTable.named(words[2]) else { return "unknown command '\(words[2])'" }
-            guard command.action != nil else { return "command '\(command.name)' takes an argument and is typed after ':'; it cannot be bound to a key" }
+            guard command.isBindable else { return "command '\(command.name)' takes an argument and is typed after ':'; it cannot be bound to a key" }
+            if command.mode.typesText, case .char(let c) = key, c != " " {
+                return "'\(c)' is typed as text in the \(command.mode.rawValue) mode; bind a control key, F-key or named key to \(command.name)"
+            }
             map.bind(key, to: command.name)
         case "unbind":
-            guard words.count == 2 else { return "expected 'unbind KEY'" }
+            guard words.count == 2 || words.count == 3 else { return "expected 'unbind KEY' or 'unbind KEY MODE'" }
             guard let key = KeyName.parse(words[1]) else { return "unknown key '\(words[1])'" }
-            map.unbind(key)
+            guard let mode = words.count == 3 ? KeyMode(rawValue: words[2]) : .browse else {
+                return "unknown mode '\(words[2])' (expected \(KeyMode.allCases.map(\.rawValue).joined(separator: ", ")))"
+            }
+            map.unbind(key, in: mode)
         default:
             return "unknown instruction '\(words[0])' (expected bind or unbind)"
         }

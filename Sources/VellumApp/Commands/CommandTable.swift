@@ -22,6 +22,13 @@ public enum CommandTable {
         Command("widen-column", .widenColumn, keys: [.char(">")], help: "widen the column"),
         Command("move-column-left", .moveColumnLeft, keys: [.char("H")], help: "move the column left"),
         Command("move-column-right", .moveColumnRight, keys: [.char("L")], help: "move the column right"),
+        Command("toggle-mark", .toggleMark, keys: [.char("t")], help: "mark or unmark the row, then go to the next"),
+        Command("mark-range", .markRange, keys: [.char("T")], help: "mark the rows from the last t to here"),
+        Command("mark-all", .markAll, keys: [.char("*")], help: "mark every listed row (all the filter lets through)"),
+        Command("invert-marks", .invertMarks, keys: [.char("~")], help: "invert the marks of the listed rows"),
+        Command("unmark-all", .unmarkAll, keys: [.char("U")], help: "unmark every row"),
+        Command("yank-cell", .yankCell, keys: [.char("y")], help: "copy the cell to the clipboard (OSC 52) and ^Y register"),
+        Command("yank-rows", .yankRows, keys: [.char("Y")], help: "copy the marked rows (else the row) as TSV"),
         Command("switch-focus", .switchFocus, keys: [.tab, .backTab], help: "focus sidebar / table / detail pane"),
         Command("open", .open, keys: [.enter], help: "open entity / edit cell / follow relationship"),
         Command("edit", .edit, keys: [.char("e")], help: "edit cell or field (to-one: picker)"),
@@ -55,15 +62,65 @@ public enum CommandTable {
                 line: LineCommand(names: ["group"], usage: ":group [KEY]", completion: .columns, run: group)),
         Command("export", nil, keys: [], help: "write the current list to a file (never over a database; whole or not at all)",
                 line: LineCommand(names: ["export"], usage: ":export csv|json PATH", completion: .choices(["csv", "json"]), run: export)),
+        Command("set", nil, keys: [], help: "set the column of every marked row to VALUE (asks; one save, one undo)",
+                line: LineCommand(names: ["set"], usage: ":set VALUE", completion: .none, run: Reducer.setMarked)),
+        Command("yank", nil, keys: [], help: "copy the cell, else the rows (marked, else this one); FORMAT text, tsv or json",
+                line: LineCommand(names: ["yank"], usage: ":yank [cell] [FORMAT]", completion: .choices(["cell", "rows"]),
+                                  run: Reducer.yank)),
+        Command("messages", nil, keys: [], help: "the last status messages and their times",
+                line: LineCommand(names: ["messages"], usage: ":messages", completion: .none, run: Reducer.showMessages)),
+        Command("id", nil, keys: [], help: "go to a record by its ID (vellum://… as query prints it, or p12 here)",
+                line: LineCommand(names: ["id"], usage: ":id ID", completion: .none, run: { s, argument in
+                    guard !argument.isEmpty else { s.setStatus("usage: :id ID (vellum://… or p12)", error: true); return [] }
+                    return [.jumpToRecord(argument)]
+                })),
+        Command("mouse", nil, keys: [], help: "mouse capture on/off (off: the terminal selects text; on: hold Shift to)",
+                line: LineCommand(names: ["mouse"], usage: ":mouse [on|off]", completion: .choices(["on", "off"]), run: Reducer.mouse)),
+        Command("track", .track, keys: [.ctrl("t")], help: "track other writers' changes (asks; off removes it)",
+                line: LineCommand(names: ["track"], usage: ":track [off]", completion: .choices(["off"]), run: track)),
+    ] + modeKeys
+
+    /// The keys of the prompts and overlays, by mode: named and bindable like the
+    /// list commands, and shown in each mode's hint line (`ModeHints`). The summary
+    /// and the columns list move with the list commands (`move-down`, `top`…), as
+    /// the `?` help scrolls with them.
+    static let modeKeys: [Command] = [
+        Command("line-confirm", .lineConfirm, in: .line, keys: [.enter], help: "apply the filter, run the command, find, or save"),
+        Command("line-cancel", .lineCancel, in: .line, keys: [.escape], help: "close the line; nothing changes"),
+        Command("complete", .lineComplete, in: .line, keys: [.tab], help: "complete command, entity, key or theme; again: next in the menu (: line)"),
+        Command("complete-previous", .lineCompletePrevious, in: .line, keys: [.backTab], help: "previous in the completion menu (: line)"),
+        Command("toggle-boolean", .lineToggle, in: .line, keys: [.char(" ")], help: "toggle true/false (editing a boolean)"),
+        Command("paste", .linePaste, in: .line, keys: [.ctrl("y")], help: "paste the last yank (editing)"),
+        Command("find-regex", .lineRegex, in: .line, keys: [.ctrl("r")], help: "find: text or regular expression (f line)"),
+        Command("yes", .yes, in: .question, keys: [.char("y"), .char("Y")], help: "delete, set the marked rows, or replace the file"),
+        Command("no", .no, in: .question, keys: [.char("n"), .escape], help: "no (any other key says no too)"),
+        Command("keep-mine", .keepMine, in: .conflict, keys: [.char("m")], help: "keep mine (re-add if deleted; undo/redo over theirs)"),
+        Command("take-theirs", .takeTheirs, in: .conflict, keys: [.char("t")], help: "take theirs, drop mine (or the undo/redo)"),
+        Command("conflict-back", .conflictBack, in: .conflict, keys: [.escape], help: "back to the editor (undo/redo: decide later)"),
+        Command("picker-up", .pickerUp, in: .picker, keys: [.up, .ctrl("p")], help: "previous record; typing searches"),
+        Command("picker-down", .pickerDown, in: .picker, keys: [.down, .ctrl("n")], help: "next record"),
+        Command("picker-page-up", .pickerPageUp, in: .picker, keys: [.pageUp], help: "ten records up"),
+        Command("picker-page-down", .pickerPageDown, in: .picker, keys: [.pageDown], help: "ten records down"),
+        Command("picker-choose", .pickerChoose, in: .picker, keys: [.enter], help: "set the highlighted record"),
+        Command("picker-cancel", .pickerCancel, in: .picker, keys: [.escape], help: "close the picker; nothing is set"),
+        Command("summary-filter", .summaryFilter, in: .summary, keys: [.enter], help: "filter on the value"),
+        Command("summary-close", .summaryClose, in: .summary, keys: [.escape, .char("q"), .char("F")], help: "close the summary"),
+        Command("columns-toggle", .columnsToggle, in: .columns, keys: [.char(" "), .enter], help: "hide or show the column"),
+        Command("columns-close", .columnsClose, in: .columns, keys: [.escape, .char("q"), .char("C")], help: "close the list"),
     ]
 
-    /// The hint bar in browse mode: commands shown together under one word, with their first keys.
-    static let hintBar: [(names: [String], word: String)] = [
-        (["move-down", "move-up"], "move"), (["column-left", "column-right"], "column"), (["switch-focus"], "focus"),
-        (["open"], "open/edit"), (["filter"], "filter"), (["sort-ascending", "sort-descending"], "sort"),
-        (["summary"], "summary"), (["search"], "find"), (["add"], "add"), (["delete"], "delete"), (["undo"], "undo"),
-        (["command"], "cmd"), (["help"], "help"), (["quit"], "quit"),
+    /// The hint bar in browse mode: commands shown together under one word, with
+    /// their first keys, in the order shown. `drop` ranks what gives way on a narrow
+    /// screen: the highest goes first. `hintBarPinned` follows them and never gives way.
+    static let hintBar: [(names: [String], word: String, drop: Int)] = [
+        (["move-down", "move-up"], "move", 0), (["column-left", "column-right"], "column", 7), (["switch-focus"], "focus", 11),
+        (["open"], "open/edit", 1), (["filter"], "filter", 2), (["sort-ascending", "sort-descending"], "sort", 4),
+        (["summary"], "summary", 10), (["search"], "find", 5), (["add"], "add", 8), (["delete"], "delete", 9),
+        (["undo"], "undo", 6), (["command"], "cmd", 3),
     ]
+
+    /// The end of the hint bar at any width: how to get help and how to leave.
+    static let hintBarPinned: [(names: [String], word: String)] = [(["help"], "help"), (["quit"], "quit")]
 
     /// The detail pane's hint while it has the focus.
     static let detailHint: [(names: [String], word: String)] = [
@@ -116,6 +173,17 @@ public enum CommandTable {
             return []
         }
         return Reducer.open(&s, index)
+    }
+
+    /// `:track` installs Vellum's history in the file, `:track off` removes it; both ask first.
+    private static func track(_ s: inout AppState, _ argument: String) -> [Effect] {
+        switch argument.lowercased() {
+        case "": return [.planTracking(untrack: false)]
+        case "off": return [.planTracking(untrack: true)]
+        default:
+            s.setStatus("usage: :track [off]", error: true)
+            return []
+        }
     }
 
     private static func group(_ s: inout AppState, _ argument: String) -> [Effect] {

@@ -17,7 +17,8 @@ struct ConflictResolver {
             let byKey = Dictionary(group.map { ($0.objectID.primaryKey!, $0) }, uniquingKeysWith: { a, _ in a })
             try RowLoader.readRows(keys: Array(byKey.keys), root: root, selection: selection, connection: db) { pk, s in
                 guard let o = byKey[pk], let plan = selection.plans[o.entity.name] else { return }
-                result[ObjectIdentifier(o)] = (s.int64(2), RowLoader.values(from: s, plan: plan))
+                let read = selection.read(s)
+                result[ObjectIdentifier(o)] = (read.version, RowLoader.values(from: s, plan: plan, read: read.values))
             }
         }
         return result
@@ -73,48 +74,138 @@ struct ConflictResolver {
         deleted.removeAll { dropped.contains(ObjectIdentifier($0)) }
     }
 
+    /// One uniqueness check of one object: its values for one constraint, and, once the
+    /// store is asked, the rows holding them (key, version; in the order the store gave).
+    private struct UniquenessCheck {
+        let object: ManagedObject
+        let constraint: [String]
+        let indices: [Int]
+        let values: [Value]
+        /// Another object of this save claiming the same values first (a duplicate inside the save).
+        let claimedBy: ManagedObject?
+        var storedRows: [(key: Int64, version: Int64?)] = []
+    }
+
+    /// The in-memory claim of a constraint's values in this save: root entity, constraint, values.
+    private struct ClaimKey: Hashable {
+        let root: String
+        let constraint: [String]
+        let values: [Value]
+    }
+
+    /// Checks every inserted and changed object against the others of the save (in memory) and
+    /// against the store, asking the store once per table and constraint (in chunks of
+    /// `uniquenessChunk` objects), not once per object. The first object of the save to claim
+    /// values keeps them; a later one is a conflict naming it. A stored row holding the values
+    /// is a conflict (or, for an inserted object under a merging policy, the row it takes over),
+    /// unless that row is deleted or changes away from them in the same save.
     func resolveUniquenessConflicts(inserted: inout [ManagedObject], updated: inout [ManagedObject], deleted: [ManagedObject], db: Connection) throws {
         let deletedKeys = Set(deleted.compactMap { o in o.objectID.primaryKey.map { "\(o.objectID.rootName)#\($0)" } })
-        var claimed: [String: ManagedObject] = [:]
-        var conflicts: [MergeConflict] = []
-        var becameUpdates: [ManagedObject] = []
+        var claimed: [ClaimKey: ManagedObject] = [:]
+        var checks: [UniquenessCheck] = []
         for o in inserted + updated where !o.entity.uniquenessConstraints.isEmpty {
-            let m = context.store.layout.mapping(for: o.entity.name)!
             for constraint in o.entity.uniquenessConstraints {
                 let indices = constraint.compactMap { o.entity.attributeIndexByName[$0] }
-                let values = indices.map { o.values[$0] }
+                let values = indices.map { o.storedValue(at: $0) }  // not values[$0]: that copies the row
                 if values.contains(where: \.isNull) { continue }
-                if !o.isInserted, let committed = o.committed, indices.allSatisfy({ committed[$0] == o.values[$0] }) { continue }
-                let claimKey = "\(o.entity.rootName)|\(constraint.joined(separator: ","))|\(values.map { String(reflecting: $0) }.joined(separator: "|"))"
+                if !o.isInserted, let committed = o.committed, indices.allSatisfy({ committed[$0] == o.storedValue(at: $0) }) { continue }
+                let claimKey = ClaimKey(root: o.entity.rootName, constraint: constraint, values: values)
                 if let other = claimed[claimKey], other !== o {
-                    conflicts.append(uniquenessConflict(o, constraint: constraint, existing: other.objectID, stored: nil))
+                    checks.append(UniquenessCheck(object: o, constraint: constraint, indices: indices, values: values, claimedBy: other))
                     continue
                 }
                 claimed[claimKey] = o
-                let (layout, q) = (context.store.layout, context.store.layout.dialect)
-                let columns = indices.map { q.quote(m.attributeColumns[$0]!) }
-                var sql = "SELECT \(layout.qualifiedKey()), \(layout.versionExpression(table: m.table, alias: nil)) FROM \(q.quote(m.table)) WHERE "
-                    + columns.map { "\($0) = ?" }.joined(separator: " AND ")
-                var bindings = values
-                if let pk = o.objectID.primaryKey { sql += " AND \(layout.qualifiedKey()) <> ?"; bindings.append(.integer(pk)) }
-                guard let row = try db.rows(sql, bindings).first, let pk = row[0].integerValue else { continue }
-                if deletedKeys.contains("\(o.entity.rootName)#\(pk)") { continue }
-                let existingID = context.store.objectID(entity: o.entity.name, primaryKey: pk)
-                if let other = context.registeredObject(for: existingID), other !== o, !other.isInserted,
-                   indices.contains(where: { other.values.count > $0 && other.values[$0] != o.values[$0] }), other.hasChangedValues {
-                    continue  // That row is moving away from this value in the same save.
-                }
-                if o.isInserted && policy != .error {
-                    try adopt(o, existing: existingID, version: row[1].integerValue ?? 1, db: db)
-                    becameUpdates.append(o)
-                } else {
-                    conflicts.append(uniquenessConflict(o, constraint: constraint, existing: existingID, stored: nil))
-                }
+                checks.append(UniquenessCheck(object: o, constraint: constraint, indices: indices, values: values, claimedBy: nil))
+            }
+        }
+        guard !checks.isEmpty else { return }
+        try findStoredRows(&checks, db: db)
+
+        let layout = context.store.layout
+        var conflicts: [MergeConflict] = []
+        var becameUpdates: [ManagedObject] = []
+        for check in checks {
+            let o = check.object
+            if let other = check.claimedBy {
+                conflicts.append(uniquenessConflict(o, constraint: check.constraint, existing: other.objectID, stored: nil))
+                continue
+            }
+            // The object's own row never conflicts with it (its key may be new: adopted for an earlier constraint).
+            let ownKey = o.objectID.primaryKey
+            guard let row = check.storedRows.first(where: { $0.key != ownKey }) else { continue }
+            if deletedKeys.contains("\(o.entity.rootName)#\(row.key)") { continue }
+            let existingID = context.store.objectID(entity: o.entity.name, primaryKey: row.key)
+            if let other = context.registeredObject(for: existingID), other !== o, !other.isInserted,
+               check.indices.contains(where: { other.values.count > $0 && other.values[$0] != o.values[$0] }), other.hasChangedValues {
+                continue  // That row is moving away from this value in the same save.
+            }
+            if o.isInserted && policy != .error {
+                try adopt(o, existing: existingID, version: row.version ?? layout.initialVersion, db: db)
+                becameUpdates.append(o)
+            } else {
+                conflicts.append(uniquenessConflict(o, constraint: check.constraint, existing: existingID, stored: nil))
             }
         }
         if !conflicts.isEmpty { throw StoreError.conflicts(conflicts) }
-        inserted.removeAll { o in becameUpdates.contains { $0 === o } }
+        guard !becameUpdates.isEmpty else { return }
+        let adopted = Set(becameUpdates.map(ObjectIdentifier.init))
+        inserted.removeAll { adopted.contains(ObjectIdentifier($0)) }
         updated.append(contentsOf: becameUpdates)
+    }
+
+    /// Objects per statement when the store is asked for the rows holding constraint values.
+    static let uniquenessChunk = 500
+
+    /// Fills `storedRows` of the checks not already claimed inside the save: one statement per
+    /// table, constraint and chunk. On SQLite the values are joined as a `VALUES` list, each row
+    /// carrying its check's position, so every stored row is matched with `=` exactly as a
+    /// one-object query would match it (affinity and collation of the column on the left); a
+    /// remote engine (PostgreSQL, whose untyped `VALUES` parameters would be text) is asked
+    /// once per object, as before.
+    private func findStoredRows(_ checks: inout [UniquenessCheck], db: Connection) throws {
+        let (layout, q) = (context.store.layout, context.store.layout.dialect)
+        var groups: [[String]: [Int]] = [:]  // [table] + columns → check positions, in save order
+        var order: [[String]] = []
+        for (position, check) in checks.enumerated() where check.claimedBy == nil {
+            let m = layout.mapping(for: check.object.entity.name)!
+            let key = [m.table] + check.indices.map { m.attributeColumns[$0]! }
+            if groups[key] == nil { order.append(key) }
+            groups[key, default: []].append(position)
+        }
+        for key in order {
+            let table = key[0], columns = key.dropFirst().map { q.quote($0) }
+            let positions = groups[key]!
+            if db.remote != nil {
+                for position in positions {
+                    var sql = "SELECT \(layout.qualifiedKey()), \(layout.versionExpression(table: table, alias: nil)) FROM \(q.quote(table)) WHERE "
+                        + columns.map { "\($0) = ?" }.joined(separator: " AND ")
+                    var bindings = checks[position].values
+                    if let pk = checks[position].object.objectID.primaryKey { sql += " AND \(layout.qualifiedKey()) <> ?"; bindings.append(.integer(pk)) }
+                    checks[position].storedRows = try db.rows(sql, bindings).compactMap { row in row[0].integerValue.map { ($0, row[1].integerValue) } }
+                }
+                continue
+            }
+            let rowPlaceholders = "(" + Array(repeating: "?", count: columns.count + 1).joined(separator: ", ") + ")"
+            let join = columns.enumerated().map { i, c in "t.\(c) = v.column\(i + 2)" }.joined(separator: " AND ")
+            var start = 0
+            while start < positions.count {
+                let chunk = positions[start..<min(start + Self.uniquenessChunk, positions.count)]
+                start += chunk.count
+                let sql = "SELECT v.column1, \(layout.qualifiedKey("t")), \(layout.versionExpression(table: table, alias: "t")) FROM (VALUES "
+                    + Array(repeating: rowPlaceholders, count: chunk.count).joined(separator: ", ")
+                    + ") AS v JOIN \(q.quote(table)) AS t ON \(join)"
+                var bindings: [Value] = []
+                bindings.reserveCapacity(chunk.count * (columns.count + 1))
+                for position in chunk {
+                    bindings.append(.integer(Int64(position)))
+                    bindings.append(contentsOf: checks[position].values)
+                }
+                for row in try db.rows(sql, bindings) {
+                    guard let position = row[0].integerValue.map(Int.init), checks.indices.contains(position), let pk = row[1].integerValue else { continue }
+                    checks[position].storedRows.append((pk, row[2].integerValue))
+                }
+            }
+        }
     }
 
     private func uniquenessConflict(_ o: ManagedObject, constraint: [String], existing: ObjectID, stored: [Value]?) -> MergeConflict {

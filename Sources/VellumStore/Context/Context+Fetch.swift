@@ -33,7 +33,9 @@ extension ManagedObjectContext {
         let selection = self.selection(for: root)
         let idsOnly = request.resultType == .objectIDs || request.fetchBatchSize > 0
         let (compiledQuery, bindings) = restricted(compiled, to: entity, includesSubentities: request.includesSubentities)
-        let sql = compiledQuery.selectSQL(columns: idsOnly ? store.layout.systemColumns(table: compiledQuery.table, alias: "t0") : selection.selectList,
+        // IDs only: key and entity (the version is not read; a computed one would cost a digest per row).
+        let idColumns = store.layout.qualifiedKey("t0") + ", " + store.layout.entityExpression(table: compiledQuery.table, alias: "t0")
+        let sql = compiledQuery.selectSQL(columns: idsOnly ? idColumns : selection.selectList,
                                           limit: pagingInSQL ? request.fetchLimit : nil,
                                           offset: pagingInSQL && request.fetchOffset > 0 ? request.fetchOffset : nil)
         let statement = try connection.cachedStatement(sql)
@@ -60,12 +62,12 @@ extension ManagedObjectContext {
             // Always looked up, even in an empty context: filling a row can register
             // faults for its to-one destinations, which later rows may be.
             if let existing = registered.value(for: pk) {
-                if existing.isFault && !idsOnly { loader.fill(existing, from: statement, plan: plan, rows: &rows) }
+                if existing.isFault && !idsOnly { loader.fill(existing, from: statement, plan: plan, selection: selection, rows: &rows) }
                 if try each(existing) { registered = registry.primaryKeyTable(for: store.idScope(for: root)) }
             } else {
                 let o = ManagedObject(entity: rowEntity, objectID: ObjectID(scope: scope, key: .permanent(pk)), context: self, isFault: idsOnly)
                 registered.insert(o, for: pk)  // before filling: a row may refer to itself
-                if !idsOnly { loader.fill(o, from: statement, plan: plan, rows: &rows) }
+                if !idsOnly { loader.fill(o, from: statement, plan: plan, selection: selection, rows: &rows) }
                 if try each(o) { registered = registry.primaryKeyTable(for: store.idScope(for: root)) }
             }
         }
@@ -100,7 +102,7 @@ extension ManagedObjectContext {
     }
 
     /// Fetch by entity name with an optional predicate and sort: the seeds' convenience.
-    public func fetch(_ entityName: String, where predicate: Predicate? = nil, sortedBy sort: [SortDescriptor] = [], limit: Int? = nil) throws(StoreError) -> [ManagedObject] {
+    public func fetch(_ entityName: String, where predicate: QueryPredicate? = nil, sortedBy sort: [QuerySortDescriptor] = [], limit: Int? = nil) throws(StoreError) -> [ManagedObject] {
         try fetch(FetchRequest(entityName: entityName, predicate: predicate, sortDescriptors: sort, fetchLimit: limit))
     }
 
@@ -150,10 +152,10 @@ extension ManagedObjectContext {
     }
 
     /// Sorts with the in-memory comparator that matches SQL's ORDER BY.
-    func sortInMemory(_ result: inout [ManagedObject], by descriptors: [SortDescriptor]) throws {
+    func sortInMemory(_ result: inout [ManagedObject], by descriptors: [QuerySortDescriptor]) throws {
         var sortError: Error?
         result.sort { a, b in
-            do { return try SortDescriptor.compare(a, b, descriptors: descriptors) == .orderedAscending } catch {
+            do { return try QuerySortDescriptor.compare(a, b, descriptors: descriptors) == .orderedAscending } catch {
                 sortError = error
                 return false
             }

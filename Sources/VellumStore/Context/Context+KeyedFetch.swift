@@ -1,19 +1,12 @@
 import Foundation
 
 extension ManagedObjectContext {
-    /// Stored rows matching `request` as (ID, sort-key values), in the request's
-    /// order, selecting only the key, the entity and the sort-key columns. Unsaved
-    /// changes are NOT applied (the results controller re-evaluates them in memory).
-    /// `ordered: false` leaves the rows in storage order (key order): a caller that
-    /// matches them by key (the refetch-and-diff) saves sorting a million rows.
-    func fetchKeyedIDs(_ request: FetchRequest, limit: Int? = nil, ordered: Bool = true) throws -> [(id: ObjectID, keys: SortKeys)] {
-        var rows: [(id: ObjectID, keys: SortKeys)] = []
-        try forEachKeyedID(request, limit: limit, ordered: ordered) { rows.append(($0, $1)) }
-        return rows
-    }
-
     /// Streams (ID, sort keys) of the rows a request matches, in order, without
-    /// collecting them first (a million-row index is built without a second copy).
+    /// collecting them first (a million-row index is built without a second copy),
+    /// selecting only the key, the entity and the sort-key columns. Unsaved changes are
+    /// NOT applied (the results controller re-evaluates them in memory). `ordered: false`
+    /// leaves the rows in key order: a caller that matches them by key (the
+    /// refetch-and-diff) saves sorting a million rows.
     func forEachKeyedID(_ request: FetchRequest, limit: Int? = nil, ordered: Bool = true, _ body: (ObjectID, SortKeys) -> Void) throws {
         let entity = try self.entity(request.entityName)
         let (compiledQuery, terms) = try QueryCompiler.compileWithSortTerms(

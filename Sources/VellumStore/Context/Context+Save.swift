@@ -44,6 +44,7 @@ extension ManagedObjectContext {
         var renamed: [(UInt64, ObjectID)] = []
         renamed.reserveCapacity(writer.inserted.count)
         var scope: (entity: ObjectIdentifier, scope: ObjectIDScope)?
+        let initialVersion = store.layout.initialVersion
         for o in writer.inserted {
             if o.objectID.isTemporary, let pk = o.pendingKey {
                 if scope?.entity != ObjectIdentifier(o.entity) {
@@ -56,7 +57,7 @@ extension ManagedObjectContext {
                 if let existing = registry.updateValue(o, forKey: permanent), existing !== o { existing.detachFromContext() }
             }
             o.isInserted = false
-            o.version = 1
+            o.version = initialVersion
             o.committed = nil
             if !o.relations.isEmpty { o.commitRelations() }
             insertedIDs.insert(o.objectID)

@@ -23,9 +23,9 @@ extension ManagedObjectContext {
         let from = "FROM \(q.quote(query.table)) AS t0 \(query.joins) WHERE \(query.whereClause)"
         let c = "t0.\(q.quote(column))"
         let numeric = type.isNumeric || type == .date
-        let measure = type == .decimal ? "CAST(\(c) AS REAL)" : c
+        let measure = q.comparable(c, type: type)
         let stats = try connection.rows(
-            "SELECT count(*), count(\(c)), count(DISTINCT \(c))\(numeric ? ", min(\(measure)), max(\(measure)), avg(\(measure))" : "") \(from)",
+            "SELECT count(*), count(\(c)), count(DISTINCT \(c))\(numeric ? ", min(\(measure)), max(\(measure)), \(q.average(measure, type: type))" : "") \(from)",
             query.bindings).first ?? []
         let total = Int(stats.first?.integerValue ?? 0)
         var summary = ColumnSummary(attribute: attribute, count: total, nulls: total - Int(stats[safe: 1]?.integerValue ?? 0),
@@ -35,9 +35,10 @@ extension ManagedObjectContext {
             summary.max = stats[safe: 4].map { Self.decode($0, as: type) }.flatMap { $0.isNull ? nil : $0 }
             summary.mean = stats[safe: 5]?.doubleValue
         }
-        let limitParameter = "?\(query.bindings.count + 1)"
-        let statement = try connection.prepare("SELECT \(c), count(*) AS n \(from) GROUP BY \(c) ORDER BY n DESC, \(c) LIMIT \(limitParameter)")
-        try statement.bind(query.bindings + [.integer(Int64(limit))])
+        // Ties by value, NULL first (as SQLite orders them) on every engine.
+        let order = "n DESC, " + q.orderTerm(c, caseInsensitive: nil, ascending: true)
+        let statement = try connection.prepare("SELECT \(c), count(*) AS n \(from) GROUP BY \(c) ORDER BY \(order)\(q.limitOffset(limit: limit, offset: nil))")
+        try statement.bind(query.bindings)
         while try statement.step() {
             summary.top.append(ColumnSummary.Bucket(value: statement.value(at: 0, as: type), count: Int(statement.int64(1))))
         }

@@ -5,8 +5,8 @@ public struct FetchRequest: Sendable {
     public enum ResultType: Sendable { case objects, objectIDs }
 
     public var entityName: String
-    public var predicate: Predicate?
-    public var sortDescriptors: [SortDescriptor]
+    public var predicate: QueryPredicate?
+    public var sortDescriptors: [QuerySortDescriptor]
     /// Values for `$variables` in the predicate.
     public var variables: [String: Value]
     public var fetchLimit: Int?
@@ -18,7 +18,7 @@ public struct FetchRequest: Sendable {
     public var includesPendingChanges: Bool
     public var resultType: ResultType
 
-    public init(entityName: String, predicate: Predicate? = nil, sortDescriptors: [SortDescriptor] = [],
+    public init(entityName: String, predicate: QueryPredicate? = nil, sortDescriptors: [QuerySortDescriptor] = [],
                 variables: [String: Value] = [:], fetchLimit: Int? = nil, fetchOffset: Int = 0, fetchBatchSize: Int = 0,
                 includesSubentities: Bool = true, includesPendingChanges: Bool = true, resultType: ResultType = .objects) {
         self.entityName = entityName

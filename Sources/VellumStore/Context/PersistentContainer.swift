@@ -57,7 +57,7 @@ public final class PersistentContainer: Sendable {
             shared.withLock { $0.monitor = m }
         } else if let engine = store.remoteEngine as? PGEngine {
             let ownPID = store.withWriter { _ in engine.connection.backendPID }
-            let m = PostgreSQLChangeMonitor(url: engine.connection.url, ownPID: ownPID) { [weak self] change in self?.didChangeRemotely(change) }
+            let m = PostgreSQLChangeMonitor(store: store, url: engine.connection.url, ownPID: ownPID) { [weak self] change in self?.didChangeRemotely(change) }
             try m.start()
             shared.withLock { $0.serverMonitor = m }
         }

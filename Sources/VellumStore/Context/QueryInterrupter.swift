@@ -5,7 +5,7 @@ import Foundation
 /// slow filter runs on the main thread. The running statement (and any started
 /// until `interrupt` is no longer called) fails with "the query was cancelled";
 /// the context stays usable and nothing it holds changes.
-// Unchecked: it only holds the connection open and calls the one thread-safe SQLite function.
+// Unchecked: it only holds the connection open and calls the one thread-safe SQLite (or libpq) function.
 public final class QueryInterrupter: @unchecked Sendable {
     // Holding the connection keeps it open: interrupting a closed one is undefined.
     // `sqlite3_interrupt` is the one call SQLite allows from another thread.
@@ -14,8 +14,8 @@ public final class QueryInterrupter: @unchecked Sendable {
     init(connection: Connection) { self.connection = connection }
 
     public func interrupt() {
-        // A server connection has no SQLite handle; its statements run to the end.
-        if connection.remote == nil { sqlite3_interrupt(connection.handle) }
+        // A server connection has no SQLite handle: the server is asked to cancel (PQcancel).
+        if let remote = connection.remote { remote.cancelRunningStatement() } else { sqlite3_interrupt(connection.handle) }
     }
 }
 

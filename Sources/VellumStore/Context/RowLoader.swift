@@ -53,12 +53,58 @@ struct RowLoader {
                 }
                 plans[name] = Plan(entity: m.entity, attributes: attributes, foreignKeys: fks)
             }
-            table = layout.table(of: root.name)!
+            let table = layout.table(of: root.name)!
+            self.table = table
             self.columns = columns
+            var reads = columns.map { layout.readExpression(table: table, column: $0, alias: "t0") }
+            if let digested = layout.versionColumns(table: table) {
+                // The version is a digest of the row's columns: taken from the select list's
+                // own reads of them (a plain read, else one added), not computed again by SQLite.
+                var sources: [Int] = []
+                for column in digested {
+                    let plain = "t0." + layout.dialect.quote(column)
+                    if let p = positions[column], reads[p - 3] == plain {
+                        sources.append(p)
+                    } else {
+                        sources.append(3 + reads.count)
+                        reads.append(plain)
+                    }
+                }
+                versionSources = sources
+                rowWidth = 3 + reads.count
+                rowValues = UnsafeMutablePointer<OpaquePointer?>.allocate(capacity: 3 + reads.count)
+                rowValues!.initialize(repeating: nil, count: 3 + reads.count)
+                let system = [layout.qualifiedKey("t0"), layout.entityExpression(table: table, alias: "t0"), "0"]
+                selectList = (system + reads).joined(separator: ", ")
+            } else {
+                versionSources = nil
+                rowWidth = 0
+                rowValues = nil
+                selectList = ([layout.systemColumns(table: table, alias: "t0")] + reads).joined(separator: ", ")
+            }
         }
 
-        var selectList: String {
-            ([layout.systemColumns(table: table, alias: "t0")] + columns.map { "t0." + layout.dialect.quote($0) }).joined(separator: ", ")
+        /// The select list itself, built once: every fault fired and every fetch uses it
+        /// (a layout's columns and read expressions do not change once it is made).
+        let selectList: String
+        /// The select columns the row's version is digested from (`StoreLayout.versionColumns`),
+        /// or nil when it is the third column.
+        let versionSources: [Int]?
+        /// Where the version is digested: the current row's column values
+        /// (`Statement.columnValue`), read once for the digest and the decoding, and their
+        /// count (the whole select list). A selection is used on one queue at a time.
+        private let rowValues: UnsafeMutablePointer<OpaquePointer?>?
+        private let rowWidth: Int
+
+        deinit { rowValues?.deallocate() }
+
+        /// The current row's version, and the values to decode the row from (nil: read
+        /// them from the statement), valid until the next `read` of this selection. Read
+        /// a row through it before decoding anything of it.
+        func read(_ s: Statement) -> (version: Int64, values: UnsafePointer<OpaquePointer?>?) {
+            guard let versionSources, let rowValues else { return (s.int64(2), nil) }
+            for c in 3..<rowWidth { rowValues[c] = s.columnValue(c) }
+            return (s.rowVersion(rowValues, columns: versionSources), UnsafePointer(rowValues))
         }
     }
 
@@ -88,43 +134,51 @@ struct RowLoader {
     }
 
     /// The current row's attribute values for an entity (`.null` for transient ones).
-    static func values(from s: Statement, plan: Plan) -> [Value] {
+    /// `read`: what `Selection.read(_:)` gave for the row (its values are decoded from
+    /// there when it holds them).
+    static func values(from s: Statement, plan: Plan, read: UnsafePointer<OpaquePointer?>? = nil) -> [Value] {
         [Value](unsafeUninitializedCapacity: plan.sources.count) { buffer, count in
-            initializeValues(buffer.baseAddress!, from: s, plan: plan)
+            initializeValues(buffer.baseAddress!, from: s, plan: plan, read: read)
             count = plan.sources.count
         }
     }
 
     /// Initializes `plan.sources.count` values at `row` from the current row.
-    static func initializeValues(_ row: UnsafeMutablePointer<Value>, from s: Statement, plan: Plan) {
+    static func initializeValues(_ row: UnsafeMutablePointer<Value>, from s: Statement, plan: Plan, read: UnsafePointer<OpaquePointer?>?) {
         for (i, source) in plan.sources.enumerated() {
-            (row + i).initialize(to: source.column < 0 ? .null : s.value(at: source.column, as: source.type))
+            let v: Value
+            if source.column < 0 {
+                v = .null
+            } else if let read {
+                v = s.value(read[source.column], at: source.column, as: source.type)
+            } else {
+                v = s.value(at: source.column, as: source.type)
+            }
+            (row + i).initialize(to: v)
         }
     }
 
     /// Fills an object's values (and to-one keys) from the current row.
     func fill(_ o: ManagedObject, from s: Statement, selection: Selection) {
         guard let plan = selection.plans[o.entity.name] else { return }
-        fill(o, from: s, plan: plan)
+        let read = selection.read(s)
+        o.values = Self.values(from: s, plan: plan, read: read.values)
+        fillRest(o, from: s, plan: plan, version: read.version)
     }
 
-    /// Like `fill(_:from:plan:)`, but the values go into the fetch's shared row
+    /// Like `fill(_:from:selection:)`, but the values go into the fetch's shared row
     /// blocks instead of an array per object.
-    func fill(_ o: ManagedObject, from s: Statement, plan: Plan, rows: inout RowBlockWriter) {
+    func fill(_ o: ManagedObject, from s: Statement, plan: Plan, selection: Selection, rows: inout RowBlockWriter) {
+        let read = selection.read(s)
         let row = rows.nextRow(width: plan.sources.count)
-        Self.initializeValues(row, from: s, plan: plan)
+        Self.initializeValues(row, from: s, plan: plan, read: read.values)
         o.useSharedRow(row, in: rows.block)
-        fillRest(o, from: s, plan: plan)
-    }
-
-    func fill(_ o: ManagedObject, from s: Statement, plan: Plan) {
-        o.values = Self.values(from: s, plan: plan)
-        fillRest(o, from: s, plan: plan)
+        fillRest(o, from: s, plan: plan, version: read.version)
     }
 
     /// Version, fault state and to-one keys from the current row.
-    private func fillRest(_ o: ManagedObject, from s: Statement, plan: Plan) {
-        o.version = s.int64(2)
+    private func fillRest(_ o: ManagedObject, from s: Statement, plan: Plan, version: Int64) {
+        o.version = version
         o.isFault = false
         if !plan.foreignKeys.isEmpty {
             if o.relations.isEmpty { o.relations = Array(repeating: nil, count: o.entity.relationships.count) }

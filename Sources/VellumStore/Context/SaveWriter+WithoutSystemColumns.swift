@@ -7,14 +7,18 @@ import Foundation
 /// back (generated keys, defaults and the version computed from the row).
 extension SaveWriter {
     mutating func writeRowsWithoutSystemColumns(_ db: Connection) throws {
+        for o in deleted + updated + inserted {
+            if let reason = layout.readOnlyReason(table: layout.table(of: o.entity.name)!) { throw StoreError.invalidOperation(reason) }
+        }
         for o in deleted {
             let table = layout.table(of: o.entity.name)!
-            try namingForeignKeys(table, deleting: true) {
-                try db.run("DELETE FROM \(layout.dialect.quote(table)) WHERE \(layout.qualifiedKey()) = ?", [.integer(o.objectID.primaryKey!)])
+            let (target, match) = rowWriteTarget(table)
+            try describingFailures(table, deleting: true) {
+                try db.run("DELETE FROM \(target) WHERE \(match)", [.integer(o.objectID.primaryKey!)])
             }
         }
-        for o in updated { try namingForeignKeys(layout.table(of: o.entity.name)!, deleting: false) { try updateChangedColumns(o, db) } }
-        for o in inserted { try namingForeignKeys(layout.table(of: o.entity.name)!, deleting: false) { try insertGivenColumns(o, db) } }
+        for o in updated { try describingFailures(layout.table(of: o.entity.name)!, deleting: false) { try updateChangedColumns(o, db) } }
+        for o in inserted { try describingFailures(layout.table(of: o.entity.name)!, deleting: false) { try insertGivenColumns(o, db) } }
         try readBackRows(inserted + updated, db)
     }
 
@@ -23,22 +27,25 @@ extension SaveWriter {
         var columns = writtenColumns(m)
         let committed = o.committed
         columns.attributes = columns.attributes.filter { i, _ in committed.map { $0[i] != o.storedValue(at: i) } ?? false }
-        if let key = columns.attributes.first(where: { $0.1 == layout.keyAttributeColumn(table: m.table) }) {
+        let keyColumns = layout.keyColumns(table: m.table)
+        if let key = columns.attributes.first(where: { keyColumns.contains($0.1) }) {
             throw StoreError.invalidOperation("\(o.entity.name).\(o.entity.attributes[key.0].name) is the row's key and cannot be changed")
         }
         columns.foreignKeys = columns.foreignKeys.filter { o.relations.count > $0.0 && o.relations[$0.0]?.isChanged == true }
         guard !columns.attributes.isEmpty || !columns.foreignKeys.isEmpty else { return }
         let q = layout.dialect
         let sets = (columns.attributes.map(\.1) + columns.foreignKeys.map(\.1)).map { "\(q.quote($0)) = ?" }
-        let s = try db.cachedStatement("UPDATE \(q.quote(m.table)) SET \(sets.joined(separator: ", ")) WHERE \(layout.qualifiedKey()) = ?")
+        let (target, match) = rowWriteTarget(m.table)
+        let s = try db.cachedStatement("UPDATE \(target) SET \(sets.joined(separator: ", ")) WHERE \(match)")
         s.rewind()
-        let n = try bindRow(o, s, columns: columns, from: 1)
+        let n = try bindRow(o, s, columns: columns, from: 1, storedForm: storedForm(table: m.table))
         s.bind(o.objectID.primaryKey!, at: n)
         try s.runToCompletion()
     }
 
     private func insertGivenColumns(_ o: ManagedObject, _ db: Connection) throws {
         let m = layout.mapping(for: o.entity.name)!
+        if let key = layout.insertedKeySQL(table: m.table) { return try insertKeyedByColumns(o, m, key: key, db) }
         var columns = writtenColumns(m)
         // A key column shown as an attribute: a value given for it is the new row's key.
         let keyColumn = layout.keyAttributeColumn(table: m.table)
@@ -55,8 +62,38 @@ extension SaveWriter {
         let s = try db.cachedStatement("INSERT INTO \(q.quote(m.table)) (\(names.map(q.quote).joined(separator: ", "))) VALUES (\(q.placeholders(names.count)))")
         s.rewind()
         s.bind(primaryKey(o)!, at: 1)
-        _ = try bindRow(o, s, columns: columns, from: 2)
+        _ = try bindRow(o, s, columns: columns, from: 2, storedForm: storedForm(table: m.table))
         try s.runToCompletion()
+    }
+
+    /// A row of a table without a rowid: its key is what its key columns hold,
+    /// read back with `RETURNING` (SQLite's type affinity may have changed them).
+    private func insertKeyedByColumns(_ o: ManagedObject, _ m: EntityMapping, key: String, _ db: Connection) throws {
+        var columns = writtenColumns(m)
+        columns.attributes = columns.attributes.filter { i, _ in !o.storedValue(at: i).isNull }
+        columns.foreignKeys = columns.foreignKeys.filter { i, _ in
+            o.relations.count > i && o.relations[i]?.current.first.flatMap(primaryKey) != nil
+        }
+        let q = layout.dialect
+        let names = columns.attributes.map(\.1) + columns.foreignKeys.map(\.1)
+        let values = names.isEmpty ? "DEFAULT VALUES" : "(\(names.map(q.quote).joined(separator: ", "))) VALUES (\(q.placeholders(names.count)))"
+        let s = try db.cachedStatement(q.returning("INSERT INTO \(rowWriteTarget(m.table).target) \(values)", expressions: [key]))
+        s.rewind()
+        _ = try bindRow(o, s, columns: columns, from: 1, storedForm: storedForm(table: m.table))
+        guard try s.step() else { throw StoreError.invalidOperation("inserting into \(m.table) returned no key") }
+        o.pendingKey = s.int64(0)
+        try s.runToCompletion()
+    }
+
+    private func rowWriteTarget(_ table: String) -> (target: String, match: String) {
+        let t = layout.rowWriteTarget(table: table)
+        return (t.target, t.match)
+    }
+
+    /// Another program's date columns keep their form (`ForeignDateStorage`).
+    private func storedForm(table: String) -> ((Value, String) -> Value)? {
+        let layout = layout
+        return { layout.storedForm($0, table: table, column: $1) }
     }
 
     /// Values and versions of the written rows, as SQLite stored them.
@@ -69,7 +106,8 @@ extension SaveWriter {
             var rows: [(ManagedObject, Int64, [Value])] = []
             try RowLoader.readRows(keys: Array(byKey.keys), root: root, selection: selection, connection: db) { pk, s in
                 guard let o = byKey[pk], let plan = selection.plans[o.entity.name] else { return }
-                rows.append((o, s.int64(2), RowLoader.values(from: s, plan: plan)))
+                let read = selection.read(s)
+                rows.append((o, read.version, RowLoader.values(from: s, plan: plan, read: read.values)))
             }
             for (o, version, values) in rows {
                 newVersions.append((o, version))
@@ -78,23 +116,11 @@ extension SaveWriter {
         }
     }
 
-    /// SQLite's "FOREIGN KEY constraint failed" names nothing: add the table and
-    /// its foreign keys (or, for a delete, the tables that refer to it).
-    private func namingForeignKeys(_ table: String, deleting: Bool, _ body: () throws -> Void) throws {
-        do { try body() } catch StoreError.sqlite(var failure) where failure.extendedCode == 787 {  // SQLITE_CONSTRAINT_FOREIGNKEY
-            guard let schema = (layout as? ForeignLayout)?.schema else { throw StoreError.sqlite(failure) }
-            let keys: [String]
-            if deleting {
-                keys = schema.tables.flatMap { t in
-                    t.foreignKeys.filter { $0.table.caseInsensitiveCompare(table) == .orderedSame }
-                        .map { "\(t.name).\($0.from.joined(separator: ", ")) refers to it" }
-                }
-            } else {
-                keys = schema.table(named: table)?.foreignKeys.map { "\(table).\($0.from.joined(separator: ", ")) → \($0.table)" } ?? []
-            }
-            failure.message += " (\(deleting ? "deleting from" : "writing") \(table): \(keys.joined(separator: "; ")))"
-            throw StoreError.sqlite(failure)
+    /// A failed write worded by the layout (`StoreLayout.describe(_:writing:deleting:)`:
+    /// the foreign keys involved, a CHECK constraint's text).
+    private func describingFailures(_ table: String, deleting: Bool, _ body: () throws -> Void) throws {
+        do { try body() } catch StoreError.sqlite(let failure) {
+            throw StoreError.sqlite(layout.describe(failure, writing: table, deleting: deleting))
         }
     }
 }
-

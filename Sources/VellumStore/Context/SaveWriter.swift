@@ -47,25 +47,42 @@ struct SaveWriter {
         // Deletes and updates first, so values they free can be taken by inserts.
         for o in deleted {
             let m = layout.mapping(for: o.entity.name)!
-            try db.run("DELETE FROM \(layout.dialect.quote(m.table)) WHERE \(layout.qualifiedKey()) = ?", [.integer(o.objectID.primaryKey!)])
+            let key = Value.integer(o.objectID.primaryKey!)
+            // Its many-to-many rows: a layout without SQL foreign keys (Core Data's) keeps no
+            // cascade that would remove them (a destination deleted too is skipped by the join writer).
+            for case .joinTable(let table, let sourceColumn, _, _) in m.relationshipStorage {
+                try db.run("DELETE FROM \(layout.dialect.quote(table)) WHERE \(layout.dialect.quote(sourceColumn)) = ?", [key])
+            }
+            try db.run("DELETE FROM \(layout.dialect.quote(m.table)) WHERE \(layout.qualifiedKey()) = ?", [key])
         }
         for o in updated { try updateRow(o, db) }
-        var current: (entity: ObjectIdentifier, statement: Statement, columns: Columns)?
+        var current: (entity: ObjectIdentifier, statement: Statement, columns: Columns, storedEntity: Value)?
+        let initialVersion = layout.initialVersion
         for o in inserted {
-            // Consecutive rows of one entity reuse the statement and column plan without lookups.
+            // Consecutive rows of one entity reuse the statement, column plan and entity column's
+            // value without lookups (asking the layout per row copied it and called through it).
             if current?.entity != ObjectIdentifier(o.entity) {
                 let plan = insertPlan(for: o.entity)
-                current = (ObjectIdentifier(o.entity), try db.cachedStatement(plan.sql), plan.columns)
+                current = (ObjectIdentifier(o.entity), try db.cachedStatement(plan.sql), plan.columns, layout.storedEntity(o.entity.name))
             }
-            try insertRow(o, using: current!.statement, columns: current!.columns)
+            try insertRow(o, using: current!.statement, columns: current!.columns, storedEntity: current!.storedEntity, version: initialVersion)
         }
         try writeJoinRowsAndPositions(db)
         try finishWrite(db)
     }
 
-    /// History of the save, once its rows are written.
+    /// What the layout writes beside the rows (`StoreLayout.finishSave`), then the save's history.
     private mutating func finishWrite(_ db: Connection) throws {
         updatedKeys = updated.map(\.changedKeys)
+        let own = try layout.finishSave(db) {
+            func rows(_ objects: [ManagedObject]) -> [SavedRow] {
+                objects.compactMap { o in primaryKey(o).map { SavedRow(entity: o.entity.name, key: $0) } }
+            }
+            return SavedRows(inserted: rows(inserted), updated: rows(updated), deleted: rows(deleted),
+                             author: context.transactionAuthor, contextName: context.name)
+        }
+        // The layout's own history transaction: the change monitor skips it.
+        if let own { context.store.ownTransactions.insert(own) }
         if !(inserted.isEmpty && updated.isEmpty && deleted.isEmpty), let transaction = try context.store.historyTransaction() {
             try HistoryWriter(db: db, transaction: transaction, layout: layout)
                 .record(inserted: inserted, updated: Array(zip(updated, updatedKeys)), deleted: deleted)
@@ -125,10 +142,12 @@ struct SaveWriter {
         return (attributes, fks)
     }
 
-    func bindRow(_ o: ManagedObject, _ s: Statement, columns: Columns, from index: Int32) throws -> Int32 {
+    /// `storedForm` turns a value into what the column stores (another program's date forms).
+    func bindRow(_ o: ManagedObject, _ s: Statement, columns: Columns, from index: Int32,
+                 storedForm: ((Value, String) -> Value)? = nil) throws -> Int32 {
         var n = index
-        for (i, _) in columns.attributes {
-            try s.bind(o.storedValue(at: i), at: n)
+        for (i, column) in columns.attributes {
+            try s.bind(storedForm.map { $0(o.storedValue(at: i), column) } ?? o.storedValue(at: i), at: n)
             n += 1
         }
         for (i, _) in columns.foreignKeys {
@@ -150,11 +169,11 @@ struct SaveWriter {
         return (sql, columns)
     }
 
-    private func insertRow(_ o: ManagedObject, using s: Statement, columns: Columns) throws {
+    private func insertRow(_ o: ManagedObject, using s: Statement, columns: Columns, storedEntity: Value, version initialVersion: Int64) throws {
         s.rewind()
         s.bind(primaryKey(o)!, at: 1)
-        try s.bind(layout.storedEntity(o.entity.name), at: 2)
-        s.bind(Int64(1), at: 3)
+        try s.bind(storedEntity, at: 2)
+        s.bind(initialVersion, at: 3)
         _ = try bindRow(o, s, columns: columns, from: 4)
         try s.runToCompletion()
     }
@@ -170,10 +189,11 @@ struct SaveWriter {
         let sql = "UPDATE \(q.quote(m.table)) SET \(sets.joined(separator: ", ")) WHERE \(layout.qualifiedKey()) = ?"
         let s = try db.cachedStatement(sql)
         var n = try bindRow(o, s, columns: columns, from: 1)
-        s.bind(o.version + 1, at: n); n += 1
+        let version = layout.nextVersion(after: o.version)
+        s.bind(version, at: n); n += 1
         s.bind(o.objectID.primaryKey!, at: n)
         try s.runToCompletion()
-        newVersions.append((o, o.version + 1))
+        newVersions.append((o, version))
     }
 
     /// Many-to-many rows (written from the side that names the join table) and
@@ -187,22 +207,25 @@ struct SaveWriter {
                 guard let source = primaryKey(o) else { continue }
                 switch storage {
                 case .joinTable(let table, let sourceColumn, let targetColumn, let positionColumn):
+                    // Where the layout writes the table (another program's keyed table: `main."t"`,
+                    // past the per-connection view that gives it a rowid).
+                    let written = layout.rowWriteTarget(table: table).target
                     if let join = layout.joinTable(named: table), join.sourceColumn == sourceColumn {
                         let removed = relation.stored.filter { s in !relation.current.contains { $0 === s } }
                         let added = relation.current.filter { c in !relation.stored.contains { $0 === c } }
                         for d in removed where !d.isDeleted {
                             guard let target = primaryKey(d) else { continue }
-                            try db.run("DELETE FROM \(q.quote(table)) WHERE \(q.quote(join.sourceColumn)) = ? AND \(q.quote(join.targetColumn)) = ?", [.integer(source), .integer(target)])
+                            try db.run("DELETE FROM \(written) WHERE \(q.quote(join.sourceColumn)) = ? AND \(q.quote(join.targetColumn)) = ?", [.integer(source), .integer(target)])
                         }
                         for d in added {
                             guard let target = primaryKey(d) else { continue }
-                            try db.run(q.insertIgnoringDuplicates(into: table, columns: [join.sourceColumn, join.targetColumn]), [.integer(source), .integer(target)])
+                            try db.run(q.insertIgnoringDuplicates(intoTarget: written, columns: [join.sourceColumn, join.targetColumn]), [.integer(source), .integer(target)])
                         }
                     }
                     if let positionColumn {
                         for (position, d) in relation.current.enumerated() {
                             guard let target = primaryKey(d) else { continue }
-                            try db.run("UPDATE \(q.quote(table)) SET \(q.quote(positionColumn)) = ? WHERE \(q.quote(sourceColumn)) = ? AND \(q.quote(targetColumn)) = ?",
+                            try db.run("UPDATE \(written) SET \(q.quote(positionColumn)) = ? WHERE \(q.quote(sourceColumn)) = ? AND \(q.quote(targetColumn)) = ?",
                                        [.integer(Int64(position)), .integer(source), .integer(target)])
                         }
                     }

@@ -10,9 +10,10 @@ struct Validator {
         for o in objects {
             var uri: String { o.objectID.uriString }
             let rules = o.entity.validationRules
+            // `storedValue(at:)`, not `values[i]`: the array getter copies the whole row per rule.
             for i in rules.attributes {
                 let a = o.entity.attributes[i]
-                if let reason = ValueRules.ruleViolation(ofCoerced: o.values[i], for: a) {
+                if let reason = ValueRules.ruleViolation(ofCoerced: o.storedValue(at: i), for: a) {
                     failures.append(ValidationFailure(entity: o.entity.name, key: a.name, reason: reason, objectURI: uri))
                 }
             }

@@ -109,8 +109,10 @@ final class WriteQueue: Sendable {
     }
 
     /// A block on a context of the queue's reader connection, saved in its own transaction.
+    /// A server's serialization failure or deadlock runs it again on a fresh context
+    /// (`ServerConflictRetry`), a bounded number of times.
     private func runAlone(_ job: Job) {
-        let outcome = Result { () throws -> @Sendable () -> Void in
+        let outcome = ServerConflictRetry.run { () throws -> @Sendable () -> Void in
             try connection.withLock { connection in
                 if connection == nil { connection = try store.makeReaderConnection() }
                 let context = makeContext(connection!)
@@ -147,6 +149,8 @@ final class WriteQueue: Sendable {
             }
         }
         for (job, outcome) in zip(jobs, outcomes) {
+            // Lost to a server's deadlock or serialization failure: run again alone (retried).
+            if case .failure(let error) = outcome, ServerConflictRetry.isTransient(error) { runAlone(job); continue }
             adjustPending(-1)
             job.finish(outcome)
         }

@@ -19,6 +19,8 @@ enum CoreDataSchemaInference {
         let names = Dictionary(rows.map { ($0.number, $0.name) }, uniquingKeysWith: { a, _ in a })
         var entities: [EntityDescription] = []
         var notes: [String] = []
+        var attributeColumns: [String: [Column]] = [:]
+        var confirmedEntities: Set<String> = []
         for row in rows {
             var e = EntityDescription(name: row.name, parent: row.superNumber == 0 ? nil : names[row.superNumber])
             guard e.parent == nil else {
@@ -28,8 +30,10 @@ enum CoreDataSchemaInference {
             }
             let columns = try self.columns(file, table: "Z" + row.name.uppercased())
             let hasChildren = rows.contains { $0.superNumber == row.number }
+            attributeColumns[row.name] = columns
             if !hasChildren, let stored = storedHashes[row.name], let confirmed = confirm(row.name, columns, stored) {
                 e.attributes = confirmed
+                confirmedEntities.insert(row.name)
                 let left = Set(columns.map(\.name)).subtracting(confirmed.map(\.name)).sorted()
                 notes.append("\(row.name): names, types and optionality confirmed by the stored version hash"
                              + (left.isEmpty ? "" : "; column\(left.count == 1 ? "" : "s") \(left.map { "Z" + $0.uppercased() }.joined(separator: ", ")) \(left.count == 1 ? "is" : "are") not in the model (added outside Core Data)"))
@@ -38,10 +42,20 @@ enum CoreDataSchemaInference {
                 let narrow = columns.filter { $0.types.count > 1 }.map { "\($0.name) (\($0.types.map(\.rawValue).joined(separator: "/")))" }
                 notes.append("\(row.name): guessed, not confirmed: names in lower case, every attribute optional"
                              + (narrow.isEmpty ? "" : "; types may be narrower: " + narrow.joined(separator: ", "))
-                             + "; integer columns may be to-one relationships")
+                             + "; an integer column neither indexed nor with a Z_ENT companion may still be a to-one relationship")
             }
             entities.append(e)
         }
+        // Relationships: to-one columns and join tables (`CoreDataRelationshipInference`).
+        let found = try CoreDataRelationshipInference.infer(file, rows: rows, attributeColumns: attributeColumns, skipped: confirmedEntities)
+        for i in entities.indices {
+            if let columns = found.foreignKeyColumns[entities[i].name], let all = attributeColumns[entities[i].name] {
+                let names = Set(all.filter { columns.contains($0.column) }.map(\.name))
+                entities[i].attributes.removeAll { names.contains($0.name) }
+            }
+            entities[i].relationships += found.relationships[entities[i].name] ?? []
+        }
+        notes += found.notes
         do {
             return (CoreDataModel(model: try ManagedObjectModel(entities: entities)), notes)
         } catch {

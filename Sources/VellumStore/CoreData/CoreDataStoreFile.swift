@@ -44,7 +44,7 @@ public final class CoreDataStoreFile {
 
     /// `Z_METADATA`: the store's UUID and its metadata plist.
     public func metadata() throws(StoreError) -> CoreDataMetadata {
-        let rows = try connection.rows("SELECT Z_VERSION, Z_UUID, Z_PLIST FROM Z_METADATA LIMIT 1")
+        let rows = try connection.rows("SELECT Z_VERSION, Z_UUID, Z_PLIST FROM Z_METADATA" + SQLiteDialect().limitOffset(limit: 1, offset: nil))
         guard let row = rows.first, row.count == 3 else {
             throw .malformedCoreData(what: "\(path): Z_METADATA", offset: nil, reason: "the table has no row")
         }
@@ -59,7 +59,7 @@ public final class CoreDataStoreFile {
     /// The compressed `Z_MODELCACHE.Z_CONTENT`, nil when the store has no cache.
     public func compressedModelCache() throws(StoreError) -> Data? {
         guard try connection.tableExists("Z_MODELCACHE") else { return nil }
-        guard case .data(let d)? = try connection.rows("SELECT Z_CONTENT FROM Z_MODELCACHE LIMIT 1").first?.first else { return nil }
+        guard case .data(let d)? = try connection.rows("SELECT Z_CONTENT FROM Z_MODELCACHE" + SQLiteDialect().limitOffset(limit: 1, offset: nil)).first?.first else { return nil }
         return d
     }
 

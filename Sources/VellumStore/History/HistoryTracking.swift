@@ -115,6 +115,11 @@ public enum HistoryTracking {
         return names.triggers.map(\.name) + names.others.map(\.name)
     }
 
+    /// The three trigger names tracking gives `table` (`_vellum_history_<table>_insert`, `_update`, `_delete`).
+    public static func triggerNames(for table: String) -> [String] {
+        TrackingTriggers.names(for: table)
+    }
+
     // MARK: -
 
     private static func trackingNames(_ db: Connection) throws(StoreError) -> (triggers: [(type: String, name: String)], others: [(type: String, name: String)]) {
@@ -133,7 +138,8 @@ public enum HistoryTracking {
                     [.integer(Int64(HistorySchema.triggerPrefix.count)), .string(HistorySchema.triggerPrefix)]).compactMap { $0[0].stringValue }
     }
 
-    private static func trackedTables(_ db: Connection) throws(StoreError) -> [String] {
+    /// The tables that history triggers watch on `db` (`HistoryCoverage` asks too).
+    static func trackedTables(_ db: Connection) throws(StoreError) -> [String] {
         try db.rows("SELECT DISTINCT tbl_name FROM sqlite_master WHERE type = 'trigger' AND substr(name, 1, ?) = ? ORDER BY tbl_name",
                     [.integer(Int64(HistorySchema.triggerPrefix.count)), .string(HistorySchema.triggerPrefix)]).compactMap { $0[0].stringValue }
     }

@@ -27,8 +27,8 @@ extension PersistentStore {
         let rows = try c.rows("""
             SELECT c.id, c.txn, c.timestamp, c.entity, c.pk, c.kind, c.columns, c.tombstone, t.author, t.process, c.pks
             FROM \(HistorySchema.changes) AS c LEFT JOIN \(HistorySchema.transactions) AS t ON t.seq = c.txn
-            WHERE c.id > ? ORDER BY c.id LIMIT ?
-            """, [.integer(token.rawValue), .integer(Int64(limit))])
+            WHERE c.id > ? ORDER BY c.id\(layout.dialect.limitOffset(limit: limit, offset: nil))
+            """, [.integer(token.rawValue)])
         var result: [HistoryTransaction] = []
         let entityOfTable = entitiesByTable()
         for row in rows {
@@ -75,12 +75,13 @@ extension PersistentStore {
         guard hasHistory else { return 0 }
         return try writeTransaction(recordingHistory: false) { db in
             guard let maxPruned = try db.scalarInt("SELECT max(id) FROM \(HistorySchema.changes) WHERE \(condition)", bindings) else { return 0 }
+            // Counted first, and the horizon replaced by delete and insert: the same SQL on PostgreSQL.
+            let n = Int(try db.scalarInt("SELECT count(*) FROM \(HistorySchema.changes) WHERE id <= ?", [.integer(maxPruned)]) ?? 0)
             try db.run("DELETE FROM \(HistorySchema.changes) WHERE id <= ?", [.integer(maxPruned)])
-            let n = db.changes
             try db.run("DELETE FROM \(HistorySchema.transactions) WHERE seq NOT IN (SELECT txn FROM \(HistorySchema.changes) WHERE txn IS NOT NULL)")
             let old = try historyHorizon(db)
-            try db.run("INSERT OR REPLACE INTO _vellum_metadata (key, value) VALUES ('historyHorizon', ?)",
-                       [.string(String(max(old.rawValue, maxPruned)))])
+            try db.run("DELETE FROM _vellum_metadata WHERE key = 'historyHorizon'")
+            try db.run("INSERT INTO _vellum_metadata (key, value) VALUES ('historyHorizon', ?)", [.string(String(max(old.rawValue, maxPruned)))])
             return n
         }
     }

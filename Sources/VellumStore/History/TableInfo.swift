@@ -30,7 +30,7 @@ struct TableInfo: Sendable, Equatable {
         for row in try db.rows("SELECT name, type, wr FROM pragma_table_list WHERE schema = 'main'") {
             guard let name = row[0].stringValue, !isInternal(name) else { continue }
             var columns: [Column] = []
-            for c in try db.rows("SELECT name, type, pk FROM pragma_table_info(?)", [.string(name)]) {
+            for c in try db.rows("SELECT name, type, pk FROM pragma_table_info(?, 'main')", [.string(name)]) {
                 columns.append(Column(name: c[0].stringValue ?? "", declaredType: c[1].stringValue ?? "",
                                       primaryKeyPosition: Int(c[2].integerValue ?? 0)))
             }
@@ -61,6 +61,12 @@ struct TableInfo: Sendable, Equatable {
         default: break
         }
         if withoutRowid { return "a WITHOUT ROWID table (its rows have no integer key to record)" }
+        // A declared key other than the INTEGER PRIMARY KEY is what addresses its rows
+        // (`ForeignSchema.RowIdentity`), not the rowid a trigger could record.
+        let declaredKey = columns.filter { $0.primaryKeyPosition > 0 }.sorted { $0.primaryKeyPosition < $1.primaryKeyPosition }.map(\.name)
+        if integerPrimaryKey == nil, !declaredKey.isEmpty {
+            return "its rows are addressed by their primary key (\(declaredKey.joined(separator: ", "))), not by an integer the triggers can record"
+        }
         switch key {
         case .rowid:
             if let hiding = columns.first(where: { ["rowid", "_rowid_", "oid"].contains($0.name.lowercased()) }), integerPrimaryKey == nil {

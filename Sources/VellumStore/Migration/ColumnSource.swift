@@ -90,9 +90,9 @@ struct ColumnSources {
         case .foreignKey(let column):
             return .column(column)
         case .inverseForeignKey(let table, let column, _):
-            return .expression("(SELECT d.\(pk) FROM \(quoteIdentifier(table)) d WHERE d.\(quoteIdentifier(column)) = s.\(pk) ORDER BY d.\(pk) LIMIT 1)")
+            return .expression("(SELECT d.\(pk) FROM \(quoteIdentifier(table)) d WHERE d.\(quoteIdentifier(column)) = s.\(pk) ORDER BY d.\(pk)\(oldLayout.dialect.limitOffset(limit: 1, offset: nil)))")
         case .joinTable(let table, let source, let target, _):
-            return .expression("(SELECT j.\(quoteIdentifier(target)) FROM \(quoteIdentifier(table)) j WHERE j.\(quoteIdentifier(source)) = s.\(pk) ORDER BY 1 LIMIT 1)")
+            return .expression("(SELECT j.\(quoteIdentifier(target)) FROM \(quoteIdentifier(table)) j WHERE j.\(quoteIdentifier(source)) = s.\(pk) ORDER BY 1\(oldLayout.dialect.limitOffset(limit: 1, offset: nil)))")
         }
     }
 

@@ -37,7 +37,7 @@ struct EntityProbe {
 
     func check(into step: inout MigrationPlan.EntityStep) throws(StoreError) {
         if new.isAbstract && !old.isAbstract, try rows(&step) > 0 {
-            step.checks.append(try failing("no rows of the now abstract entity itself", "1"))
+            step.checks.append(try failing("no rows of the now abstract entity itself", "TRUE"))
         }
         for a in new.attributes where !a.isTransient {
             try checkAttribute(a, into: &step)
@@ -57,7 +57,7 @@ struct EntityProbe {
     private func checkAttribute(_ a: AttributeDescription, into step: inout MigrationPlan.EntityStep) throws(StoreError) {
         guard let (oa, column) = oldColumn(a) else {
             if !a.isOptional && a.defaultValue == nil, case let n = try rows(&step), n > 0 {
-                step.checks.append(MigrationPlan.Check(what: "\(a.name) is new, required and has no default", failingRows: n, examples: try keys("1")))
+                step.checks.append(MigrationPlan.Check(what: "\(a.name) is new, required and has no default", failingRows: n, examples: try keys("TRUE")))
             }
             return
         }
@@ -67,7 +67,7 @@ struct EntityProbe {
             step.refusals.append("\(a.name): \(reason)")
             return
         case .narrowing:
-            step.checks.append(try failing("\(a.name) values fit \(a.type.rawValue)", TypeChange.misfitSQL(column, to: a.type)))
+            step.checks.append(try failing("\(a.name) values fit \(a.type.rawValue)", TypeChange.misfitSQL(column, to: a.type, onServer: design.oldLayout.dialect is PostgreSQLDialect)))
         case .identity, .widening:
             break
         }
@@ -92,7 +92,7 @@ struct EntityProbe {
         guard let or = design.correspondence.oldRelationship(entity: new.name, relationship: r.name),
               let i = old.relationshipIndexByName[or.name] else {
             if !r.isToMany && !r.isOptional, case let n = try rows(&step), n > 0 {
-                step.checks.append(MigrationPlan.Check(what: "\(r.name) is new and required", failingRows: n, examples: try keys("1")))
+                step.checks.append(MigrationPlan.Check(what: "\(r.name) is new and required", failingRows: n, examples: try keys("TRUE")))
             }
             return
         }
@@ -137,6 +137,6 @@ struct EntityProbe {
     }
 
     private func keys(_ condition: String, scope: String? = nil) throws(StoreError) -> [Int64] {
-        try connection.rows("SELECT \(pk) FROM \(table) WHERE \(scope ?? "\(ofEntity) AND ")(\(condition)) ORDER BY \(pk) LIMIT 5").compactMap(\.first?.integerValue)
+        try connection.rows("SELECT \(pk) FROM \(table) WHERE \(scope ?? "\(ofEntity) AND ")(\(condition)) ORDER BY \(pk)\(design.oldLayout.dialect.limitOffset(limit: 5, offset: nil))").compactMap(\.first?.integerValue)
     }
 }

@@ -102,24 +102,26 @@ struct MigrationExecutor {
         let kind = quoteIdentifier(design.oldLayout.entityColumn)
         let version = quoteIdentifier(design.oldLayout.versionColumn)
         let oldPK = quoteIdentifier(design.oldLayout.primaryKeyColumn)
+        let dialect = design.oldLayout.dialect
+        func p(_ n: Int) -> String { dialect.placeholder(n) }
         var values: [Value] = [.string(copy.newEntity)]
-        var selects = ["s.\(oldPK)", "?1", "s.\(version)"]
+        var selects = ["s.\(oldPK)", p(1), "s.\(version)"]
         for (_, source) in copy.columns {
             switch source {
             case .column(let old): selects.append("s.\(quoteIdentifier(old))")
             case .null, .converted: selects.append("NULL")
             case .constant(let v):
                 values.append(v)
-                selects.append("?\(values.count)")
+                selects.append(p(values.count))
             case .coalesce(let old, let v):
                 values.append(v)
-                selects.append("coalesce(s.\(quoteIdentifier(old)), ?\(values.count))")
+                selects.append("coalesce(s.\(quoteIdentifier(old)), \(p(values.count)))")
             case .expression(let e): selects.append(e)
             }
         }
         let columns = ([newLayout.primaryKeyColumn, newLayout.entityColumn, newLayout.versionColumn] + copy.columns.map(\.column)).map(quoteIdentifier)
         values.append(.string(copy.oldEntity))
-        let filter = "s.\(kind) = ?\(values.count) AND s.\(oldPK) > ?\(values.count + 1) AND s.\(oldPK) <= ?\(values.count + 2)"
+        let filter = "s.\(kind) = \(p(values.count)) AND s.\(oldPK) > \(p(values.count + 1)) AND s.\(oldPK) <= \(p(values.count + 2))"
         let insert = "INSERT INTO \(quoteIdentifier(Self.stagingPrefix + table)) (\(columns.joined(separator: ", "))) SELECT \(selects.joined(separator: ", ")) FROM \(oldTable) s WHERE \(filter)"
         let bounds = try c.rows("SELECT min(\(oldPK)), max(\(oldPK)) FROM \(oldTable) WHERE \(kind) = ?", [.string(copy.oldEntity)])
         if let low = bounds.first?[0].integerValue, let high = bounds.first?[1].integerValue {

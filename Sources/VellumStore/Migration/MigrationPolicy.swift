@@ -21,8 +21,8 @@ public enum MigrationPolicy: Sendable {
         case .off:
             options.migrateOnMismatch = nil
         case .automatic:
-            options.migrateOnMismatch = { path, _, model throws(StoreError) in
-                try StoreMigrator.migrate(storeAt: URL(fileURLWithPath: path), to: model, options: migration)
+            options.migrateOnMismatch = { path, stored, model throws(StoreError) in
+                try StoreMigrator.migrate(storeAt: URL(fileURLWithPath: path), to: model, options: migration, stored: stored)
             }
         case .never:
             options.migrateOnMismatch = { path, _, model throws(StoreError) in

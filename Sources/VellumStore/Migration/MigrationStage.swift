@@ -23,11 +23,24 @@ public final class MigrationStageContext {
     public let model: ManagedObjectModel
     let layout: any StoreLayout
     let connection: Connection
+    let path: String
+    private var borrowed: PersistentStore?
 
-    init(model: ManagedObjectModel, layout: any StoreLayout, connection: Connection) {
+    init(model: ManagedObjectModel, layout: any StoreLayout, connection: Connection, path: String) {
         self.model = model
         self.layout = layout
         self.connection = connection
+        self.path = path
+    }
+
+    /// The store in `model`'s shape over the migration's connection, for contexts that
+    /// work inside its transaction (`MigrationStage.withContext`); made on first use.
+    func store() throws(StoreError) -> PersistentStore {
+        if let borrowed { return borrowed }
+        let uuid = try connection.scalarText("SELECT value FROM \(quoteIdentifier(PersistentStore.metadataTable)) WHERE key = 'uuid'")
+        let store = PersistentStore.borrowing(connection, path: path, model: model, layout: layout, identifier: uuid ?? "")
+        borrowed = store
+        return store
     }
 
     /// Every row of exactly `entity` (not its subentities), by key: its stored attributes by name.

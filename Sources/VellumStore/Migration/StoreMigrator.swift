@@ -44,6 +44,13 @@ public enum StoreMigrator {
     /// Runs the migration; throws `migrationRefused` (with the plan) when it cannot.
     @discardableResult
     public static func migrate(storeAt url: URL, to model: ManagedObjectModel, options: MigrationOptions = MigrationOptions()) throws(StoreError) -> MigrationResult {
+        try migrate(storeAt: url, to: model, options: options, stored: nil)
+    }
+
+    /// `stored`: the model the caller already read from the file (opening a store does),
+    /// used when the file still holds a model of its hash instead of decoding it again.
+    @discardableResult
+    static func migrate(storeAt url: URL, to model: ManagedObjectModel, options: MigrationOptions, stored: ManagedObjectModel?) throws(StoreError) -> MigrationResult {
         let path = url.path
         guard PersistentStore.isWritable(path) else { throw .readOnly(path: path) }
         let c = try open(path, readOnly: false, options: options)
@@ -52,7 +59,7 @@ public enum StoreMigrator {
         try c.setTriggersEnabled(false)
         do throws(StoreError) {
             try c.execute("BEGIN IMMEDIATE")
-            let old = try storedModel(c, path)
+            let old = try storedModel(c, path, known: stored)
             let design = try MigrationDesign(old: old, new: model, connection: c, layout: options.layout)
             let plan = try MigrationPlanner.plan(design, path: path, connection: c)
             if old.versionHash == model.versionHash {
@@ -62,10 +69,10 @@ public enum StoreMigrator {
             guard plan.canRun else { throw .migrationRefused(path: path, plan: plan.description) }
             let backup = options.backup ? try StoreBackup.copy(path, suffix: "before-" + old.versionHash, options: options) : nil
             let total = plan.steps.filter { $0.strategy == .rebuild }.reduce(0) { $0 + ($1.rows ?? 0) }
-            let before = MigrationStageContext(model: old, layout: design.oldLayout, connection: c)
+            let before = MigrationStageContext(model: old, layout: design.oldLayout, connection: c, path: path)
             for stage in options.stages { try stage.run(stage.before, before) }
             try MigrationExecutor(design: design, connection: c, totalRows: total, progress: { options.progress?($0) }).run()
-            let after = MigrationStageContext(model: model, layout: design.newLayout, connection: c)
+            let after = MigrationStageContext(model: model, layout: design.newLayout, connection: c, path: path)
             for stage in options.stages { try stage.run(stage.after, after) }
             try record(c, model: model, from: old, author: options.author)
             try c.execute("COMMIT")
@@ -112,12 +119,16 @@ public enum StoreMigrator {
         throw .notAStore(path: path)
     }
 
-    private static func storedModel(_ c: Connection, _ path: String) throws(StoreError) -> ManagedObjectModel {
+    /// The model in the store's metadata (`place`: where it is kept, for the message).
+    static func storedModel(_ c: Connection, _ path: String, place: String = "file", known: ManagedObjectModel? = nil) throws(StoreError) -> ManagedObjectModel {
+        if let known, try c.scalarText("SELECT value FROM \(quoteIdentifier(PersistentStore.metadataTable)) WHERE key = 'modelHash'") == known.versionHash {
+            return known
+        }
         guard let json = try c.scalarText("SELECT value FROM \(quoteIdentifier(PersistentStore.metadataTable)) WHERE key = 'model'") else {
             throw .invalidOperation("\(path): the store does not hold its model, so the migration cannot be inferred")
         }
         do { return try ManagedObjectModel.fromJSON(Data(json.utf8)) } catch {
-            throw .invalidOperation("\(path): the model stored in the file cannot be read: \(ErrorText.describe(error))")
+            throw .invalidOperation("\(path): the model stored in the \(place) cannot be read: \(ErrorText.describe(error))")
         }
     }
 }
@@ -126,19 +137,13 @@ extension StoreMigrator {
     /// Migrates step by step through `versions` (oldest first), from the one the store
     /// holds to the last: each step infers from its predecessor, so renaming identifiers
     /// that name the previous version's element chain across versions. A store whose
-    /// model is none of them migrates straight to the last. Each step is atomic; the
-    /// backup (if any) is of the store as it was before the first.
+    /// model is none of them migrates straight to the last. Each step is atomic and runs
+    /// `options.stages`; the backup (if any) is of the store as it was before the first.
+    /// For stages that belong to one step, use `migrate(storeAt:following:)`.
     @discardableResult
     public static func migrate(storeAt url: URL, through versions: [ManagedObjectModel], options: MigrationOptions = MigrationOptions()) throws(StoreError) -> [MigrationResult] {
-        guard let last = versions.last else { return [] }
-        let stored = try plan(storeAt: url, to: last, options: options).fromHash
-        let start = versions.lastIndex { $0.versionHash == stored }.map { $0 + 1 } ?? versions.count - 1
-        var results: [MigrationResult] = []
-        var step = options
-        for model in versions[start...] {
-            results.append(try migrate(storeAt: url, to: model, options: step))
-            if results.last?.migrated == true { step.backup = false }
-        }
-        return results
+        guard let first = versions.first else { return [] }
+        let schedule = versions.dropFirst().reduce(MigrationSchedule(first)) { $0.lightweight(to: $1) }
+        return try migrate(storeAt: url, following: schedule, options: options)
     }
 }

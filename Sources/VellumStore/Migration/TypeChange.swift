@@ -36,12 +36,15 @@ enum TypeChange: Equatable {
     }
 
     /// SQL true for a stored value of `column` that does not fit `to` (narrowing only).
-    static func misfitSQL(_ column: String, to: AttributeType) -> String {
+    /// On a server (`onServer`) a fraction is found with `trunc`: PostgreSQL's CAST of a
+    /// value out of the integer range fails instead of giving a misfit.
+    static func misfitSQL(_ column: String, to: AttributeType, onServer: Bool = false) -> String {
         let c = quoteIdentifier(column)
         switch to {
         case .integer16, .integer32, .integer64:
             let r = to.integerRange!
-            return "(\(c) IS NOT NULL AND (\(c) <> CAST(\(c) AS INTEGER) OR \(c) < \(r.lowerBound) OR \(c) > \(r.upperBound)))"
+            let fraction = onServer ? "\(c) <> trunc(\(c))" : "\(c) <> CAST(\(c) AS INTEGER)"
+            return "(\(c) IS NOT NULL AND (\(fraction) OR \(c) < \(r.lowerBound) OR \(c) > \(r.upperBound)))"
         case .boolean: return "(\(c) IS NOT NULL AND \(c) NOT IN (0, 1))"
         case .float: return "(\(c) IS NOT NULL AND abs(\(c)) > \(Double(Float.greatestFiniteMagnitude)))"
         default: return "0"

@@ -29,8 +29,9 @@ extension ManagedObjectModel {
     }
 
     convenience init(validatingJSON jsonData: Data, file: String) throws(ModelError) {
-        let entities = try JSONModelFormat.decode(jsonData, file: file)
-        try self.init(validating: entities, versionIdentifier: JSONModelFormat.versionIdentifier(jsonData))
+        // One parse for both (reading the identifier by a second parse was a third of the cost).
+        let document = try JSONModelFormat.decodeDocument(jsonData, file: file)
+        try self.init(validating: document.entities, versionIdentifier: document.versionIdentifier)
     }
 
     /// Reads a model from the JSON model format (same as `init(jsonData:file:)`).
@@ -51,6 +52,11 @@ enum JSONModelFormat {
     // MARK: Decoding
 
     static func decode(_ data: Data, file: String) throws(ModelError) -> [EntityDescription] {
+        try decodeDocument(data, file: file).entities
+    }
+
+    /// The entities and the top-level `versionIdentifier`.
+    static func decodeDocument(_ data: Data, file: String) throws(ModelError) -> (entities: [EntityDescription], versionIdentifier: String?) {
         let root: JSONValue
         do {
             root = try JSONDecoder().decode(JSONValue.self, from: data)
@@ -59,13 +65,13 @@ enum JSONModelFormat {
         }
         let top = try JSONObject(root, context: "top level", file: file)
         try top.allowOnly(["entities", "versionIdentifier"])
-        _ = try top.string("versionIdentifier")
+        let versionIdentifier = try top.string("versionIdentifier")
         let entityValues = try top.array("entities", required: true)
         var result: [EntityDescription] = []
         for (i, value) in entityValues.enumerated() {
             result.append(try decodeEntity(value, index: i, file: file))
         }
-        return result
+        return (result, versionIdentifier)
     }
 
     private static func decodeEntity(_ value: JSONValue, index: Int, file: String) throws(ModelError) -> EntityDescription {
@@ -358,13 +364,15 @@ enum JSONValue: Sendable, Hashable, Codable {
     init(from decoder: any Decoder) throws {
         let c = try decoder.singleValueContainer()
         if c.decodeNil() { self = .null }
-        // Each type is tried in turn; a value none of them reads is reported below.
+        // Each type is tried in turn; a value none of them reads is reported below. Each
+        // failed try builds an error, so the kinds a model is made of come first: strings,
+        // objects, arrays (only Int64 must stay before Double, which also reads integers).
+        else if let s = try? c.decode(String.self) { self = .string(s) }
+        else if let o = try? c.decode([String: JSONValue].self) { self = .object(o) }
+        else if let a = try? c.decode([JSONValue].self) { self = .array(a) }
         else if let b = try? c.decode(Bool.self) { self = .bool(b) }
         else if let i = try? c.decode(Int64.self) { self = .integer(i) }
-        else if let d = try? c.decode(Double.self) { self = .number(d) }
-        else if let s = try? c.decode(String.self) { self = .string(s) }
-        else if let a = try? c.decode([JSONValue].self) { self = .array(a) }
-        else { self = .object(try c.decode([String: JSONValue].self)) }
+        else { self = .number(try c.decode(Double.self)) }
     }
 
     func encode(to encoder: any Encoder) throws {

@@ -10,8 +10,11 @@ import Foundation
 ///         .build()
 public struct ModelBuilder {
     private var entities: [EntityDescription] = []
+    private let versionIdentifier: String?
 
-    public init() {}
+    /// `versionIdentifier`: the version's name as its author gives it (as JSON's top-level
+    /// `versionIdentifier` and Xcode's version name); it is not part of the version hash.
+    public init(versionIdentifier: String? = nil) { self.versionIdentifier = versionIdentifier }
 
     /// `renamedFrom`: the renaming identifier (the entity's name in an older version).
     public func entity(_ name: String, parent: String? = nil, abstract: Bool = false, renamedFrom: String? = nil,
@@ -24,7 +27,7 @@ public struct ModelBuilder {
     }
 
     public func build() throws(StoreError) -> ManagedObjectModel {
-        try ManagedObjectModel(entities: entities)
+        try ManagedObjectModel(entities: entities, versionIdentifier: versionIdentifier)
     }
 }
 

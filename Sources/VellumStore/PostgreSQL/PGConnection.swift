@@ -7,6 +7,9 @@ import Foundation
 public final class PGConnection {
     let handle: OpaquePointer
     public let url: PostgreSQLURL
+    /// Session settings, run again after a reconnect.
+    private var session: [String] = []
+    let canceller = PGCanceller()
 
     public convenience init(url text: String) throws(StoreError) {
         try self.init(url: try PostgreSQLURL(text))
@@ -27,8 +30,29 @@ public final class PGConnection {
         PQsetNoticeProcessor(conn, { _, _ in }, nil)
         var setup = "SET client_encoding TO 'UTF8'; SET TimeZone TO 'UTC'"
         if let schema = url.schema { setup += "; SET search_path TO \(PostgreSQLDialect().quote(schema)), public" }
-        try execute(setup)
+        try addSessionSetting(setup)
+        canceller.renew(from: conn)
     }
+
+    /// Runs `sql` (`SET …`) now and again after every reconnect.
+    public func addSessionSetting(_ sql: String) throws(StoreError) {
+        try execute(sql)
+        session.append(sql)
+    }
+
+    /// Opens the connection again (same server, same session settings) after it was lost.
+    public func reconnect() throws(StoreError) {
+        PQreset(handle)
+        guard isConnected else {
+            throw .postgresql(PostgreSQLFailure(sqlState: "08001", message: "cannot reconnect to \(url): \(Self.trimmed(PQerrorMessage(handle)))"))
+        }
+        for sql in session { try execute(sql) }
+        canceller.renew(from: handle)
+    }
+
+    /// Stops the statement the connection runs now, from any thread: it fails with
+    /// SQLSTATE `57014` ("the query was cancelled"), the connection stays usable.
+    public func cancelRunningStatement() { canceller.cancelRunningStatement() }
 
     deinit { PQfinish(handle) }
 
@@ -72,20 +96,31 @@ public final class PGConnection {
 
     private func check(_ result: OpaquePointer?, sql: String) throws(StoreError) -> PGResult {
         guard let result else {
-            throw .postgresql(PostgreSQLFailure(sqlState: isConnected ? "53200" : "08006", message: Self.trimmed(PQerrorMessage(handle)), sql: sql))
+            if !isConnected { throw lostConnection(sql: sql) }
+            throw .postgresql(PostgreSQLFailure(sqlState: "53200", message: Self.trimmed(PQerrorMessage(handle)), sql: sql))
         }
         let owned = PGResult(result)
         switch PQresultStatus(result) {
         case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY: return owned
         default:
             func field(_ code: UInt8) -> String? { PQresultErrorField(result, Int32(code)).map { String(cString: $0) } }
-            let state = field(UInt8(ascii: "C")) ?? (isConnected ? "XX000" : "08006")
+            // A terminated backend answers with its FATAL message, then closes the connection.
+            if !isConnected { throw lostConnection(sql: sql) }
+            let state = field(UInt8(ascii: "C")) ?? "XX000"
             let message = field(UInt8(ascii: "M")) ?? Self.trimmed(PQresultErrorMessage(result))
             throw .postgresql(PostgreSQLFailure(sqlState: state, message: message, detail: field(UInt8(ascii: "D")), sql: sql))
         }
     }
 
-    private static func trimmed(_ message: UnsafePointer<CChar>?) -> String {
+    /// The server went away mid-call: what ran in the transaction was not committed
+    /// (a COMMIT's outcome is unknown), and the connection is opened again at the next write.
+    func lostConnection(sql: String? = nil) -> StoreError {
+        let what = sql.map { $0.hasPrefix("COMMIT") ? "; whether the COMMIT took effect is unknown" : "; the statement and its transaction did not take effect" } ?? ""
+        return .postgresql(PostgreSQLFailure(sqlState: "08006", message: "\(url): the connection to the server was lost (\(Self.trimmed(PQerrorMessage(handle))))\(what); "
+            + "Vellum reconnects at the next write", sql: sql))
+    }
+
+    static func trimmed(_ message: UnsafePointer<CChar>?) -> String {
         message.map { String(cString: $0).trimmingCharacters(in: .whitespacesAndNewlines) } ?? "unknown error"
     }
 }

@@ -4,17 +4,30 @@ import Foundation
 /// run over it unchanged. Their SQL comes from the layout's dialect, except the few
 /// spellings they share with SQLite, translated here: `?` placeholders become
 /// `$1…$N`, and SQLite's transaction verbs become PostgreSQL's.
-public final class PGEngine: RemoteEngine {
+///
+/// A lost connection fails the statement in flight (`PGConnection.lostConnection`) and
+/// is opened again before the next transaction, or the next statement outside one.
+// Unchecked: only `connection.canceller` is used off the owner's thread (`cancelRunningStatement`).
+public final class PGEngine: RemoteEngine, @unchecked Sendable {
     public let connection: PGConnection
-    /// Key of the transaction-level advisory lock that writers of one store take
+    /// Takes the transaction-level advisory lock that writers of one store take
     /// (`BEGIN IMMEDIATE`): like SQLite's write lock, it makes a save's conflict checks
     /// and key allocation see every earlier commit and no concurrent one.
-    let writeLockKey: Int64
+    let writeLock: String
+    /// True between this engine's BEGIN and its COMMIT/ROLLBACK: a connection lost
+    /// then is not silently replaced (the transaction's work is gone; the caller is told).
+    private var transactionOpen = false
 
     public init(connection: PGConnection) {
         self.connection = connection
-        let digest = SHA256.hex("vellum-writer:" + (connection.url.schema ?? "") + ":" + connection.url.connectionString)
-        writeLockKey = Int64(bitPattern: UInt64(digest.prefix(16), radix: 16) ?? 0)
+        writeLock = Self.writeLockSQL(schema: connection.url.schema.map(PostgreSQLDialect().literal) ?? "current_schema()")
+    }
+
+    /// The store's write lock, keyed by the database and schema alone (any URL form, any
+    /// client: the store's triggers take it too before another program writes, see
+    /// `PostgreSQLHistorySchema`). `schema` is an SQL expression.
+    static func writeLockSQL(schema: String) -> String {
+        "pg_advisory_xact_lock(hashtextextended('vellum-writer:' || current_database() || '.' || \(schema), 0))"
     }
 
     public var location: String { connection.url.description }
@@ -23,49 +36,96 @@ public final class PGEngine: RemoteEngine {
     public func execute(_ sql: String) throws(StoreError) {
         switch sql {
         case "BEGIN IMMEDIATE", "BEGIN EXCLUSIVE":
-            try connection.execute("BEGIN; SELECT pg_advisory_xact_lock(\(writeLockKey))")
+            try begin("BEGIN; SELECT \(writeLock)")
         case "BEGIN DEFERRED":
-            try connection.execute("BEGIN")
+            try begin("BEGIN")
+        case "COMMIT", "ROLLBACK", "END":
+            transactionOpen = false
+            try connection.execute(sql)
         default:
+            try reconnectIfLost()
             try connection.execute(sql)
         }
     }
 
+    /// Nothing is lost by starting again when the connection broke before the
+    /// transaction began (a server restart, a terminated backend since the last write).
+    private func begin(_ sql: String) throws(StoreError) {
+        transactionOpen = false
+        try reconnectIfLost()
+        do throws(StoreError) { try connection.execute(sql) } catch {
+            guard !connection.isConnected else { throw error }
+            try connection.reconnect()
+            try connection.execute(sql)
+        }
+        transactionOpen = true
+    }
+
+    /// True for a query that changes nothing, run outside a transaction.
+    func canRetryRead(_ sql: String) -> Bool { !transactionOpen && sql.hasPrefix("SELECT") }
+
+    /// Opens the connection again when it was lost outside a transaction.
+    func reconnectIfLost() throws(StoreError) {
+        if !transactionOpen && !connection.isConnected { try connection.reconnect() }
+    }
+
     public func prepare(_ sql: String) throws(StoreError) -> any RemoteCursor {
-        PGCursor(connection: connection, sql: PGPlaceholders.numbered(sql))
+        PGCursor(engine: self, sql: PGPlaceholders.numbered(sql))
     }
 
     public func tableExists(_ name: String) throws(StoreError) -> Bool {
-        try connection.scalar("SELECT to_regclass(quote_ident($1)) IS NOT NULL", [.string(name)]) == .bool(true)
+        try reconnectIfLost()
+        return try connection.scalar("SELECT to_regclass(quote_ident($1)) IS NOT NULL", [.string(name)]) == .bool(true)
     }
+
+    public func cancelRunningStatement() { connection.cancelRunningStatement() }
 }
 
-/// The rows of one statement run by `PGEngine`.
+/// The rows of one statement run by `PGEngine`. The result is held only while rows
+/// are read: it is released after the last row (or the next run), so a statement kept
+/// in a connection's cache does not keep a whole result set alive.
 final class PGCursor: RemoteCursor {
-    let connection: PGConnection
+    let engine: PGEngine
     let sql: String
     private var result: PGResult?
+    private var rowCount = 0
     private var row = -1
+    private(set) var columnCount = 0
+    private(set) var affectedRows = 0
 
-    init(connection: PGConnection, sql: String) {
-        self.connection = connection
+    init(engine: PGEngine, sql: String) {
+        self.engine = engine
         self.sql = sql
     }
 
     func run(_ values: [Value]) throws(StoreError) {
         result = nil
         row = -1
-        result = try connection.query(sql, values, untypedText: true)
+        (rowCount, columnCount, affectedRows) = (0, 0, 0)
+        try engine.reconnectIfLost()
+        let r: PGResult
+        do throws(StoreError) { r = try engine.connection.query(sql, values, untypedText: true) } catch {
+            // A read outside a transaction is asked again on a new connection (the server was
+            // restarted, or the backend terminated, since the last call); writes never are.
+            guard !engine.connection.isConnected, engine.canRetryRead(sql) else { throw error }
+            try engine.reconnectIfLost()
+            r = try engine.connection.query(sql, values, untypedText: true)
+        }
+        (rowCount, columnCount, affectedRows) = (r.rowCount, r.columnCount, r.affectedRows)
+        if rowCount > 0 { result = r }
     }
 
     func next() -> Bool {
-        guard let result else { return false }
+        guard result != nil else { return false }
         row += 1
-        return row < result.rowCount
+        if row < rowCount { return true }
+        result = nil
+        return false
     }
 
-    var columnCount: Int { result?.columnCount ?? 0 }
-    var affectedRows: Int { result?.affectedRows ?? 0 }
+    /// True while the last run's rows are held (until the last one was read).
+    var holdsResult: Bool { result != nil }
+
     func isNull(_ column: Int) -> Bool { result?.isNull(row, column) ?? true }
     func value(at column: Int) -> Value { result?.value(row, column) ?? .null }
     func value(at column: Int, as type: AttributeType) -> Value { result?.value(row, column, as: type) ?? .null }

@@ -33,9 +33,4 @@ extension PGConnection {
         }
         return out
     }
-
-    private func lostConnection() -> StoreError {
-        .postgresql(PostgreSQLFailure(sqlState: "08006", message: "\(url): the connection to the server was lost: "
-            + String(cString: PQerrorMessage(handle)).trimmingCharacters(in: .whitespacesAndNewlines)))
-    }
 }

@@ -34,6 +34,11 @@ extension PostgreSQLDialect {
 
     public func total(_ value: String) -> String { "COALESCE(SUM((\(value))::float8), 0::float8)" }
 
+    /// `avg` of integers is numeric, and of `timestamptz` does not exist: both as float8.
+    public func average(_ value: String, type: AttributeType) -> String {
+        type == .date ? "avg(EXTRACT(EPOCH FROM \(value))::float8)" : "avg((\(value))::float8)"
+    }
+
     /// Lists are spelled out: a JSON array's members are text, not the integers or text they were.
     public func jsonArrayMembers(_ parameter: String) -> String? { nil }
 

@@ -39,8 +39,8 @@ public struct PostgreSQLDialect: SQLDialect {
         return sql
     }
 
-    public func insertIgnoringDuplicates(into table: String, columns: [String]) -> String {
-        "INSERT INTO \(quote(table)) (\(columns.map(quote).joined(separator: ", "))) VALUES (\(placeholders(columns.count))) ON CONFLICT DO NOTHING"
+    public func insertIgnoringDuplicates(intoTarget target: String, columns: [String]) -> String {
+        "INSERT INTO \(target) (\(columns.map(quote).joined(separator: ", "))) VALUES (\(placeholders(columns.count))) ON CONFLICT DO NOTHING"
     }
 
     /// Replaces the row with the same primary key: Vellum's tables name their
@@ -51,8 +51,8 @@ public struct PostgreSQLDialect: SQLDialect {
             + " ON CONFLICT ON CONSTRAINT \(quote(Self.primaryKeyConstraint(of: table))) DO UPDATE SET \(updates)"
     }
 
-    public func returning(_ sql: String, columns: [String]) -> String {
-        sql + " RETURNING " + columns.map(quote).joined(separator: ", ")
+    public func returning(_ sql: String, expressions: [String]) -> String {
+        sql + " RETURNING " + expressions.joined(separator: ", ")
     }
 
     /// The name of `table`'s primary key constraint.

@@ -2,25 +2,25 @@ import Foundation
 
 /// Something usable as the right side of a built comparison.
 public protocol PredicateOperand {
-    var predicateExpression: Expression { get }
+    var predicateExpression: QueryExpression { get }
 }
 
-extension Expression: PredicateOperand { public var predicateExpression: Expression { self } }
-extension Value: PredicateOperand { public var predicateExpression: Expression { .constant(self) } }
-extension Int: PredicateOperand { public var predicateExpression: Expression { .constant(.integer(Int64(self))) } }
-extension Int64: PredicateOperand { public var predicateExpression: Expression { .constant(.integer(self)) } }
-extension Double: PredicateOperand { public var predicateExpression: Expression { .constant(.double(self)) } }
-extension Decimal: PredicateOperand { public var predicateExpression: Expression { .constant(.decimal(self)) } }
-extension String: PredicateOperand { public var predicateExpression: Expression { .constant(.string(self)) } }
-extension Bool: PredicateOperand { public var predicateExpression: Expression { .constant(.bool(self)) } }
-extension Date: PredicateOperand { public var predicateExpression: Expression { .constant(.date(self)) } }
-extension UUID: PredicateOperand { public var predicateExpression: Expression { .constant(.uuid(self)) } }
+extension QueryExpression: PredicateOperand { public var predicateExpression: QueryExpression { self } }
+extension Value: PredicateOperand { public var predicateExpression: QueryExpression { .constant(self) } }
+extension Int: PredicateOperand { public var predicateExpression: QueryExpression { .constant(.integer(Int64(self))) } }
+extension Int64: PredicateOperand { public var predicateExpression: QueryExpression { .constant(.integer(self)) } }
+extension Double: PredicateOperand { public var predicateExpression: QueryExpression { .constant(.double(self)) } }
+extension Decimal: PredicateOperand { public var predicateExpression: QueryExpression { .constant(.decimal(self)) } }
+extension String: PredicateOperand { public var predicateExpression: QueryExpression { .constant(.string(self)) } }
+extension Bool: PredicateOperand { public var predicateExpression: QueryExpression { .constant(.bool(self)) } }
+extension Date: PredicateOperand { public var predicateExpression: QueryExpression { .constant(.date(self)) } }
+extension UUID: PredicateOperand { public var predicateExpression: QueryExpression { .constant(.uuid(self)) } }
 
 /// A variable operand: `Key("price") > Variable("max")`.
 public struct Variable: PredicateOperand, Sendable, Hashable {
     public let name: String
     public init(_ name: String) { self.name = name }
-    public var predicateExpression: Expression { .variable(name) }
+    public var predicateExpression: QueryExpression { .variable(name) }
 }
 
 /// The Swift way to build predicates:
@@ -28,17 +28,17 @@ public struct Variable: PredicateOperand, Sendable, Hashable {
 ///     Key("price") > 10 && Key("name").contains("tea", caseInsensitive: true)
 ///     Key("tags.name").any == "green"      Key("tags").count > 2
 public struct Key: PredicateOperand, Sendable, Hashable {
-    public let expression: Expression
+    public let expression: QueryExpression
     var quantifier: Quantifier = .direct
 
     /// A dotted key path (`"provider.name"`).
     public init(_ path: String) { expression = .key(path) }
-    init(expression: Expression, quantifier: Quantifier = .direct) {
+    init(expression: QueryExpression, quantifier: Quantifier = .direct) {
         self.expression = expression
         self.quantifier = quantifier
     }
 
-    public var predicateExpression: Expression { expression }
+    public var predicateExpression: QueryExpression { expression }
 
     /// `SELF`.
     public static let evaluatedObject = Key(expression: .evaluatedObject)
@@ -58,7 +58,7 @@ public struct Key: PredicateOperand, Sendable, Hashable {
         Key(expression: .aggregate(fn, collection: path, attribute: attribute.split(separator: ".").map(String.init)))
     }
 
-    private func compare(_ op: ComparisonOperator, _ rhs: Expression, _ options: StringOptions = []) -> Predicate {
+    private func compare(_ op: ComparisonOperator, _ rhs: QueryExpression, _ options: StringOptions = []) -> QueryPredicate {
         .comparison(Comparison(expression, op, rhs, options: options, quantifier: quantifier))
     }
     private static func options(_ c: Bool, _ d: Bool) -> StringOptions {
@@ -68,39 +68,39 @@ public struct Key: PredicateOperand, Sendable, Hashable {
         return o
     }
 
-    public static func == (lhs: Key, rhs: some PredicateOperand) -> Predicate { lhs.compare(.equal, rhs.predicateExpression) }
-    public static func != (lhs: Key, rhs: some PredicateOperand) -> Predicate { lhs.compare(.notEqual, rhs.predicateExpression) }
-    public static func < (lhs: Key, rhs: some PredicateOperand) -> Predicate { lhs.compare(.less, rhs.predicateExpression) }
-    public static func <= (lhs: Key, rhs: some PredicateOperand) -> Predicate { lhs.compare(.lessOrEqual, rhs.predicateExpression) }
-    public static func > (lhs: Key, rhs: some PredicateOperand) -> Predicate { lhs.compare(.greater, rhs.predicateExpression) }
-    public static func >= (lhs: Key, rhs: some PredicateOperand) -> Predicate { lhs.compare(.greaterOrEqual, rhs.predicateExpression) }
+    public static func == (lhs: Key, rhs: some PredicateOperand) -> QueryPredicate { lhs.compare(.equal, rhs.predicateExpression) }
+    public static func != (lhs: Key, rhs: some PredicateOperand) -> QueryPredicate { lhs.compare(.notEqual, rhs.predicateExpression) }
+    public static func < (lhs: Key, rhs: some PredicateOperand) -> QueryPredicate { lhs.compare(.less, rhs.predicateExpression) }
+    public static func <= (lhs: Key, rhs: some PredicateOperand) -> QueryPredicate { lhs.compare(.lessOrEqual, rhs.predicateExpression) }
+    public static func > (lhs: Key, rhs: some PredicateOperand) -> QueryPredicate { lhs.compare(.greater, rhs.predicateExpression) }
+    public static func >= (lhs: Key, rhs: some PredicateOperand) -> QueryPredicate { lhs.compare(.greaterOrEqual, rhs.predicateExpression) }
 
-    public var isNil: Predicate { compare(.equal, .constant(.null)) }
-    public var isNotNil: Predicate { compare(.notEqual, .constant(.null)) }
+    public var isNil: QueryPredicate { compare(.equal, .constant(.null)) }
+    public var isNotNil: QueryPredicate { compare(.notEqual, .constant(.null)) }
 
-    public func `in`(_ values: [any PredicateOperand]) -> Predicate { compare(.in, .list(values.map(\.predicateExpression))) }
-    public func between(_ low: some PredicateOperand, _ high: some PredicateOperand) -> Predicate {
+    public func `in`(_ values: [any PredicateOperand]) -> QueryPredicate { compare(.in, .list(values.map(\.predicateExpression))) }
+    public func between(_ low: some PredicateOperand, _ high: some PredicateOperand) -> QueryPredicate {
         compare(.between, .list([low.predicateExpression, high.predicateExpression]))
     }
-    public func contains(_ s: some PredicateOperand, caseInsensitive: Bool = false, diacriticInsensitive: Bool = false) -> Predicate {
+    public func contains(_ s: some PredicateOperand, caseInsensitive: Bool = false, diacriticInsensitive: Bool = false) -> QueryPredicate {
         compare(.contains, s.predicateExpression, Self.options(caseInsensitive, diacriticInsensitive))
     }
-    public func beginsWith(_ s: some PredicateOperand, caseInsensitive: Bool = false, diacriticInsensitive: Bool = false) -> Predicate {
+    public func beginsWith(_ s: some PredicateOperand, caseInsensitive: Bool = false, diacriticInsensitive: Bool = false) -> QueryPredicate {
         compare(.beginsWith, s.predicateExpression, Self.options(caseInsensitive, diacriticInsensitive))
     }
-    public func endsWith(_ s: some PredicateOperand, caseInsensitive: Bool = false, diacriticInsensitive: Bool = false) -> Predicate {
+    public func endsWith(_ s: some PredicateOperand, caseInsensitive: Bool = false, diacriticInsensitive: Bool = false) -> QueryPredicate {
         compare(.endsWith, s.predicateExpression, Self.options(caseInsensitive, diacriticInsensitive))
     }
-    public func like(_ pattern: some PredicateOperand, caseInsensitive: Bool = false, diacriticInsensitive: Bool = false) -> Predicate {
+    public func like(_ pattern: some PredicateOperand, caseInsensitive: Bool = false, diacriticInsensitive: Bool = false) -> QueryPredicate {
         compare(.like, pattern.predicateExpression, Self.options(caseInsensitive, diacriticInsensitive))
     }
-    public func matches(_ regex: some PredicateOperand, caseInsensitive: Bool = false, diacriticInsensitive: Bool = false) -> Predicate {
+    public func matches(_ regex: some PredicateOperand, caseInsensitive: Bool = false, diacriticInsensitive: Bool = false) -> QueryPredicate {
         compare(.matches, regex.predicateExpression, Self.options(caseInsensitive, diacriticInsensitive))
     }
 }
 
-extension Predicate {
-    public static func && (lhs: Predicate, rhs: Predicate) -> Predicate { .and(lhs, rhs) }
-    public static func || (lhs: Predicate, rhs: Predicate) -> Predicate { .or(lhs, rhs) }
-    public static prefix func ! (p: Predicate) -> Predicate { .not(p) }
+extension QueryPredicate {
+    public static func && (lhs: QueryPredicate, rhs: QueryPredicate) -> QueryPredicate { .and(lhs, rhs) }
+    public static func || (lhs: QueryPredicate, rhs: QueryPredicate) -> QueryPredicate { .or(lhs, rhs) }
+    public static prefix func ! (p: QueryPredicate) -> QueryPredicate { .not(p) }
 }

@@ -1,6 +1,6 @@
 import Foundation
 
-extension Predicate {
+extension QueryPredicate {
     /// Evaluates the predicate against one object with NSPredicate semantics
     /// (see docs/predicates.md): a comparison with nil is false except `== nil`
     /// and `!=`; NOT, AND, OR are two-valued. Validate the predicate first
@@ -143,7 +143,7 @@ extension Comparison {
     }
 
     /// An operand's value(s), and whether it names objects (SELF or a relationship).
-    private static func operand<S: KeyValueSource>(_ e: Expression, _ object: S, _ bindings: Bindings<S>) throws -> (Operand, isReference: Bool) {
+    private static func operand<S: KeyValueSource>(_ e: QueryExpression, _ object: S, _ bindings: Bindings<S>) throws -> (Operand, isReference: Bool) {
         switch e {
         case .constant(let v): return (.value(v), false)
         case .variable(let name):

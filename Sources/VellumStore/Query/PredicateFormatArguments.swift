@@ -1,24 +1,24 @@
 import Foundation
 
-extension Predicate {
+extension QueryPredicate {
     /// `NSPredicate(format:)` with arguments: `%K` takes a key path (a string, dotted
     /// through relationships), `%@` any value, `%d` (`%i`, `%ld`) an integer, `%f`
     /// (`%lf`) a number; `%%` is a percent sign. Values are bound, never spliced into
     /// the text, so a quote in an argument is just a character of the value.
     ///
-    ///     try Predicate(format: "%K == %@ AND price < %f", "name", "O'Brien", 5.0)
+    ///     try QueryPredicate(format: "%K == %@ AND price < %f", "name", "O'Brien", 5.0)
     public init(format: String, _ arguments: Value...) throws(StoreError) {
         try self.init(format: format, argumentArray: arguments)
     }
 
     /// `init(format:_:)` with the arguments in an array.
     public init(format: String, argumentArray arguments: [Value]) throws(StoreError) {
-        do { self = try Predicate(parsing: format, arguments: arguments) } catch { throw .parse(error) }
+        do { self = try QueryPredicate(parsing: format, arguments: arguments) } catch { throw .parse(error) }
     }
 
     private init(parsing format: String, arguments: [Value]) throws(ParseError) {
         let bound = try PredicateFormatArguments(format: format, arguments: arguments)
-        do { self = try Predicate(parsing: bound.text, variables: bound.variables) } catch { throw bound.mapped(error) }
+        do { self = try QueryPredicate(parsing: bound.text, variables: bound.variables) } catch { throw bound.mapped(error) }
     }
 }
 

@@ -1,10 +1,10 @@
 import Foundation
 
-extension Predicate {
+extension QueryPredicate {
     /// Parses NSPredicate format syntax (see docs/predicates.md). `$variables`
     /// found in `variables` are replaced by their values; others stay variables.
     public init(format: String, variables: [String: Value] = [:]) throws(StoreError) {
-        do { self = try Predicate(parsing: format, variables: variables) } catch { throw .parse(error) }
+        do { self = try QueryPredicate(parsing: format, variables: variables) } catch { throw .parse(error) }
     }
 
     init(parsing format: String, variables: [String: Value]) throws(ParseError) {
@@ -14,8 +14,8 @@ extension Predicate {
     }
 
     /// Same as `init(format:variables:)`.
-    public static func parse(_ format: String, variables: [String: Value] = [:]) throws(StoreError) -> Predicate {
-        try Predicate(format: format, variables: variables)
+    public static func parse(_ format: String, variables: [String: Value] = [:]) throws(StoreError) -> QueryPredicate {
+        try QueryPredicate(format: format, variables: variables)
     }
 }
 
@@ -76,28 +76,28 @@ struct PredicateParser {
         pos += 1
     }
 
-    mutating func parsePredicateToEnd() throws(ParseError) -> Predicate {
+    mutating func parsePredicateToEnd() throws(ParseError) -> QueryPredicate {
         let p = try parseOr()
         guard current.kind == .end else { throw error("AND, OR or end of input") }
         return p
     }
 
-    mutating func parseOr() throws(ParseError) -> Predicate {
+    mutating func parseOr() throws(ParseError) -> QueryPredicate {
         var terms = [try parseAnd()]
         while isKeyword(current, "OR") || isSymbol(current, "||") {
             pos += 1
             terms.append(try parseAnd())
         }
-        return Self.chain(terms[...], Predicate.or)
+        return Self.chain(terms[...], QueryPredicate.or)
     }
 
-    mutating func parseAnd() throws(ParseError) -> Predicate {
+    mutating func parseAnd() throws(ParseError) -> QueryPredicate {
         var terms = [try parseNot()]
         while isKeyword(current, "AND") || isSymbol(current, "&&") {
             pos += 1
             terms.append(try parseNot())
         }
-        return Self.chain(terms[...], Predicate.and)
+        return Self.chain(terms[...], QueryPredicate.and)
     }
 
     /// Chains longer than this become balanced trees, so that evaluating, printing and
@@ -105,7 +105,7 @@ struct PredicateParser {
     static let longChain = 32
 
     /// Left-leaning (as written) when short, balanced when long: AND and OR give the same answer either way.
-    static func chain(_ terms: ArraySlice<Predicate>, _ join: (Predicate, Predicate) -> Predicate) -> Predicate {
+    static func chain(_ terms: ArraySlice<QueryPredicate>, _ join: (QueryPredicate, QueryPredicate) -> QueryPredicate) -> QueryPredicate {
         if terms.count <= longChain { return terms.dropFirst().reduce(terms[terms.startIndex], join) }
         let mid = terms.startIndex + terms.count / 2
         return join(chain(terms[..<mid], join), chain(terms[mid...], join))
@@ -116,7 +116,7 @@ struct PredicateParser {
         if depth > Self.maxDepth { throw error("less deeply nested input (at most \(Self.maxDepth) levels)") }
     }
 
-    mutating func parseNot() throws(ParseError) -> Predicate {
+    mutating func parseNot() throws(ParseError) -> QueryPredicate {
         if isKeyword(current, "NOT") || isSymbol(current, "!") {
             pos += 1
             try nest(); defer { depth -= 1 }
@@ -125,7 +125,7 @@ struct PredicateParser {
         return try parsePrimary()
     }
 
-    mutating func parsePrimary() throws(ParseError) -> Predicate {
+    mutating func parsePrimary() throws(ParseError) -> QueryPredicate {
         if isSymbol(current, "(") {
             // `(` opens a predicate — or an arithmetic operand, as in `(a + b) * 2 > c`:
             // read it as a predicate first, then as a comparison if that fails or if
@@ -220,14 +220,14 @@ struct PredicateParser {
 
     /// An operand with arithmetic: precedence climbing, `*` `/` before `+` `-`,
     /// left-associative.
-    mutating func parseExpression(expected: String) throws(ParseError) -> Expression {
+    mutating func parseExpression(expected: String) throws(ParseError) -> QueryExpression {
         try parseArithmetic(minimum: 1, expected: expected)
     }
 
-    mutating func parseArithmetic(minimum: Int, expected: String) throws(ParseError) -> Expression {
+    mutating func parseArithmetic(minimum: Int, expected: String) throws(ParseError) -> QueryExpression {
         var lhs = try parseSigned(expected: expected)
         // `+`/`-` terms after the first (only these can follow once one has been read).
-        var sums: [(ArithmeticOperator, Expression)] = []
+        var sums: [(ArithmeticOperator, QueryExpression)] = []
         while let op = arithmeticOperator(current), op.precedence >= minimum {
             pos += 1
             let rhs = try parseArithmetic(minimum: op.precedence + 1, expected: "a number, key or '(' after '\(op.rawValue)'")
@@ -239,7 +239,7 @@ struct PredicateParser {
     /// `a ± b ± c …`: left-leaning when short; balanced when long (SQLite refuses
     /// expressions nested 1,000 deep), regrouping `a - b + c - d` as `(a - b) + (c - d)`
     /// and `a + b - c + d` as `(a + b) - (c - d)`, which is the same sum.
-    static func sum(_ first: Expression, _ rest: ArraySlice<(ArithmeticOperator, Expression)>, flipped: Bool = false) -> Expression {
+    static func sum(_ first: QueryExpression, _ rest: ArraySlice<(ArithmeticOperator, QueryExpression)>, flipped: Bool = false) -> QueryExpression {
         func effective(_ op: ArithmeticOperator) -> ArithmeticOperator {
             flipped ? (op == .add ? .subtract : .add) : op
         }
@@ -254,7 +254,7 @@ struct PredicateParser {
     }
 
     /// `-x` (as `0 - x`), `+x`, `( arithmetic )`, or an operand.
-    mutating func parseSigned(expected: String) throws(ParseError) -> Expression {
+    mutating func parseSigned(expected: String) throws(ParseError) -> QueryExpression {
         if isSymbol(current, "-", "+") {
             let negative = isSymbol(current, "-")
             pos += 1
@@ -272,7 +272,7 @@ struct PredicateParser {
         return try parseOperand(expected: expected)
     }
 
-    mutating func parseOperand(expected: String) throws(ParseError) -> Expression {
+    mutating func parseOperand(expected: String) throws(ParseError) -> QueryExpression {
         let t = current
         switch t.kind {
         case .string(let s): pos += 1; return .constant(.string(s))
@@ -286,7 +286,7 @@ struct PredicateParser {
         case .symbol("{"):
             pos += 1
             try nest(); defer { depth -= 1 }
-            var items: [Expression] = []
+            var items: [QueryExpression] = []
             if isSymbol(current, "}") { pos += 1; return .list([]) }
             while true {
                 items.append(try parseExpression(expected: "a value in the list"))
@@ -315,7 +315,7 @@ struct PredicateParser {
         }
     }
 
-    mutating func parseKeyPath(first: String) throws(ParseError) -> Expression {
+    mutating func parseKeyPath(first: String) throws(ParseError) -> QueryExpression {
         var path = [first]
         while isSymbol(current, ".") {
             pos += 1
@@ -353,7 +353,7 @@ struct PredicateParser {
     }
 
     /// `SUBQUERY(tags, $t, $t.weight > 2 AND $t.name BEGINSWITH 'a').@count`.
-    mutating func parseSubquery() throws(ParseError) -> Expression {
+    mutating func parseSubquery() throws(ParseError) -> QueryExpression {
         pos += 1
         try expectSymbol("(", "'(' after SUBQUERY")
         try nest(); defer { depth -= 1 }
@@ -377,7 +377,7 @@ struct PredicateParser {
 
     /// `CAST('1.5', 'NSDecimalNumber')`, `CAST(1714567890, 'NSDate')` (Unix seconds),
     /// `CAST('…', 'NSUUID')`, `CAST('…', 'NSURL')`, `CAST('base64', 'NSData')`, `CAST('inf', 'double')`.
-    mutating func parseCast() throws(ParseError) -> Expression {
+    mutating func parseCast() throws(ParseError) -> QueryExpression {
         pos += 1
         try expectSymbol("(", "'(' after CAST")
         let valueToken = current

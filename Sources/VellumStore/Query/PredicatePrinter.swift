@@ -2,10 +2,10 @@ import Foundation
 
 /// Prints predicates in format syntax that parses back to an equal AST.
 enum PredicatePrinter {
-    static func predicate(_ p: Predicate) -> String { print(p, minimum: 0) }
+    static func predicate(_ p: QueryPredicate) -> String { print(p, minimum: 0) }
 
     /// Precedence: OR 1, AND 2, NOT and comparisons 3. Operators are left-associative.
-    private static func print(_ p: Predicate, minimum: Int) -> String {
+    private static func print(_ p: QueryPredicate, minimum: Int) -> String {
         let text: String
         let level: Int
         switch p {
@@ -41,7 +41,7 @@ enum PredicatePrinter {
         return predicateKeywords.contains(k.uppercased()) ? "#" + k : k
     }
 
-    static func expression(_ e: Expression) -> String {
+    static func expression(_ e: QueryExpression) -> String {
         switch e {
         case .keyPath(let path): return path.map(keyName).joined(separator: ".")
         case .constant(let v): return constant(v)
@@ -58,7 +58,7 @@ enum PredicatePrinter {
     }
 
     /// An arithmetic operand, parenthesized when it binds more loosely than its place needs.
-    private static func operand(_ e: Expression, minimum: Int) -> String {
+    private static func operand(_ e: QueryExpression, minimum: Int) -> String {
         if case .arithmetic(let op, _, _) = e, op.precedence < minimum { return "(" + expression(e) + ")" }
         return expression(e)
     }

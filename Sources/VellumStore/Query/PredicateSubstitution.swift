@@ -1,13 +1,13 @@
 import Foundation
 
-extension Predicate {
+extension QueryPredicate {
     /// Replaces `$variables` by constants; a name in `lists` becomes a `{…}` list
     /// (for `IN $var`). Throws when a variable has no value.
-    public func substituting(_ variables: [String: Value], lists: [String: [Value]] = [:]) throws(StoreError) -> Predicate {
+    public func substituting(_ variables: [String: Value], lists: [String: [Value]] = [:]) throws(StoreError) -> QueryPredicate {
         do { return try substitutingAll(variables, lists: lists) } catch { throw .query(error) }
     }
 
-    func substitutingAll(_ variables: [String: Value], lists: [String: [Value]] = [:]) throws(QueryError) -> Predicate {
+    func substitutingAll(_ variables: [String: Value], lists: [String: [Value]] = [:]) throws(QueryError) -> QueryPredicate {
         let p = substitutingKnown(variables, lists: lists)
         for c in p.comparisons {
             for e in [c.lhs, c.rhs] {
@@ -18,7 +18,7 @@ extension Predicate {
     }
 
     /// Replaces the variables that have values, leaving the others.
-    func substitutingKnown(_ variables: [String: Value], lists: [String: [Value]] = [:]) -> Predicate {
+    func substitutingKnown(_ variables: [String: Value], lists: [String: [Value]] = [:]) -> QueryPredicate {
         switch self {
         case .constant: return self
         case .comparison(var c):
@@ -34,7 +34,7 @@ extension Predicate {
     /// The names of the `$variables` used, sorted.
     public var variableNames: [String] {
         var names: Set<String> = []
-        func walk(_ e: Expression) {
+        func walk(_ e: QueryExpression) {
             switch e {
             case .variable(let v): names.insert(v)
             case .list(let items): items.forEach(walk)
@@ -48,8 +48,8 @@ extension Predicate {
     }
 }
 
-extension Expression {
-    func substituting(_ variables: [String: Value], lists: [String: [Value]]) -> Expression {
+extension QueryExpression {
+    func substituting(_ variables: [String: Value], lists: [String: [Value]]) -> QueryExpression {
         switch self {
         case .variable(let name):
             if let l = lists[name] { return .list(l.map { .constant($0) }) }

@@ -1,6 +1,6 @@
 import Foundation
 
-extension Predicate {
+extension QueryPredicate {
     /// Type-checks the predicate against `entity`: unknown keys, to-many key paths
     /// without ANY/ALL/NONE or an aggregate, string operators on non-strings,
     /// comparisons between incompatible kinds. Variables are checked once substituted.
@@ -32,7 +32,7 @@ extension Comparison {
         let lhsKind = try Self.kind(of: lhs, entity: entity, model: model, quantifier: quantifier, side: "left", elements: elements)
         if case .list = lhs { throw QueryError("a list {…} can only be the right side of IN or BETWEEN, in '\(self.format)'") }
         if op == .in || op == .between {
-            let items: [Expression]
+            let items: [QueryExpression]
             switch rhs {
             case .list(let l): items = l
             case .variable: items = []
@@ -115,7 +115,7 @@ extension Comparison {
         return (Array(path.dropFirst()), element)
     }
 
-    static func kind(of e: Expression, entity: Entity, model: ManagedObjectModel,
+    static func kind(of e: QueryExpression, entity: Entity, model: ManagedObjectModel,
                      quantifier: Quantifier, side: String, elements: [String: Entity] = [:]) throws(QueryError) -> OperandKind {
         switch e {
         case .constant(let v): return OperandKind(v)

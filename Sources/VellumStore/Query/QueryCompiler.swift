@@ -6,8 +6,8 @@ import Foundation
 public enum QueryCompiler {
     /// Validates `predicate` (after substituting `variables`) and the sort
     /// descriptors against `entity`, then compiles them. See `CompiledQuery`.
-    public static func compile(entity: Entity, layout: any StoreLayout, predicate: Predicate?,
-                               sortDescriptors: [SortDescriptor] = [],
+    public static func compile(entity: Entity, layout: any StoreLayout, predicate: QueryPredicate?,
+                               sortDescriptors: [QuerySortDescriptor] = [],
                                variables: [String: Value] = [:]) throws(StoreError) -> CompiledQuery {
         do {
             return try compileWithSortTerms(entity: entity, layout: layout, predicate: predicate, sortDescriptors: sortDescriptors, variables: variables).query
@@ -16,8 +16,8 @@ public enum QueryCompiler {
 
     /// `compile`, also returning each sort descriptor's SQL value expression and
     /// attribute type (for selecting sort keys alongside IDs).
-    static func compileWithSortTerms(entity: Entity, layout: any StoreLayout, predicate: Predicate?,
-                                     sortDescriptors: [SortDescriptor] = [], variables: [String: Value] = [:])
+    static func compileWithSortTerms(entity: Entity, layout: any StoreLayout, predicate: QueryPredicate?,
+                                     sortDescriptors: [QuerySortDescriptor] = [], variables: [String: Value] = [:])
         throws(QueryError) -> (query: CompiledQuery, sortTerms: [(sql: String, type: AttributeType?)]) {
         let model = layout.model
         guard let root = model.entity(named: entity.rootName) else { throw QueryError("the model has no entity named '\(entity.rootName)'") }
@@ -160,8 +160,7 @@ final class SQLCompilation {
             guard let column = m.attributeColumns[index] else {
                 throw QueryError("'\(a.name)' of \(entity.name) is transient: it cannot be used in a fetch")
             }
-            var sql = "\(current).\(quoteIdentifier(column))"
-            sql = dialect.comparable(sql, type: a.type)
+            let sql = dialect.comparable(layout.comparableExpression(table: m.table, column: column, alias: current), type: a.type)
             return SQLOperand(sql: sql, kind: OperandKind(a.type), nullable: true)
         }
         // Ends at a to-one relationship: its key.
@@ -187,7 +186,7 @@ final class SQLCompilation {
         return SQLOperand(sql: bind(Self.sqlValue(v)), kind: OperandKind(v), nullable: false, constant: v)
     }
 
-    func operand(_ e: Expression, scope: SQLScope) throws(QueryError) -> SQLOperand {
+    func operand(_ e: QueryExpression, scope: SQLScope) throws(QueryError) -> SQLOperand {
         switch e {
         case .constant(let v): return constant(v)
         case .variable(let name):
@@ -244,7 +243,7 @@ final class SQLCompilation {
         }
     }
 
-    func predicate(_ p: Predicate, scope: SQLScope) throws(QueryError) -> String {
+    func predicate(_ p: QueryPredicate, scope: SQLScope) throws(QueryError) -> String {
         switch p {
         case .constant(let b): return b ? dialect.trueCondition : dialect.falseCondition
         case .and, .or:
@@ -262,7 +261,7 @@ final class SQLCompilation {
         var references = try isReference(c.lhs, scope: scope)
         if !references { references = try isReference(c.rhs, scope: scope) }
         if references {
-            func map(_ e: Expression) -> Expression {
+            func map(_ e: QueryExpression) -> QueryExpression {
                 switch e {
                 case .constant(let v): return .constant(KeyPathComparison.selfComparable(v))
                 case .list(let items): return .list(items.map(map))
@@ -323,7 +322,7 @@ final class SQLCompilation {
     }
 
     /// True for SELF, SUBQUERY variables and key paths that end at a relationship.
-    private func isReference(_ e: Expression, scope: SQLScope) throws(QueryError) -> Bool {
+    private func isReference(_ e: QueryExpression, scope: SQLScope) throws(QueryError) -> Bool {
         switch e {
         case .evaluatedObject: return true
         case .variable(let name): return scope.elements[name] != nil
@@ -433,8 +432,8 @@ extension SQLCompilation {
 
     /// The terms of an AND (or OR) chain in order, however the tree leans (found
     /// without recursion, so a 10,000-term chain built in code is fine too).
-    static func chain(_ p: Predicate) -> [Predicate] {
-        var terms: [Predicate] = []
+    static func chain(_ p: QueryPredicate) -> [QueryPredicate] {
+        var terms: [QueryPredicate] = []
         var stack = [p]
         while let q = stack.popLast() {
             switch (p, q) {
@@ -456,7 +455,7 @@ extension SQLCompilation {
     /// `x IN {…}` over many constants as one bound JSON array (`json_each`), when every
     /// value survives JSON exactly: all strings (folded here as SQL would fold them,
     /// no NUL) or all integers; nil in the list matches a nil `x`, as in memory.
-    func jsonMembership(_ l: SQLOperand, _ items: [Expression], flags: Int,
+    func jsonMembership(_ l: SQLOperand, _ items: [QueryExpression], flags: Int,
                         fold: (SQLOperand, SQLOperand) -> String) -> String? {
         var strings: [String] = [], integers: [Int64] = [], hasNull = false
         for item in items {

@@ -94,7 +94,7 @@ enum ValueOrdering {
     }
 
     /// Compares strings with a sort descriptor's comparison, others as `compare`.
-    static func compare(_ a: Value, _ b: Value, comparison: SortDescriptor.Comparison) -> Int {
+    static func compare(_ a: Value, _ b: Value, comparison: QuerySortDescriptor.Comparison) -> Int {
         if comparison != .binary, case .string(let x) = a, case .string(let y) = b {
             return Int(TextFolding.compareCollated(x, y, localized: comparison == .localizedStandard))
         }

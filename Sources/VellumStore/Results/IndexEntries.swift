@@ -18,6 +18,12 @@ struct IndexEntries: RandomAccessCollection {
         ResultsIndex.Entry(id: ids[i], keys: storesKeys ? keys[i] : SortKeys())
     }
 
+    /// The ID at `i`, without making the entry (a binary search reads one side at a time).
+    func id(at i: Int) -> ObjectID { ids[i] }
+
+    /// The sort keys at `i` (none for an unsorted list), without copying the entry's ID.
+    func keys(at i: Int) -> SortKeys { storesKeys ? keys[i] : SortKeys() }
+
     mutating func append(_ e: ResultsIndex.Entry) {
         ids.append(e.id)
         if storesKeys { keys.append(e.keys) }

@@ -2,9 +2,9 @@ import Foundation
 
 extension PersistentContainer {
     /// A fetch as a stream of values: `for try await names in container.observe(request, { try $0["name"] })`.
-    /// Emits the current results at once, then again after each change that reaches the
-    /// view context — one committed transaction (or one local save) at a time, so never a
-    /// torn state. `transform` runs on the main actor over each object, in order; only its
+    /// Emits the current results at once, then once per main-queue turn in which changes
+    /// reach the view context (committed transactions are merged whole, so never a torn
+    /// state). `transform` runs on the main actor over each object, in order; only its
     /// Sendable results leave. A transform or fetch error ends the stream with that error.
     /// The stream holds a results controller on the view context until it is cancelled
     /// or dropped.

@@ -53,6 +53,8 @@ extension ResultsController {
                 }
             }
         }
+        // A renamed object is re-evaluated by its rename item below.
+        all.subtract(renames.values)
         var items: [Item] = []
         for id in all where id.rootName == rootName {
             let old: ObjectID? = index.keys(of: id) != nil ? id : nil

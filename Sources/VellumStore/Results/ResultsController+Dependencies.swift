@@ -5,7 +5,7 @@ extension ResultsController {
     static func chains(for request: FetchRequest, entity: Entity, model: ManagedObjectModel) -> [[RelationshipDescription]] {
         var paths: [[String]] = request.sortDescriptors.map(\.keyPath)
         /// `elements`: SUBQUERY variables and the key paths (from `entity`) their objects are reached by.
-        func collect(_ e: Expression, _ elements: [String: [String]]) {
+        func collect(_ e: QueryExpression, _ elements: [String: [String]]) {
             func rooted(_ p: [String]) -> [String] {
                 guard let first = p.first, first.hasPrefix("$"), let prefix = elements[String(first.dropFirst())] else { return p }
                 return prefix + p.dropFirst()

@@ -27,10 +27,12 @@ extension ResultsController {
         var missing: [ObjectID] = []
     }
 
-    /// Carries values to the refetch's queue and back. Unchecked: the index's entries
-    /// are two `ChunkedArray`s (arrays of arrays, copied on write), so the copy is a
-    /// value of its own there (the key table, a class, is never sent); the controller
-    /// goes as a weak box, only dereferenced back on the main queue.
+    /// Carries values to the refetch's queue and back. Unchecked: the index is a value
+    /// there — its entries are two `ChunkedArray`s (arrays of arrays, copied on write)
+    /// and its key table (a class) is only read there, through `filedKeys` (which writes
+    /// nothing), while this side copies the table before writing it (`uniqueKeyTable`,
+    /// as the copy holds a reference); the controller goes as a weak box, only
+    /// dereferenced back on the main queue.
     struct Handoff<T>: @unchecked Sendable { let value: T }
 
     /// Marks the main queue, to tell when the controller runs on it (not
@@ -43,36 +45,95 @@ extension ResultsController {
 
     static var isOnMainQueue: Bool { DispatchQueue.getSpecific(key: mainQueueKey) == true }
 
-    /// Compares fresh (ID, sort keys) rows with the index's entries: one pass over
-    /// each, saved objects found by primary key (they share one root table).
-    static func findings(fresh: [(id: ObjectID, keys: SortKeys)], entries: IndexEntries) -> RefetchFindings {
-        var f = RefetchFindings()
-        var positions: [Int64: Int] = [:]
-        positions.reserveCapacity(entries.count)
-        for (p, e) in entries.enumerated() { if case .permanent(let pk) = e.id.key { positions[pk] = p } }
-        var seen = [Bool](repeating: false, count: entries.count)
-        for r in fresh {
-            guard case .permanent(let pk) = r.id.key, let p = positions[pk], entries[p].id == r.id else {
-                f.changed.append(r.id)
-                continue
-            }
-            seen[p] = true
-            if entries.storesKeys && entries[p].keys != r.keys { f.changed.append(r.id) }
+    /// Compares the rows of a fresh keyed fetch, streamed in primary-key order
+    /// (`ordered: false`), with an index, building no table of its own: a sorted list
+    /// finds each row's filed sort keys in the index's key table (pages of 64 keys, so
+    /// consecutive rows hit one page), an unsorted one walks its entries beside the rows
+    /// (saved IDs in it are in key order too).
+    struct RefetchComparison {
+        let index: ResultsIndex
+        private(set) var findings = RefetchFindings()
+        private var page: KeyPage<SortKeys>?
+        private var lastKey = Int64.min
+        private var inOrder = true
+        /// Sorted lists: the keys found in the index, ascending (read only when some are missing).
+        private var found: [Int64] = []
+        /// Unsorted lists: the next entry to match.
+        private var next = 0
+
+        private let sorted: Bool
+        private let count: Int
+
+        init(index: ResultsIndex) {
+            self.index = index
+            sorted = index.entries.storesKeys
+            count = index.entries.count
         }
-        for p in seen.indices where !seen[p] && !entries[p].id.isTemporary { f.missing.append(entries[p].id) }
-        return f
+
+        mutating func visit(_ id: ObjectID, _ keys: SortKeys) {
+            guard case .permanent(let pk) = id.key, pk > lastKey else {
+                inOrder = false
+                return
+            }
+            lastKey = pk
+            if sorted {
+                guard let filed = index.filedKeys(primaryKey: pk, cache: &page) else {
+                    findings.changed.append(id)
+                    return
+                }
+                found.append(pk)
+                if filed != keys { findings.changed.append(id) }
+                return
+            }
+            while next < count, let e = index.entries.id(at: next).primaryKey, e < pk {
+                findings.missing.append(index.entries.id(at: next))
+                next += 1
+            }
+            if next < count, index.entries.id(at: next).primaryKey == pk { next += 1 } else { findings.changed.append(id) }
+        }
+
+        /// What differs; nil when the rows did not come in key order (then reload).
+        mutating func finish() -> RefetchFindings? {
+            guard inOrder else { return nil }
+            if sorted {
+                guard found.count < index.filedPrimaryKeyCount else { return findings }
+                for p in 0..<count {
+                    let id = index.entries.id(at: p)
+                    guard let pk = id.primaryKey, !Self.contains(found, pk) else { continue }
+                    findings.missing.append(id)
+                }
+            } else {
+                while next < count, index.entries.id(at: next).primaryKey != nil {
+                    findings.missing.append(index.entries.id(at: next))
+                    next += 1
+                }
+            }
+            return findings
+        }
+
+        private static func contains(_ sorted: [Int64], _ key: Int64) -> Bool {
+            var lo = 0, hi = sorted.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if sorted[mid] < key { lo = mid + 1 } else { hi = mid }
+            }
+            return lo < sorted.count && sorted[lo] == key
+        }
+    }
+
+    /// Refetches `request` on `context` and compares it with `index`.
+    static func findings(_ context: ManagedObjectContext, _ request: FetchRequest, index: ResultsIndex) throws -> RefetchFindings? {
+        var comparison = RefetchComparison(index: index)
+        try context.forEachKeyedID(request, ordered: false) { comparison.visit($0, $1) }
+        return comparison.finish()
     }
 
     /// Handles the coarse part of a change: returns the extra objects to process now
     /// (nil: the refetch failed, reload), or an empty set when the refetch went off-thread.
     func refetchAfterExternalChange() -> Set<ObjectID>? {
         if Self.isOnMainQueue, startRefetchOffMainThread() { return [] }
-        do {
-            let f = Self.findings(fresh: try context.fetchKeyedIDs(fetchRequest, ordered: false), entries: index.entries)
-            return Set(f.changed).union(f.missing)
-        } catch {
-            return nil
-        }
+        guard let f = try? Self.findings(context, fetchRequest, index: index) else { return nil }
+        return Set(f.changed).union(f.missing)
     }
 
     /// Starts (or queues behind the running one) a fetch on the private context; false
@@ -88,21 +149,23 @@ extension ResultsController {
         guard let reader = externalRefetch.reader else { return false }
         externalRefetch.running = true
         let request = fetchRequest
-        let copy = Handoff(value: index.entries)
+        let copy = Handoff(value: index)
         let me = Handoff(value: Weak(self))
-        reader.perform({ ctx in Self.findings(fresh: try ctx.fetchKeyedIDs(request, ordered: false), entries: copy.value) }) { outcome in
+        reader.perform({ ctx in try Self.findings(ctx, request, index: copy.value) }) { outcome in
             DispatchQueue.main.async { me.value.object?.finishRefetch(outcome) }
         }
         return true
     }
 
-    private func finishRefetch(_ outcome: Result<RefetchFindings, Error>) {
+    /// A nil finding (rows not in key order) reloads, as a failure does.
+    private func finishRefetch(_ outcome: Result<RefetchFindings?, Error>) {
         externalRefetch.running = false
         guard fetched else { return }
         switch outcome {
-        case .success(let f) where partialCount == nil:
-            let changed = Set(f.changed).union(f.missing)
-            if !changed.isEmpty { deliver(process(changed: changed, gone: [], renames: [:], computeChanges: true)) }
+        case .success(let f?) where partialCount == nil:
+            // With what this turn collected: one change set.
+            pending.add(ObjectsDidChange(refreshed: Set(f.changed).union(f.missing)))
+            applyPendingChanges()
         default:
             reload()
         }

@@ -9,7 +9,9 @@ import Foundation
 /// `objectsDidChange` of the context is applied incrementally: only the changed
 /// objects (and objects whose key paths run through a changed related object)
 /// are evaluated in memory; positions are found by binary search. Changes are
-/// delivered to the `delegate` and to `changes()` streams as `ResultsChangeSet`s.
+/// delivered to the `delegate` and to `changes()` streams as `ResultsChangeSet`s,
+/// on the main queue one per turn (see `ResultsController+Coalescing`); reading the
+/// controller applies pending changes first.
 /// `fetchLimit` and `fetchOffset` of the request are ignored.
 public final class ResultsController {
     public let fetchRequest: FetchRequest
@@ -33,11 +35,20 @@ public final class ResultsController {
     /// The last error met while applying a change (a row that could not be re-read
     /// stays where it was, a failed reload keeps the list); nil once a change applies
     /// cleanly. The delegate hears of each one too.
-    public internal(set) var lastError: StoreError?
+    public internal(set) var lastError: StoreError? {
+        get {
+            applyPendingChanges()
+            return latestError
+        }
+        set { latestError = newValue }
+    }
+    var latestError: StoreError?
     /// Synchronous hook called with every delivered change set (tests).
     var onChangeSet: ((ResultsChangeSet) -> Void)?
     /// The refetch-and-diff in flight after a coarse outside change (ResultsController+Refetch).
     var externalRefetch = ExternalRefetch()
+    /// Changes collected during this main-queue turn (ResultsController+Coalescing).
+    var pending = PendingChanges()
 
     public init(fetchRequest: FetchRequest, context: ManagedObjectContext, sectionKeyPath: String? = nil) {
         self.fetchRequest = fetchRequest
@@ -116,6 +127,7 @@ public final class ResultsController {
         fresh.rebuildSections()
         index = fresh
         temporaryIDs = []
+        discardPendingChanges()
         // Unsaved changes: re-evaluate in memory, silently.
         let pending = context.pendingObjects.map(\.objectID)
         if !pending.isEmpty {
@@ -126,21 +138,40 @@ public final class ResultsController {
     // MARK: - Reading
 
     /// The number of matching objects (all of them, even before `completeFetch()`).
-    public var fetchedObjectCount: Int { partialCount ?? index.entries.count }
+    public var fetchedObjectCount: Int {
+        applyPendingChanges()
+        return partialCount ?? index.entries.count
+    }
 
     /// The current sections with their object IDs (copies the IDs).
-    public var sections: [ResultsSection] { fetched ? index.snapshot.sections : [] }
+    public var sections: [ResultsSection] {
+        applyPendingChanges()
+        return fetched ? index.snapshot.sections : []
+    }
 
-    public var snapshot: ResultsSnapshot { fetched ? index.snapshot : ResultsSnapshot() }
+    public var snapshot: ResultsSnapshot {
+        applyPendingChanges()
+        return fetched ? index.snapshot : ResultsSnapshot()
+    }
 
     /// All object IDs in order.
-    public var fetchedObjectIDs: [ObjectID] { index.entries.map(\.id) }
+    public var fetchedObjectIDs: [ObjectID] {
+        applyPendingChanges()
+        return index.entries.map(\.id)
+    }
 
-    public func numberOfObjects(inSection section: Int) -> Int { index.sections.indices.contains(section) ? index.sections[section].count : 0 }
+    public func numberOfObjects(inSection section: Int) -> Int {
+        applyPendingChanges()
+        return index.sections.indices.contains(section) ? index.sections[section].count : 0
+    }
 
-    public var numberOfSections: Int { fetched ? index.sections.count : 0 }
+    public var numberOfSections: Int {
+        applyPendingChanges()
+        return fetched ? index.sections.count : 0
+    }
 
     public func objectID(at indexPath: ResultsIndexPath) throws(StoreError) -> ObjectID {
+        applyPendingChanges()
         if partialCount != nil, index.position(of: indexPath) == nil { try completeFetch() }
         guard let p = index.position(of: indexPath) else { throw StoreError.results(.indexPathOutOfRange(indexPath)) }
         return index.entries[p].id
@@ -149,6 +180,7 @@ public final class ResultsController {
     /// The object at an index path; its batch neighbours (`fetchBatchSize`, 50 when 0)
     /// are loaded in the same query.
     public func object(at indexPath: ResultsIndexPath) throws -> ManagedObject {
+        applyPendingChanges()
         if partialCount != nil, index.position(of: indexPath) == nil { try completeFetch() }
         guard let p = index.position(of: indexPath) else { throw StoreError.results(.indexPathOutOfRange(indexPath)) }
         let object = try context.object(with: index.entries[p].id)
@@ -163,6 +195,7 @@ public final class ResultsController {
     }
 
     public func indexPath(for id: ObjectID) -> ResultsIndexPath? {
+        applyPendingChanges()
         guard let p = index.position(of: id) else { return nil }
         return index.indexPath(forPosition: p)
     }
@@ -178,35 +211,41 @@ public final class ResultsController {
 
     func contextDidChange(_ event: ObjectsDidChange) {
         guard fetched else { return }
-        lastError = nil
         if event.invalidatedAll || partialCount != nil {
+            lastError = nil
             reload()
             return
         }
-        let gone = event.deleted.union(event.invalidated)
-        var changed = event.inserted.union(event.updated).union(event.refreshed).union(gone)
-        if event.storeChangedExternally {
-            // A writer without history: ask SQL what the list is now, and treat every
-            // object whose presence or sort keys differ as changed — still one diffed change set.
-            // Off the main thread when on it (ResultsController+Refetch).
-            guard let found = refetchAfterExternalChange() else {
-                reload()
-                return
-            }
-            changed.formUnion(found)
+        guard event.storeChangedExternally else {
+            collect(event)
+            return
         }
-        let changes = process(changed: changed, gone: gone, renames: [:], computeChanges: true)
-        deliver(changes)
+        // A writer without history: ask SQL what the list is now, and treat every
+        // object whose presence or sort keys differ as changed — still one diffed change set,
+        // with what this turn collected. Off the main thread when on it (ResultsController+Refetch).
+        guard let found = refetchAfterExternalChange() else {
+            lastError = nil
+            reload()
+            return
+        }
+        pending.add(ObjectsDidChange(refreshed: found))
+        pending.add(event)
+        applyPendingChanges()
     }
 
     func contextDidSave(_ event: DidSave) {
-        guard fetched, !temporaryIDs.isEmpty else { return }
+        guard fetched, !pending.applying else { return }
         var renames: [ObjectID: ObjectID] = [:]
         for t in temporaryIDs {
             if let p = context.store.permanentID(for: t), p != t { renames[t] = p }
         }
-        guard !renames.isEmpty else { return }
-        deliver(process(changed: [], gone: [], renames: renames, computeChanges: true))
+        // What this turn collected goes with the renames, under the saved objects' permanent IDs.
+        pending.resolveTemporaryIDs { context.store.permanentID(for: $0) }
+        guard !renames.isEmpty || !pending.isEmpty else { return }
+        let (changed, gone) = (pending.changed, pending.gone)
+        discardPendingChanges()
+        lastError = nil
+        deliver(process(changed: changed, gone: gone, renames: renames, computeChanges: true))
     }
 
     func reload() {

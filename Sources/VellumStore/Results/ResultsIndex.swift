@@ -1,7 +1,7 @@
 import Foundation
 
 /// The controller's ordered index: (ObjectID, sort-key values) sorted exactly as
-/// `SortDescriptor.compare` (ties by ObjectID), plus the section layout. Holds
+/// `QuerySortDescriptor.compare` (ties by ObjectID), plus the section layout. Holds
 /// no managed objects.
 struct ResultsIndex {
     struct Entry {
@@ -15,7 +15,7 @@ struct ResultsIndex {
         var count: Int
     }
 
-    let descriptors: [SortDescriptor]
+    let descriptors: [QuerySortDescriptor]
     let sectioned: Bool
     var entries: IndexEntries
     /// Sort keys by ID, to find an entry by binary search: saved objects by primary
@@ -28,19 +28,26 @@ struct ResultsIndex {
     private var storesKeys: Bool { !descriptors.isEmpty }
     var sections: [SectionRange] = []
 
-    init(descriptors: [SortDescriptor], sectioned: Bool) {
+    init(descriptors: [QuerySortDescriptor], sectioned: Bool) {
         self.descriptors = descriptors
         self.sectioned = sectioned
         entries = IndexEntries(storesKeys: !descriptors.isEmpty)
     }
 
     func compare(_ a: SortKeys, _ aID: ObjectID, _ b: SortKeys, _ bID: ObjectID) -> Int {
+        let c = compareKeys(a, b)
+        if c != 0 { return c }
+        return aID < bID ? -1 : (bID < aID ? 1 : 0)
+    }
+
+    /// The descriptors' order of two entries' sort keys alone (0: tied, the IDs decide).
+    private func compareKeys(_ a: SortKeys, _ b: SortKeys) -> Int {
         for (i, d) in descriptors.enumerated() {
             var c = ValueOrdering.compare(a[i], b[i], comparison: d.comparison)
             if !d.ascending { c = -c }
             if c != 0 { return c }
         }
-        return aID < bID ? -1 : (bID < aID ? 1 : 0)
+        return 0
     }
 
     /// The first position whose entry is not ordered before (keys, id).
@@ -48,15 +55,34 @@ struct ResultsIndex {
         var lo = 0, hi = entries.count
         while lo < hi {
             let mid = (lo + hi) / 2
-            if compare(entries[mid].keys, entries[mid].id, keys, id) < 0 { lo = mid + 1 } else { hi = mid }
+            if isOrderedBefore(mid, keys, id) { lo = mid + 1 } else { hi = mid }
         }
         return lo
+    }
+
+    /// `compare(entries[p].keys, entries[p].id, keys, id) < 0`, reading the entry's ID
+    /// only when the keys tie: no entry is made and no ID copied (each copy of an ID
+    /// retains its scope) for the ~20 steps of a search in a million rows.
+    private func isOrderedBefore(_ p: Int, _ keys: SortKeys, _ id: ObjectID) -> Bool {
+        let c = compareKeys(entries.keys(at: p), keys)
+        if c != 0 { return c < 0 }
+        return entries.id(at: p) < id
     }
 
     private func storedKeys(_ id: ObjectID) -> SortKeys? {
         if case .permanent(let pk) = id.key { return keysByPrimaryKey.value(for: pk) }
         return keysByTemporaryID[id]
     }
+
+    /// The sort keys a saved object (by primary key) is filed under, read without
+    /// writing anything (`PagedKeyTable.value(for:cache:)`): a copy of the index on
+    /// another thread reads it so while this one goes on (it copies the table before a write).
+    func filedKeys(primaryKey pk: Int64, cache: inout KeyPage<SortKeys>?) -> SortKeys? {
+        keysByPrimaryKey.value(for: pk, cache: &cache)
+    }
+
+    /// How many saved objects have their keys filed (all of them in a sorted list).
+    var filedPrimaryKeyCount: Int { keysByPrimaryKey.count }
 
     /// The key table, copied first if another index shares it (value semantics).
     private mutating func uniqueKeyTable() -> PagedKeyTable<SortKeys> {
@@ -67,7 +93,7 @@ struct ResultsIndex {
     func position(of id: ObjectID) -> Int? {
         guard let keys = storesKeys ? storedKeys(id) : SortKeys() else { return nil }
         let p = lowerBound(keys, id)
-        return p < entries.count && entries[p].id == id ? p : nil
+        return p < entries.count && entries.id(at: p) == id ? p : nil
     }
 
     /// The sort keys an entry was filed under, or nil when the ID is not in the index.

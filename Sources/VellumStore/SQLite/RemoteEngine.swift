@@ -14,6 +14,8 @@ public protocol RemoteEngine: AnyObject {
     func prepare(_ sql: String) throws(StoreError) -> any RemoteCursor
     var isInTransaction: Bool { get }
     func tableExists(_ name: String) throws(StoreError) -> Bool
+    /// Stops the statement running now; callable from any thread (`QueryInterrupter`).
+    func cancelRunningStatement()
 }
 
 /// One statement's rows on a `RemoteEngine`: run with all its values, then read row by row.

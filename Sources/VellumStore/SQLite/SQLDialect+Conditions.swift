@@ -34,6 +34,8 @@ extension SQLDialect {
 
     public func total(_ value: String) -> String { "TOTAL(\(value))" }
 
+    public func average(_ value: String, type: AttributeType) -> String { "avg(\(value))" }
+
     public func jsonArrayMembers(_ parameter: String) -> String? { "SELECT value FROM json_each(\(parameter))" }
 
     public func orderTerm(_ term: String, caseInsensitive: Bool?, ascending: Bool) -> String {

@@ -21,11 +21,13 @@ public protocol SQLDialect: Sendable {
     /// The clause ending a SELECT to take `limit` rows after skipping `offset` (empty for neither).
     func limitOffset(limit: Int?, offset: Int?) -> String
     /// An INSERT that does nothing when the row's key already exists.
-    func insertIgnoringDuplicates(into table: String, columns: [String]) -> String
+    /// `target`: the table as written in SQL, already quoted (`main."t"`).
+    func insertIgnoringDuplicates(intoTarget target: String, columns: [String]) -> String
     /// An INSERT that replaces the row with the same key.
     func upsert(into table: String, columns: [String]) -> String
-    /// `sql` (an INSERT, UPDATE or DELETE) also returning `columns` of the rows it wrote.
-    func returning(_ sql: String, columns: [String]) -> String
+    /// `sql` (an INSERT, UPDATE or DELETE) also returning `expressions` over the rows it wrote
+    /// (`returning(_:columns:)` for plain columns).
+    func returning(_ sql: String, expressions: [String]) -> String
 
     // The query compiler's pieces; SQLite's spelling is the default (`SQLDialect+Conditions.swift`).
     /// A condition that always holds / never holds.
@@ -44,6 +46,9 @@ public protocol SQLDialect: Sendable {
     func endsWith(_ text: String, _ part: String) -> String
     /// The sum of `value` over rows as a double, 0 for none (SQLite's `TOTAL`).
     func total(_ value: String) -> String
+    /// The mean of `value` (a `comparable` attribute of `type`) over rows as a double
+    /// (dates as seconds since 1970), NULL for none.
+    func average(_ value: String, type: AttributeType) -> String
     /// A subquery of the members of the JSON array bound to `parameter`; nil to have lists spelled out.
     func jsonArrayMembers(_ parameter: String) -> String?
     /// The ORDER BY term(s) for `term`: `caseInsensitive` nil orders by bytes, true as
@@ -86,15 +91,29 @@ public struct SQLiteDialect: SQLDialect {
         return sql
     }
 
-    public func insertIgnoringDuplicates(into table: String, columns: [String]) -> String {
-        "INSERT OR IGNORE INTO \(quote(table)) (\(columns.map(quote).joined(separator: ", "))) VALUES (\(placeholders(columns.count)))"
+    public func insertIgnoringDuplicates(intoTarget target: String, columns: [String]) -> String {
+        "INSERT OR IGNORE INTO \(target) (\(columns.map(quote).joined(separator: ", "))) VALUES (\(placeholders(columns.count)))"
     }
 
     public func upsert(into table: String, columns: [String]) -> String {
         "INSERT OR REPLACE INTO \(quote(table)) (\(columns.map(quote).joined(separator: ", "))) VALUES (\(placeholders(columns.count)))"
     }
 
+    public func returning(_ sql: String, expressions: [String]) -> String {
+        sql + " RETURNING " + expressions.joined(separator: ", ")
+    }
+}
+
+extension SQLDialect {
+    /// `sql` (an INSERT, UPDATE or DELETE) also returning `columns` of the rows it wrote.
     public func returning(_ sql: String, columns: [String]) -> String {
-        sql + " RETURNING " + columns.map(quote).joined(separator: ", ")
+        returning(sql, expressions: columns.map(quote))
+    }
+}
+
+extension SQLDialect {
+    /// An INSERT that skips rows whose key or unique columns already exist, into `table` (quoted here).
+    public func insertIgnoringDuplicates(into table: String, columns: [String]) -> String {
+        insertIgnoringDuplicates(intoTarget: quote(table), columns: columns)
     }
 }

@@ -148,6 +148,21 @@ public final class Statement {
         if let remote { return remote.value(at: i).integerValue ?? 0 }
         return sqlite3_column_int64(handle, Int32(i))
     }
+    /// Column `i` of the current row as an unprotected `sqlite3_value`, for reading it
+    /// more than once (`rowVersion(_:columns:)`, then `value(_:at:as:)`): each
+    /// `sqlite3_column_value` call re-validates the statement. Nil on a server connection.
+    func columnValue(_ i: Int) -> OpaquePointer? {
+        remote == nil ? sqlite3_column_value(handle, Int32(i)) : nil
+    }
+
+    /// `vellum_row_version` of the current row's `columns`, from their values as
+    /// `columnValue` read them (`RowVersionFunction.digest`): equal to the SQL function
+    /// over the same table columns. Before the values are decoded. SQLite only (the
+    /// layouts whose versions are digests read SQLite files).
+    func rowVersion(_ values: UnsafePointer<OpaquePointer?>, columns: [Int]) -> Int64 {
+        precondition(remote == nil, "row versions are digested from SQLite rows only")
+        return columns.withUnsafeBufferPointer { c in RowVersionFunction.digest(c.count) { values[c[$0]] } }
+    }
     public func double(_ i: Int) -> Double {
         if let remote { return remote.value(at: i).doubleValue ?? 0 }
         return sqlite3_column_double(handle, Int32(i))
@@ -196,7 +211,13 @@ public final class Statement {
     /// thread at a time (opened with `SQLITE_OPEN_NOMUTEX`).
     public func value(at i: Int, as type: AttributeType) -> Value {
         if let remote { return remote.value(at: i, as: type) }
-        guard let v = sqlite3_column_value(handle, Int32(i)) else { return .null }
+        return value(sqlite3_column_value(handle, Int32(i)), at: i, as: type)
+    }
+
+    /// `value(at:as:)` of column `i`, whose value `columnValue(i)` already read (`v`).
+    func value(_ v: OpaquePointer?, at i: Int, as type: AttributeType) -> Value {
+        if let remote { return remote.value(at: i, as: type) }
+        guard let v else { return .null }
         let storage = sqlite3_value_type(v)
         if storage == SQLITE_NULL { return .null }
         switch type {

@@ -23,12 +23,20 @@ public final class CoreDataLayout: StoreLayout {
     private let joinTablesByName: [String: JoinTable]
     /// Root entity per table, and the entities sharing it.
     private let rootByTable: [String: Entity]
+    /// Core Data's persistent-history tables, when the store has them (a save records itself there).
+    public let history: CoreDataHistoryTables?
+    /// Per entity, the `Z<n>_<NAME>` columns of its to-one relationships whose destination has
+    /// sub-entities: they hold the destination row's `Z_ENT`.
+    let companions: [String: [CoreDataCompanionColumn]]
+    /// Every Core Data save bumps `Z_OPT`, and a store may record persistent history.
+    public let changeSource: LayoutChangeSource
 
     public init(model: ManagedObjectModel, schema: ForeignSchema) throws(StoreError) {
         self.model = model
         let naming = CoreDataNaming(model: model)
         entityNumbers = naming.entityNumbers
         var mappings: [String: EntityMapping] = [:], joins: [String: JoinTable] = [:], roots: [String: Entity] = [:]
+        var companions: [String: [CoreDataCompanionColumn]] = [:]
         for name in model.entityNames {
             let entity = model.entity(named: name)!
             let tableName = naming.tables[name]!
@@ -43,11 +51,18 @@ public final class CoreDataLayout: StoreLayout {
                 storage.append(try Self.storage(of: r, entity: entity, model: model, naming: naming, schema: schema, joins: &joins))
             }
             mappings[name] = EntityMapping(entity: entity, table: table.name, attributeColumns: columns, relationshipStorage: storage)
+            companions[name] = CoreDataCompanionColumn.columns(of: entity, storage: storage, table: table, model: model, tables: naming.tables)
         }
+        self.companions = companions
+        let history = CoreDataHistoryTables(schema: schema)
+        self.history = history
         self.mappings = mappings
         rootByTable = roots
         joinTables = joins.keys.sorted().map { joins[$0]! }
         joinTablesByName = joins
+        changeSource = .rowVersions(RowVersionSource(
+            entityNames: Dictionary(naming.entityNumbers.map { ($0.value, $0.key) }, uniquingKeysWith: { a, _ in a }),
+            tables: Set(mappings.values.map(\.table)).sorted(), hasCoreDataHistory: history != nil))
     }
 
     static func misfit(_ entity: String, _ detail: String) -> StoreError {
@@ -89,7 +104,11 @@ public final class CoreDataLayout: StoreLayout {
                 joins[join.name] = JoinTable(table: join.name, sourceColumn: source.name, sourceTable: table.name, sourceRelationship: r.name,
                                              targetColumn: target.name, targetTable: destinationTable.name, targetRelationship: inverse.name)
             }
-            return .joinTable(table: join.name, sourceColumn: source.name, targetColumn: target.name, positionColumn: nil)
+            // Ordered: the join table's `Z_FOK_` column, taken when it is the only one and only
+            // this side is ordered (which side a column orders is not told by its name).
+            let ordering = join.columns.map(\.name).filter { $0.hasPrefix("Z_FOK_") }
+            let position = r.isOrdered && !inverse.isOrdered && ordering.count == 1 ? ordering[0] : nil
+            return .joinTable(table: join.name, sourceColumn: source.name, targetColumn: target.name, positionColumn: position)
         }
         throw misfit(entity.name, "many-to-many \(r.name): no join table Z_\(n)\(r.name.uppercased()) or Z_\(m)\(inverse.name.uppercased()) with columns \(mine), \(theirs)")
     }

@@ -3,27 +3,22 @@ import Foundation
 /// Whether Vellum writes a Core Data store so that Core Data still accepts it. What it
 /// cannot yet write that way is named, and the store is opened read-only instead.
 enum CoreDataWriteCheck {
-    /// Core Data's persistent-history tables (written by every save of an app that tracks history).
-    static let historyTables = ["ATRANSACTION", "ACHANGE", "ATRANSACTIONSTRING"]
-
     /// Why the store must not be written, or nil.
     static func refusal(differingEntities: [String], layout: CoreDataLayout, connection: Connection) throws(StoreError) -> String? {
         if !differingEntities.isEmpty {
-            return "its model is inferred and the store's version hashes do not confirm it (\(differingEntities.joined(separator: ", "))); "
+            // The cause first: the browser's status line shows the beginning.
+            return "model inferred, unconfirmed by the stored version hashes (\(differingEntities.joined(separator: ", "))); "
                 + "give the app's model with --model to write"
         }
-        for table in historyTables where try connection.tableExists(table) {
-            return "it records Core Data persistent history (\(table)), which Vellum does not write yet"
-        }
+        // History rows and companion columns are written as Core Data does (`CoreDataLayout.finishSave`).
+        if let unwritable = layout.history?.unwritable { return unwritable }
         let model = layout.model
         for name in model.entityNames {
             let entity = model.entity(named: name)!
             for (r, storage) in zip(entity.relationships, layout.mapping(for: name)!.relationshipStorage) {
-                if !r.isToMany, model.entity(named: r.destination)?.subentityNames.isEmpty == false {
-                    return "to-one \(name).\(r.name) points at an entity with sub-entities, whose Z<n>_ column Vellum does not write yet"
-                }
-                if case .joinTable = storage, r.isOrdered {
-                    return "ordered many-to-many \(name).\(r.name) is not written yet"
+                if case .joinTable(let table, _, _, nil) = storage, r.isOrdered {
+                    return "ordered many-to-many \(name).\(r.name): its join table \(table) has no single Z_FOK_ ordering column for it "
+                        + "(none, or both sides ordered), so its order cannot be written as Core Data keeps it"
                 }
             }
         }

@@ -17,16 +17,21 @@ enum ForeignColumnType {
         return .double
     }
 
-    /// The type of a date column by how its values are stored (50 sampled): numbers
-    /// in the range of Unix seconds (1973…2200) read and write as dates unchanged;
-    /// other numbers (milliseconds, Julian days) stay numbers and text (ISO-8601)
-    /// stays text, shown and written exactly as stored.
-    static func dateColumnType(column: String, table: String, connection: Connection) throws(StoreError) -> AttributeType {
+    /// The type of a date column and how its dates are stored, from 50 sampled
+    /// values (`ForeignDateStorage.infer`): dates when they are all ISO-8601 text,
+    /// Unix seconds or milliseconds, or Julian days; otherwise numbers stay numbers
+    /// and anything else text, shown exactly as stored. An empty column is taken
+    /// to hold SQLite's own text form (`date()` for `DATE`, `datetime()` otherwise).
+    static func dateColumnType(column: String, declared: String, table: String,
+                               connection: Connection) throws(StoreError) -> (AttributeType, ForeignDateStorage?) {
         let c = quoteIdentifier(column)
-        let rows = try connection.rows("SELECT typeof(\(c)) = 'text', \(c) FROM \(quoteIdentifier(table)) WHERE \(c) IS NOT NULL LIMIT 50")
-        let numbers = rows.compactMap { row in row[0].integerValue == 0 ? row[1].integerValue.map(Double.init) ?? row[1].doubleValue : nil }
-        guard !rows.isEmpty, numbers.count == rows.count else { return .string }
-        return numbers.allSatisfy { $0 >= 1e8 && $0 < 7_258_118_400 } ? .date : .double
+        let samples = try connection.rows("SELECT \(c) FROM \(quoteIdentifier(table)) WHERE \(c) IS NOT NULL AND \(c) <> ''\(SQLiteDialect().limitOffset(limit: 50, offset: nil))").map { $0[0] }
+        if samples.isEmpty {
+            let pattern = declared.uppercased().hasPrefix("DATETIME") || !declared.uppercased().hasPrefix("DATE") ? "YYYY-MM-DD HH:MM:SS" : "YYYY-MM-DD"
+            return (.date, ForeignDateTextStyle(pattern: pattern).map(ForeignDateStorage.text))
+        }
+        if let storage = ForeignDateStorage.infer(samples: samples) { return (.date, storage) }
+        return (samples.allSatisfy { $0.doubleValue != nil } ? .double : .string, nil)
     }
 
     /// The value of a DEFAULT clause that is a literal (number, string, NULL,

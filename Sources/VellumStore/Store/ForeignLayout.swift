@@ -21,6 +21,8 @@ public final class ForeignLayout: StoreLayout {
     private let mappings: [String: EntityMapping]
     private let entityByTable: [String: String]
     private let joinTablesByName: [String: JoinTable]
+    /// Table → column → how its dates are stored, for date columns not stored as Unix seconds.
+    private let dateStorage: [String: [String: ForeignDateStorage]]
 
     public init(model: ManagedObjectModel, schema: ForeignSchema) throws(StoreError) {
         self.model = model
@@ -28,6 +30,7 @@ public final class ForeignLayout: StoreLayout {
         var mappings: [String: EntityMapping] = [:]
         var entityByTable: [String: String] = [:]
         var joins: [String: JoinTable] = [:]
+        var dates: [String: [String: ForeignDateStorage]] = [:]
         for name in model.entityNames {
             let entity = model.entity(named: name)!
             guard entity.declaration.parent == nil, entity.subentityNames.isEmpty else {
@@ -66,12 +69,20 @@ public final class ForeignLayout: StoreLayout {
                     throw Self.misfit(name, "relationship \(r.name): no foreign-key column in '\(table.name)' or '\(destinationTable.name)' stands for it")
                 }
             }
+            for (a, column) in zip(entity.attributes, columns) where a.type == .date {
+                guard let column, let spec = entity.declaration.userInfo[ForeignMappingKeys.dateStorage(a.name)] else { continue }
+                guard let storage = ForeignDateStorage(userInfoValue: spec) else {
+                    throw Self.misfit(name, "attribute \(a.name): '\(spec)' is not a date storage (text YYYY-MM-DD HH:MM:SS, unixSeconds, unixSecondsReal, unixMilliseconds, julianDay)")
+                }
+                dates[table.name, default: [:]][column] = storage
+            }
             mappings[name] = EntityMapping(entity: entity, table: table.name, attributeColumns: columns, relationshipStorage: storage)
         }
         self.mappings = mappings
         self.entityByTable = entityByTable
         joinTables = joins.keys.sorted().map { joins[$0]! }
         joinTablesByName = joins
+        dateStorage = dates
     }
 
     private static func misfit(_ entity: String, _ detail: String) -> StoreError {
@@ -81,9 +92,7 @@ public final class ForeignLayout: StoreLayout {
     private static func table(for entity: Entity, schema: ForeignSchema) throws(StoreError) -> ForeignSchema.Table {
         let name = entity.declaration.userInfo[ForeignMappingKeys.table] ?? entity.name
         guard let table = schema.table(named: name) else { throw misfit(entity.name, "the database has no table '\(name)'") }
-        guard table.hasRowID else {
-            throw misfit(entity.name, ForeignModelInference.skippedTables(ForeignSchema(tables: [table])).first?.reason ?? "'\(name)' has no rowid")
-        }
+        if let reason = table.unaddressableReason { throw misfit(entity.name, "'\(name)' is \(reason)") }
         return table
     }
 
@@ -97,6 +106,8 @@ public final class ForeignLayout: StoreLayout {
     }
 
     public func mapping(for entityName: String) -> EntityMapping? { mappings[entityName] }
+    /// The tables entities are mapped onto.
+    var mappedTables: [String] { entityByTable.keys.sorted() }
     public func joinTable(named table: String) -> JoinTable? { joinTablesByName[table] }
     /// Nothing is ever created in another program's database.
     public func schemaSQL() -> [String] { [] }
@@ -113,8 +124,28 @@ public final class ForeignLayout: StoreLayout {
 
     public func versionExpression(table: String, alias: String?) -> String {
         let prefix = alias.map { $0 + "." } ?? ""
-        let columns = schema.table(named: table)?.columns.map { prefix + dialect.quote($0.name) } ?? []
+        let columns = (versionColumns(table: table) ?? []).map { prefix + dialect.quote($0) }
         return "vellum_row_version(\(columns.joined(separator: ", ")))"
+    }
+
+    /// Every column of the table, in its order: what `versionExpression` digests.
+    public func versionColumns(table: String) -> [String]? {
+        schema.table(named: table)?.columns.map(\.name) ?? []
+    }
+
+    public func readExpression(table: String, column: String, alias: String) -> String {
+        let sql = alias + "." + dialect.quote(column)
+        return dateStorage[table]?[column]?.readSQL(sql) ?? sql
+    }
+
+    public func comparableExpression(table: String, column: String, alias: String) -> String {
+        let sql = alias + "." + dialect.quote(column)
+        return dateStorage[table]?[column]?.secondsSQL(sql) ?? sql
+    }
+
+    /// What is written into `column` of `table` for `value`: a date in the form the column stores dates in.
+    public func storedForm(_ value: Value, table: String, column: String) -> Value {
+        dateStorage[table]?[column]?.stored(value) ?? value
     }
 
     public func keyAttributeColumn(table: String) -> String? {

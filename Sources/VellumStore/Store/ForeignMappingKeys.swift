@@ -9,6 +9,11 @@ public enum ForeignMappingKeys {
     public static func column(_ attribute: String) -> String { "sqlite.column.\(attribute)" }
     public static func foreignKey(_ relationship: String) -> String { "sqlite.foreignKey.\(relationship)" }
     public static func joinTable(_ relationship: String) -> String { "sqlite.joinTable.\(relationship)" }
+    /// How a date attribute's column stores dates (`ForeignDateStorage.userInfoValue`).
+    public static func dateStorage(_ attribute: String) -> String { "sqlite.dateStorage.\(attribute)" }
+    /// Why the entity's rows cannot be written (a view, a table without a primary key):
+    /// shown by `vellum model`; the layout decides from the schema, not from this.
+    public static let readOnly = "sqlite.readOnly"
 
     /// A JSON array `["table", "sourceColumn", "targetColumn"]`, readable and editable in the model's JSON.
     static func joinSpec(table: String, source: String, target: String) -> String {

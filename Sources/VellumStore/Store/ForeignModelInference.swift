@@ -8,18 +8,14 @@ import Foundation
 /// Where each name comes from is kept in the entities' `userInfo`
 /// (`ForeignMappingKeys`), so a saved and edited model still finds its columns.
 public enum ForeignModelInference {
-    /// Tables that cannot be entities, with the reason (views and `WITHOUT ROWID`
-    /// tables: no rowid to address their rows by).
+    /// Tables that cannot be entities, with the reason (a table or view with a column
+    /// named `rowid` that is not its `INTEGER PRIMARY KEY`: nothing to address its rows by).
     public static func skippedTables(_ schema: ForeignSchema) -> [(table: String, reason: String)] {
-        schema.tables.compactMap { t in
-            if t.isView { return (t.name, "a view: its rows have no key to address them by (not supported yet)") }
-            if t.withoutRowID { return (t.name, "a WITHOUT ROWID table: its rows have no rowid to address them by (not supported yet)") }
-            return nil
-        }
+        schema.tables.compactMap { t in t.unaddressableReason.map { (t.name, $0) } }
     }
 
     public static func model(for schema: ForeignSchema, connection: Connection) throws(StoreError) -> ManagedObjectModel {
-        let tables = schema.tables.filter(\.hasRowID)
+        let tables = schema.tables.filter { $0.identity != nil }
         let included = Set(tables.map { $0.name.lowercased() })
         var entities: [String: EntityDescription] = [:]
         var relationshipColumns: [String: Set<String>] = [:]  // table → FK columns that became relationships
@@ -37,11 +33,14 @@ public enum ForeignModelInference {
         for t in tables {
             var e = EntityDescription(name: t.name)
             e.userInfo[ForeignMappingKeys.table] = t.name
+            if let reason = t.readOnlyReason { e.userInfo[ForeignMappingKeys.readOnly] = reason }
             var taken: Set<String> = []
             for c in t.columns where !(relationshipColumns[t.name]?.contains(c.name.lowercased()) ?? false) {
                 let name = uniqueName(propertyName(c.name), taken: &taken)
-                e.attributes.append(try attribute(name: name, column: c, table: t, connection: connection))
+                let (a, dates) = try attribute(name: name, column: c, table: t, connection: connection)
+                e.attributes.append(a)
                 e.userInfo[ForeignMappingKeys.column(name)] = c.name
+                if let dates { e.userInfo[ForeignMappingKeys.dateStorage(name)] = dates.userInfoValue }
             }
             for set in t.uniqueColumnSets {
                 let names = set.compactMap { col in e.attributes.first { e.userInfo[ForeignMappingKeys.column($0.name)]?.caseInsensitiveCompare(col) == .orderedSame }?.name }
@@ -85,11 +84,14 @@ public enum ForeignModelInference {
     }
 
     /// An attribute for a column: its type from the declared type (SQLite's affinity
-    /// rules and common names) and, for dates, from how the values are stored.
+    /// rules and common names) and, for dates, from how the values are stored (returned too).
     static func attribute(name: String, column c: ForeignSchema.Column, table: ForeignSchema.Table,
-                          connection: Connection) throws(StoreError) -> AttributeDescription {
+                          connection: Connection) throws(StoreError) -> (AttributeDescription, ForeignDateStorage?) {
         var type = ForeignColumnType.attributeType(declared: c.declaredType)
-        if type == .date { type = try ForeignColumnType.dateColumnType(column: c.name, table: table.name, connection: connection) }
+        var dates: ForeignDateStorage?
+        if type == .date {
+            (type, dates) = try ForeignColumnType.dateColumnType(column: c.name, declared: c.declaredType, table: table.name, connection: connection)
+        }
         var a = AttributeDescription(name: name, type: type)
         let isKey = table.integerPrimaryKey?.caseInsensitiveCompare(c.name) == .orderedSame
         // The key and columns SQLite fills with a default may be left empty.
@@ -97,7 +99,7 @@ public enum ForeignModelInference {
         if let text = c.defaultSQL, let literal = ForeignColumnType.literal(text), let v = try? literal.coerced(to: type) {
             a.defaultValue = v
         }
-        return a
+        return (a, dates)
     }
 
     /// A property name for a column: names may not start with `_`.

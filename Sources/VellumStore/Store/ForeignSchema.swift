@@ -51,12 +51,57 @@ public struct ForeignSchema: Sendable, Hashable {
         /// True when rows have a rowid that can address them.
         public var hasRowID: Bool { !isView && !withoutRowID }
 
+        /// How rows are told apart (`RowIdentity`); nil when they cannot be, with
+        /// `unaddressableReason` saying why. A declared primary key is the identity
+        /// wherever there is one (it survives `VACUUM`, a rowid need not): the rowid only
+        /// where it is the `INTEGER PRIMARY KEY`, or where the table declares no key at all
+        /// (then it is read-only, `readOnlyReason`).
+        public var identity: RowIdentity? {
+            if let c = column(named: "rowid"), c.name != integerPrimaryKey { return nil }
+            if isView { return columns.isEmpty ? nil : .rowDigest(columns.map(\.name)) }
+            if integerPrimaryKey != nil { return .rowid }
+            let key = primaryKey
+            if key.isEmpty { return hasRowID ? .rowid : nil }
+            if key.count == 1, let c = column(named: key[0]), c.declaredType.uppercased().contains("INT") { return .keyColumn(c.name) }
+            return .keyDigest(key)
+        }
+
+        public var unaddressableReason: String? {
+            guard identity == nil else { return nil }
+            let kind = isView ? "a view" : withoutRowID ? "a WITHOUT ROWID table" : "a table"
+            return "\(kind) with a column named rowid: its rows have no key to address them by"
+        }
+
+        /// Why rows of this table or view cannot be added, changed or deleted, or nil.
+        public var readOnlyReason: String? {
+            if isView { return "\(name) is a view: its rows cannot be added, changed or deleted here (change the tables it reads from)" }
+            guard identity == .rowid, integerPrimaryKey == nil else { return nil }
+            return "\(name) has no primary key: its rows are known only by their rowid, which VACUUM may renumber, so they cannot be added, changed or deleted here (give the table a PRIMARY KEY to edit it)"
+        }
+
         public func column(named name: String) -> Column? {
             columns.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }
         }
     }
 
-    /// Tables and views, sorted by name; SQLite's own (`sqlite_*`) left out.
+    /// How the rows of a table or view are addressed: the integer that is each
+    /// row's object ID key (`ForeignLayout` reads it as `rowid` through a
+    /// per-connection TEMP view where the table has no rowid).
+    public enum RowIdentity: Sendable, Hashable {
+        /// The rowid (an `INTEGER PRIMARY KEY` where there is one).
+        case rowid
+        /// A table's one integer primary-key column that is not the rowid (`INT PRIMARY KEY`,
+        /// a `WITHOUT ROWID` table's integer key).
+        case keyColumn(String)
+        /// A digest of a table's primary-key columns (text or composite keys), rowid table or not.
+        case keyDigest([String])
+        /// A view's rows (read-only): a digest of all its columns and the row's
+        /// number among equal rows.
+        case rowDigest([String])
+    }
+
+    /// Tables and views, sorted by name; SQLite's own (`sqlite_*`) and Vellum's own
+    /// (`_vellum_*`: the history `vellum track` adds) left out.
     public var tables: [Table]
 
     public func table(named name: String) -> Table? {
@@ -67,18 +112,18 @@ public struct ForeignSchema: Sendable, Hashable {
     public static func read(_ connection: Connection) throws(StoreError) -> ForeignSchema {
         var tables: [Table] = []
         let objects = try connection.rows(
-            "SELECT type, name, coalesce(sql, '') FROM sqlite_master WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name")
+            "SELECT type, name, coalesce(sql, '') FROM sqlite_master WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name NOT LIKE '\\_vellum\\_%' ESCAPE '\\' ORDER BY name")
         for row in objects {
             guard let type = row[0].stringValue, let name = row[1].stringValue else { continue }
             let sql = row[2].stringValue ?? ""
             let normalized = sql.uppercased().filter { !$0.isWhitespace }
             var columns: [Column] = []
-            for c in try connection.rows("SELECT name, type, \"notnull\", dflt_value, pk FROM pragma_table_info(?)", [.string(name)]) {
+            for c in try connection.rows("SELECT name, type, \"notnull\", dflt_value, pk FROM pragma_table_info(?, 'main')", [.string(name)]) {
                 columns.append(Column(name: c[0].stringValue ?? "", declaredType: c[1].stringValue ?? "", notNull: c[2].integerValue == 1,
                                       defaultSQL: c[3].stringValue ?? c[3].integerValue.map(String.init), primaryKeyPosition: Int(c[4].integerValue ?? 0)))
             }
             var keys: [Int64: ForeignKey] = [:]
-            for k in try connection.rows("SELECT id, \"table\", \"from\", \"to\", on_delete FROM pragma_foreign_key_list(?) ORDER BY id, seq", [.string(name)]) {
+            for k in try connection.rows("SELECT id, \"table\", \"from\", \"to\", on_delete FROM pragma_foreign_key_list(?, 'main') ORDER BY id, seq", [.string(name)]) {
                 let id = k[0].integerValue ?? 0
                 var key = keys[id] ?? ForeignKey(table: k[1].stringValue ?? "", from: [], to: [], onDelete: k[4].stringValue ?? "NO ACTION")
                 key.from.append(k[2].stringValue ?? "")
@@ -86,9 +131,9 @@ public struct ForeignSchema: Sendable, Hashable {
                 keys[id] = key
             }
             var unique: [[String]] = []
-            for index in try connection.rows("SELECT name, origin FROM pragma_index_list(?) WHERE \"unique\" = 1 AND partial = 0", [.string(name)]) {
+            for index in try connection.rows("SELECT name, origin FROM pragma_index_list(?, 'main') WHERE \"unique\" = 1 AND partial = 0", [.string(name)]) {
                 guard let indexName = index[0].stringValue, index[1].stringValue != "pk" else { continue }
-                let names = try connection.rows("SELECT name FROM pragma_index_info(?) ORDER BY seqno", [.string(indexName)]).compactMap { $0[0].stringValue }
+                let names = try connection.rows("SELECT name FROM pragma_index_info(?, 'main') ORDER BY seqno", [.string(indexName)]).compactMap { $0[0].stringValue }
                 if names.count == names.filter({ !$0.isEmpty }).count, !names.isEmpty { unique.append(names) }
             }
             tables.append(Table(name: name, isView: type == "view", withoutRowID: normalized.split(separator: ")").last?.contains("WITHOUTROWID") == true,

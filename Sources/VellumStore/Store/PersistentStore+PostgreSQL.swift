@@ -6,6 +6,7 @@ extension PersistentStore {
         let writer: Connection
         let layout: PostgreSQLLayout
         let identifier: String
+        let hasHistory: Bool
     }
 
     /// Connects, creates the store when the schema holds none (with `createIfMissing`
@@ -16,6 +17,8 @@ extension PersistentStore {
             throw .invalidOperation("\(url): name the schema that holds the store (?schema=name)")
         }
         let db = try PGConnection(url: url)
+        // The history triggers skip this connection's writes: saves record their own history.
+        try db.addSessionSetting("SET \(PostgreSQLHistorySchema.writerSetting) TO 'on'")
         let engine = PGEngine(connection: db)
         let writer = Connection(remote: engine)
         let holdsStore = try engine.tableExists(metadataTable)
@@ -26,8 +29,8 @@ extension PersistentStore {
             guard let model else { throw .invalidOperation("\(url): no store in the schema and no model to create one with") }
             let layout = PostgreSQLLayout(base: options.layout(model))
             let uuid = UUID().uuidString
-            try PostgreSQLSchema.createStore(on: db, layout: layout, uuid: uuid)
-            return PostgreSQLOpening(writer: writer, layout: layout, identifier: uuid)
+            try PostgreSQLSchema.createStore(on: db, layout: layout, uuid: uuid, history: options.recordsHistory)
+            return PostgreSQLOpening(writer: writer, layout: layout, identifier: uuid, hasHistory: options.recordsHistory)
         }
         let meta = try PostgreSQLSchema.metadata(db)
         let stored: ManagedObjectModel?
@@ -41,7 +44,12 @@ extension PersistentStore {
             throw .invalidOperation("\(url): no model given and none stored in the schema")
         }
         let layout = PostgreSQLLayout(base: options.layout(resolved))
-        if !options.readOnly { try PostgreSQLChangeNotification.installIfMissing(on: db, layout: layout) }
-        return PostgreSQLOpening(writer: writer, layout: layout, identifier: meta["uuid"] ?? "")
+        if !options.readOnly {
+            try PostgreSQLChangeNotification.installIfMissing(on: db, layout: layout)
+            // A store created before PostgreSQL stores had history gets it now.
+            if options.recordsHistory { try PostgreSQLHistorySchema.installIfMissing(on: db, layout: layout) }
+        }
+        let hasHistory = try engine.tableExists(HistorySchema.changes)
+        return PostgreSQLOpening(writer: writer, layout: layout, identifier: meta["uuid"] ?? "", hasHistory: hasHistory)
     }
 }

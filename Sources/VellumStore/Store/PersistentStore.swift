@@ -116,10 +116,22 @@ public final class PersistentStore: @unchecked Sendable {
     public static func isWritable(_ path: String) -> Bool { StoreFileAccess.isWritable(path) }
 
     /// `file:` URI for `path` with `immutable=1` (read without locks, WAL or shared memory).
+    /// Percent-encoded by hand, byte by byte: Foundation's `addingPercentEncoding` with a
+    /// `CharacterSet` cost ≈ 1 M instructions, more than a raw `ALTER TABLE` (`docs/benchmarks.md`).
     static func immutableURI(_ path: String) -> String {
-        let allowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~/")
         let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-        return "file:" + (absolute.addingPercentEncoding(withAllowedCharacters: allowed) ?? absolute) + "?immutable=1"
+        let hex = Array("0123456789ABCDEF".utf8)
+        var bytes = Array("file:".utf8)
+        for b in absolute.utf8 {
+            switch b {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
+                bytes.append(b)
+            default:
+                bytes += [UInt8(ascii: "%"), hex[Int(b >> 4)], hex[Int(b & 0x0F)]]
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self) + "?immutable=1"
     }
 
     /// Opens (or creates) a store. With `model` nil, the model stored in the file is used.
@@ -216,7 +228,9 @@ public final class PersistentStore: @unchecked Sendable {
         let resolvedModel: ManagedObjectModel
         if let model { resolvedModel = model } else { resolvedModel = try ForeignModelInference.model(for: schema, connection: writer) }
         self.model = resolvedModel
-        layout = try ForeignLayout(model: resolvedModel, schema: schema)
+        let foreign = try ForeignLayout(model: resolvedModel, schema: schema)
+        try foreign.prepare(writer)
+        layout = foreign
         let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
         identifier = "sqlite-" + SHA256.hex(absolute).prefix(16)
         hasHistory = try writer.tableExists(HistorySchema.changes)
@@ -242,7 +256,7 @@ public final class PersistentStore: @unchecked Sendable {
         hasHistory = false
         self.writeRefusal = writeRefusal
         writer.dateEpochSince1970 = layout.dateEpochSince1970
-        idScopes = Self.scopes(model, identifier)
+        idScopes = Self.scopes(model, identifier, uriScheme: layout is CoreDataLayout ? ObjectID.coreDataScheme : ObjectID.vellumScheme)
     }
 
     /// Opens (or creates, with `createIfMissing` and a model) a store in a PostgreSQL
@@ -257,7 +271,7 @@ public final class PersistentStore: @unchecked Sendable {
         self.model = opened.layout.model
         layout = opened.layout
         identifier = opened.identifier
-        hasHistory = false
+        hasHistory = opened.hasHistory
         writer = opened.writer
         idScopes = Self.scopes(opened.layout.model, identifier)
     }
@@ -265,10 +279,10 @@ public final class PersistentStore: @unchecked Sendable {
     /// The server behind the store's connections (nil for a SQLite file).
     public var remoteEngine: (any RemoteEngine)? { writer.remote }
 
-    private static func scopes(_ model: ManagedObjectModel, _ identifier: String) -> [String: ObjectIDScope] {
+    private static func scopes(_ model: ManagedObjectModel, _ identifier: String, uriScheme: String = ObjectID.vellumScheme) -> [String: ObjectIDScope] {
         var scopes: [String: ObjectIDScope] = [:]
         for e in model.entitiesByName.values {
-            scopes[e.name] = ObjectIDScope.intern(entityName: e.name, rootName: e.rootName, storeIdentifier: identifier)
+            scopes[e.name] = ObjectIDScope.intern(entityName: e.name, rootName: e.rootName, storeIdentifier: identifier, uriScheme: uriScheme)
         }
         return scopes
     }
@@ -368,8 +382,14 @@ public final class PersistentStore: @unchecked Sendable {
     func historyTransaction() throws -> Int64? {
         guard let pending = pendingHistory else { return nil }
         if let seq = pending.sequence { return seq }
-        try writer.run(HistorySchema.openTransactionSQL(), [pending.author.map(Value.string) ?? .null, .integer(Int64(getpid()))])
-        let seq = writer.lastInsertRowID
+        let values: [Value] = [pending.author.map(Value.string) ?? .null, .integer(Int64(getpid()))]
+        let seq: Int64
+        if writer.remote != nil {
+            seq = try writer.scalarInt(PostgreSQLHistorySchema.openTransactionSQL, values) ?? 0
+        } else {
+            try writer.run(HistorySchema.openTransactionSQL(), values)
+            seq = writer.lastInsertRowID
+        }
         pendingHistory?.sequence = seq
         return seq
     }
@@ -399,6 +419,7 @@ public final class PersistentStore: @unchecked Sendable {
         let c = try Connection(path: access.connectionPath(path),
                                options: access.openOptions(busyTimeoutMilliseconds: options.busyTimeoutMilliseconds, journalModeWAL: !options.inMemory && !isForeign))
         c.dateEpochSince1970 = layout.dateEpochSince1970
+        try layout.prepare(c)
         return c
     }
 
@@ -418,6 +439,7 @@ public final class PersistentStore: @unchecked Sendable {
     public func objectID(uri: String) -> ObjectID? {
         guard let (store, entity, key) = ObjectID.parse(uri), let e = model.entity(named: entity) else { return nil }
         if case .permanent = key, store != identifier { return nil }
+        if case .permanent = key, let scope = idScopes[entity] { return ObjectID(scope: scope, key: key) }
         return ObjectID(entityName: entity, rootName: e.rootName, key: key, storeIdentifier: identifier)
     }
 }

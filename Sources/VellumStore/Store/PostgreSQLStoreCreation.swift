@@ -3,9 +3,10 @@ import Foundation
 extension PostgreSQLSchema {
     /// Creates a store of `layout`'s model in the schema the connection's URL names
     /// (creating the schema if needed), in one transaction: the metadata table
-    /// (format, model and its hash), the `vellum_*` functions, the tables. A schema
-    /// that already holds a store is refused and left as it is.
-    public static func createStore(on db: PGConnection, layout: PostgreSQLLayout, uuid: String = UUID().uuidString) throws(StoreError) {
+    /// (format, model and its hash), the `vellum_*` functions, the tables, and unless
+    /// `history` is false the history tables and triggers (`PostgreSQLHistorySchema`).
+    /// A schema that already holds a store is refused and left as it is.
+    public static func createStore(on db: PGConnection, layout: PostgreSQLLayout, uuid: String = UUID().uuidString, history: Bool = true) throws(StoreError) {
         let d = PostgreSQLDialect()
         guard let schema = db.url.schema else {
             throw .invalidOperation("\(db.url): name the schema to create the store in (?schema=name)")
@@ -29,6 +30,7 @@ extension PostgreSQLSchema {
             ]
             for (k, v) in rows { try db.query("INSERT INTO \(metadata) (key, value) VALUES ($1, $2)", [.string(k), .string(v)]) }
             for statement in layout.schemaSQL() { try db.execute(statement) }
+            if history { for statement in PostgreSQLHistorySchema.schemaSQL(layout: layout) { try db.execute(statement) } }
             try db.execute("COMMIT")
         } catch {
             try? db.execute("ROLLBACK")

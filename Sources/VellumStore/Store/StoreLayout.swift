@@ -86,6 +86,11 @@ public protocol StoreLayout: Sendable {
     /// that each update bumps, or a value computed from the row's columns (so that
     /// any writer's change to them changes it) where there is none.
     func versionExpression(table: String, alias: String?) -> String
+    /// Where `versionExpression` is `vellum_row_version` of columns of `table` (no version
+    /// column): those columns, so a reader that selects them anyway digests them itself
+    /// (`Statement.rowVersion(columns:)`) instead of SQLite reading each twice; nil (the
+    /// default) when the version is a column or any other expression.
+    func versionColumns(table: String) -> [String]?
     /// False when the tables have no entity and version columns: inserts and updates
     /// leave them out, write only what changed, and read the row back after writing.
     var writesSystemColumns: Bool { get }
@@ -101,6 +106,83 @@ public protocol StoreLayout: Sendable {
     /// inserts use (Core Data's `Z_MAX`, a PostgreSQL identity sequence); nil where the
     /// table's largest key is enough.
     func keysHandedOutSQL(table: String) -> String?
+    /// SQL reading `column` of `table` seen as `alias` in the form its attribute's
+    /// type is read in: the column itself, or a conversion where the layout stores
+    /// values in another form (another program's dates as milliseconds or Julian days).
+    func readExpression(table: String, column: String, alias: String) -> String
+    /// SQL comparing and sorting `column` of `table` seen as `alias` as its attribute's
+    /// values compare (dates as Unix seconds, whatever form they are stored in).
+    func comparableExpression(table: String, column: String, alias: String) -> String
+    /// Readies a new connection to the store's file (TEMP views for another program's
+    /// tables without a rowid); must not change the file.
+    func prepare(_ connection: Connection) throws(StoreError)
+
+    // Versions and what a save writes beside its rows.
+    /// The version an inserted row starts at (1).
+    var initialVersion: Int64 { get }
+    /// The version an update writes over a row at `version` (one more).
+    func nextVersion(after version: Int64) -> Int64
+    /// Run in the saving transaction once a save's rows are written: what the layout
+    /// keeps beside them (Core Data's companion columns and persistent history). `save`
+    /// lists the written rows (called only by layouts that need them). Returns the key of
+    /// a history transaction recorded for the save, which change reading then skips as
+    /// this store's own (`PersistentStore.ownTransactions`), or nil.
+    func finishSave(_ db: Connection, _ save: () -> SavedRows) throws(StoreError) -> Int64?
+    /// How other writers' changes are learnt (`ChangeDetection.swift`).
+    var changeSource: LayoutChangeSource { get }
+
+    // Writing tables without system columns (`writesSystemColumns` false).
+    /// Why rows of `table` cannot be written (a view), or nil.
+    func readOnlyReason(table: String) -> String?
+    /// The columns of `table` that make up a row's key: written on insert, never changed.
+    func keyColumns(table: String) -> [String]
+    /// SQL over the columns of `table` (unaliased) for the key of a row it stores, where that
+    /// is not the rowid: an insert then leaves the key out and reads it back (`RETURNING`).
+    func insertedKeySQL(table: String) -> String?
+    /// Where writes of `table` go and the condition finding the row whose key is `?`.
+    func rowWriteTarget(table: String) -> RowWriteTarget
+    /// What is written into `column` of `table` for `value` (another program's date forms).
+    func storedForm(_ value: Value, table: String, column: String) -> Value
+    /// `failure` of a write to `table` worded with what the layout knows of the schema
+    /// (the foreign keys involved, a CHECK constraint's text); unchanged by default.
+    func describe(_ failure: SQLiteFailure, writing table: String, deleting: Bool) -> SQLiteFailure
+}
+
+/// A row a save wrote, as a layout sees it: the concrete entity's name and the row's key.
+public struct SavedRow: Sendable, Hashable {
+    public var entity: String
+    public var key: Int64
+    public init(entity: String, key: Int64) {
+        self.entity = entity
+        self.key = key
+    }
+}
+
+/// The rows one save wrote, and who saved (`StoreLayout.finishSave`).
+public struct SavedRows: Sendable {
+    public var inserted: [SavedRow]
+    public var updated: [SavedRow]
+    public var deleted: [SavedRow]
+    public var author: String?
+    public var contextName: String?
+    public init(inserted: [SavedRow], updated: [SavedRow], deleted: [SavedRow], author: String?, contextName: String?) {
+        self.inserted = inserted
+        self.updated = updated
+        self.deleted = deleted
+        self.author = author
+        self.contextName = contextName
+    }
+}
+
+/// Where a layout's writes of one table go: the table (or `main.` table under a TEMP
+/// view) and the condition finding the row whose key is bound to `?`.
+public struct RowWriteTarget: Sendable, Hashable {
+    public var target: String
+    public var match: String
+    public init(target: String, match: String) {
+        self.target = target
+        self.match = match
+    }
 }
 
 extension StoreLayout {
@@ -108,11 +190,27 @@ extension StoreLayout {
     public func versionExpression(table: String, alias: String?) -> String {
         (alias.map { $0 + "." } ?? "") + dialect.quote(versionColumn)
     }
+    public func versionColumns(table: String) -> [String]? { nil }
     public var writesSystemColumns: Bool { true }
     public func keyAttributeColumn(table: String) -> String? { nil }
     public var dateEpochSince1970: Double { 0 }
     public func storedEntity(_ entityName: String) -> Value { .string(entityName) }
     public func keysHandedOutSQL(table: String) -> String? { nil }
+    public func readExpression(table: String, column: String, alias: String) -> String { alias + "." + dialect.quote(column) }
+    public func comparableExpression(table: String, column: String, alias: String) -> String { alias + "." + dialect.quote(column) }
+    public func prepare(_ connection: Connection) throws(StoreError) {}
+    public var initialVersion: Int64 { 1 }
+    public func nextVersion(after version: Int64) -> Int64 { version + 1 }
+    public func finishSave(_ db: Connection, _ save: () -> SavedRows) throws(StoreError) -> Int64? { nil }
+    public var changeSource: LayoutChangeSource { .vellumHistory }
+    public func readOnlyReason(table: String) -> String? { nil }
+    public func keyColumns(table: String) -> [String] { keyAttributeColumn(table: table).map { [$0] } ?? [] }
+    public func insertedKeySQL(table: String) -> String? { nil }
+    public func rowWriteTarget(table: String) -> RowWriteTarget {
+        RowWriteTarget(target: dialect.quote(table), match: "\(qualifiedKey()) = ?")
+    }
+    public func storedForm(_ value: Value, table: String, column: String) -> Value { value }
+    public func describe(_ failure: SQLiteFailure, writing table: String, deleting: Bool) -> SQLiteFailure { failure }
 
     /// Key, entity and version of rows of `table`, prefixed with `alias.` (for select lists).
     public func systemColumns(table: String, alias: String? = nil) -> String {

@@ -3,26 +3,26 @@ import Foundation
 /// Text written to a file descriptor through a 64 KiB buffer: output flows out
 /// as it is produced (memory stays flat however much is written). Used for the
 /// temporary files of `SafeFileWriter` and for streaming standard output.
-public struct FileOutput {
-    public let descriptor: Int32
+package struct FileOutput {
+    package let descriptor: Int32
     /// The name used in errors.
-    public let name: String
+    package let name: String
     private var buffer: [UInt8] = []
-    public static let bufferSize = 1 << 16
+    package static let bufferSize = 1 << 16
 
-    public init(descriptor: Int32, name: String) {
+    package init(descriptor: Int32, name: String) {
         self.descriptor = descriptor
         self.name = name
         buffer.reserveCapacity(Self.bufferSize)
     }
 
-    public mutating func write(_ text: String) throws {
+    package mutating func write(_ text: String) throws {
         buffer.append(contentsOf: text.utf8)
         if buffer.count >= Self.bufferSize { try flush() }
     }
 
     /// Writes out what is buffered (retrying short writes and EINTR).
-    public mutating func flush() throws {
+    package mutating func flush() throws {
         var offset = 0
         try buffer.withUnsafeBytes { bytes in
             while offset < bytes.count {

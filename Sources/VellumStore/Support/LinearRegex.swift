@@ -6,29 +6,29 @@ import Foundation
 /// What it cannot run (backreferences, lookaround, possessive and atomic groups)
 /// is refused when compiled, and a match that would exceed `stepBudget` throws:
 /// an answer is never a silent "no match".
-public struct LinearRegex: Sendable {
+package struct LinearRegex: Sendable {
     let program: RegexProgram
     /// DFAs built by earlier matches, reused (SQL matches once per row).
     private let dfas: DFAPool?
     /// Thread steps one match may take (about a second of work), so no single
     /// value can stall a query for long.
-    public static let stepBudget = 200_000_000
+    package static let stepBudget = 200_000_000
 
-    public init(_ pattern: String) throws(RegexError) {
+    package init(_ pattern: String) throws(RegexError) {
         var parser = RegexParser(pattern)
         program = try RegexProgram(parser.parse(flags: .init()))
         dfas = RegexDFA(program).map(DFAPool.init)
     }
 
     /// The compiled pattern, shared across threads and calls (SQL calls once per row).
-    public static func cached(_ pattern: String) throws(RegexError) -> LinearRegex {
+    package static func cached(_ pattern: String) throws(RegexError) -> LinearRegex {
         try cache.regex(pattern).get()
     }
 
     private static let cache = LinearRegexCache()
 
     /// True when the whole of `text` matches.
-    public func matchesWhole(_ text: String, budget: Int = stepBudget) throws(RegexError) -> Bool {
+    package func matchesWhole(_ text: String, budget: Int = stepBudget) throws(RegexError) -> Bool {
         if let dfas {
             var dfa = dfas.take()
             let answer = try dfa.matchesWhole(text, budget: budget)

@@ -40,6 +40,15 @@ final class PagedKeyTable<Element> {
         page(pk >> KeyPage<Element>.shift, creating: false)?.slots[Int(pk & KeyPage<Element>.mask)]
     }
 
+    /// `value(for:)` through the caller's own last-page cache: reads nothing but the
+    /// pages and writes nothing, so it may run on another thread beside this table's
+    /// other reads (not beside a write: callers that share a table copy it before writing).
+    func value(for pk: Int64, cache: inout KeyPage<Element>?) -> Element? {
+        let number = pk >> KeyPage<Element>.shift
+        if cache?.number != number { cache = pages.page(number) }
+        return cache?.slots[Int(pk & KeyPage<Element>.mask)]
+    }
+
     /// Stores `value` under `pk`; returns the value it replaced.
     @discardableResult
     func insert(_ value: Element, for pk: Int64) -> Element? {

@@ -6,9 +6,9 @@ import Foundation
 /// says so (after asking the user), and never partially: the text goes to a
 /// temporary file in the same directory that is renamed into place only when
 /// complete. Every command that writes a file the user named goes through here.
-public struct SafeFileWriter: Sendable {
+package struct SafeFileWriter: Sendable {
     /// What is at the destination now.
-    public enum Destination: Sendable, Equatable {
+    package enum Destination: Sendable, Equatable {
         /// Nothing: writing creates the file.
         case new
         /// An ordinary file: replacing it needs the user's yes.
@@ -16,15 +16,15 @@ public struct SafeFileWriter: Sendable {
     }
 
     /// Files that must never be written, with their journals (the open store).
-    public let protectedPaths: [String]
+    package let protectedPaths: [String]
 
-    public init(protecting protectedPaths: [String] = []) {
+    package init(protecting protectedPaths: [String] = []) {
         self.protectedPaths = protectedPaths
     }
 
     /// `path` with `~` expanded, made absolute, `..` and symlinks resolved
     /// (a missing file's folder is resolved, so a new file lands where the folder really is).
-    public static func resolve(_ path: String) -> String {
+    package static func resolve(_ path: String) -> String {
         let expanded = (path as NSString).expandingTildeInPath
         let absolute = expanded.hasPrefix("/") ? expanded : FileManager.default.currentDirectoryPath + "/" + expanded
         if let real = realpath(absolute, nil) {
@@ -39,7 +39,7 @@ public struct SafeFileWriter: Sendable {
     }
 
     /// Where `path` would be written, or why it must not be.
-    public func check(_ path: String) throws(FileWriteError) -> Destination {
+    package func check(_ path: String) throws(FileWriteError) -> Destination {
         let target = Self.resolve(path)
         var info = stat()
         guard lstat(target, &info) == 0 else {
@@ -59,7 +59,7 @@ public struct SafeFileWriter: Sendable {
     /// Writes what `body` produces to `path` through a temporary file renamed into
     /// place once `body` returns. With `replacing` false an existing file is an
     /// error (checked atomically by the final link). If `body` throws, nothing changes.
-    public func write(to path: String, replacing: Bool, _ body: (inout FileOutput) throws -> Void) throws {
+    package func write(to path: String, replacing: Bool, _ body: (inout FileOutput) throws -> Void) throws {
         let destination = try check(path)
         if destination == .existing && !replacing { throw FileWriteError.exists(path: path) }
         let target = Self.resolve(path)
@@ -88,13 +88,13 @@ public struct SafeFileWriter: Sendable {
     }
 
     /// `write(to:replacing:_:)` for text already in memory.
-    public func write(_ text: String, to path: String, replacing: Bool) throws {
+    package func write(_ text: String, to path: String, replacing: Bool) throws {
         try write(to: path, replacing: replacing) { try $0.write(text) }
     }
 
     /// Moves a complete file to `target` only if nothing is there: link(2) fails
     /// with EEXIST instead of replacing, so of two writers only one succeeds.
-    public static func placeNew(_ temporary: String, at target: String, path: String) throws(FileWriteError) {
+    package static func placeNew(_ temporary: String, at target: String, path: String) throws(FileWriteError) {
         guard link(temporary, target) == 0 else {
             if errno == EEXIST { throw .exists(path: path) }
             throw .io(path: path, detail: FileWriteError.lastErrno)
@@ -103,7 +103,7 @@ public struct SafeFileWriter: Sendable {
     }
 
     /// Flushes a folder's entries (a rename or link) to disk.
-    public static func syncFolder(_ folder: String) {
+    package static func syncFolder(_ folder: String) {
         let fd = open(folder, O_RDONLY | O_DIRECTORY)
         guard fd >= 0 else { return }
         fsync(fd)
@@ -111,7 +111,7 @@ public struct SafeFileWriter: Sendable {
     }
 
     /// True when the file starts like an SQLite database or WAL journal.
-    public static func holdsDatabase(_ path: String) -> Bool {
+    package static func holdsDatabase(_ path: String) -> Bool {
         guard let handle = FileHandle(forReadingAtPath: path) else { return false }
         defer { try? handle.close() }   // read-only: closing cannot lose data
         // Unreadable: nothing shows it is a database; the write that follows reports its own failure.
@@ -137,7 +137,7 @@ public struct SafeFileWriter: Sendable {
 
     /// A new empty file `.<name>.<tag>-<random>` beside `target`, created with
     /// O_EXCL and mode 0666 less the umask (as a plain new file would be).
-    public static func createTemporary(beside target: String, tag: String, path: String) throws(FileWriteError) -> (descriptor: Int32, path: String) {
+    package static func createTemporary(beside target: String, tag: String, path: String) throws(FileWriteError) -> (descriptor: Int32, path: String) {
         let folder = (target as NSString).deletingLastPathComponent
         let name = (target as NSString).lastPathComponent
         while true {

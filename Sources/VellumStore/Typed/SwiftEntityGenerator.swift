@@ -158,7 +158,7 @@ public struct SwiftEntityGenerator: Sendable {
 
     static func typeName(_ entity: String) -> String {
         let id = capitalized(identifier(entity))
-        return keywords.contains(id) || ["Value", "Predicate", "ManagedObject"].contains(id) ? id + "Entity" : id
+        return keywords.contains(id) || ["Value", "QueryPredicate", "ManagedObject"].contains(id) ? id + "Entity" : id
     }
 
     static func identifier(_ name: String) -> String {

@@ -28,7 +28,7 @@ extension ManagedObjectContext {
     }
 
     /// A typed fetch with a predicate in the string syntax.
-    public func fetch<Root: TypedEntity>(_ type: Root.Type, where predicate: Predicate?,
+    public func fetch<Root: TypedEntity>(_ type: Root.Type, where predicate: QueryPredicate?,
                                          sortedBy sort: [TypedSort<Root>] = [], limit: Int? = nil) throws(StoreError) -> [Root] {
         var typed = try TypedFetchRequest<Root>(sortedBy: sort, limit: limit)
         typed.request.predicate = predicate

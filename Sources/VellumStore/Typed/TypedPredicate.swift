@@ -2,19 +2,19 @@ import Foundation
 
 /// A type-checked predicate over a generated type, built from key paths:
 /// `\Book.price < 5 && \Book.author?.name == "Le Guin"`. It holds the same
-/// `Predicate` the string syntax parses to (`price < 5 AND author.name == "Le Guin"`).
+/// `QueryPredicate` the string syntax parses to (`price < 5 AND author.name == "Le Guin"`).
 public struct TypedPredicate<Root: TypedEntity>: Sendable {
     /// The predicate, or why a key path could not be named (thrown when it is used).
-    let result: Result<Predicate, StoreError>
+    let result: Result<QueryPredicate, StoreError>
 
-    public init(_ predicate: Predicate) { result = .success(predicate) }
+    public init(_ predicate: QueryPredicate) { result = .success(predicate) }
     init(failure: StoreError) { result = .failure(failure) }
 
     /// The untyped predicate; throws when a key path is not a modelled property.
-    public func predicate() throws(StoreError) -> Predicate { try result.get() }
+    public func predicate() throws(StoreError) -> QueryPredicate { try result.get() }
 
     /// Joins two predicates, keeping the first failure.
-    func joined(_ other: TypedPredicate<Root>, _ join: (Predicate, Predicate) -> Predicate) -> TypedPredicate<Root> {
+    func joined(_ other: TypedPredicate<Root>, _ join: (QueryPredicate, QueryPredicate) -> QueryPredicate) -> TypedPredicate<Root> {
         switch (result, other.result) {
         case (.success(let a), .success(let b)): return TypedPredicate(join(a, b))
         case (.failure(let e), _), (_, .failure(let e)): return TypedPredicate(failure: e)
@@ -37,8 +37,8 @@ public struct TypedPredicate<Root: TypedEntity>: Sendable {
     }
 }
 
-public func && <TypedRoot>(lhs: TypedPredicate<TypedRoot>, rhs: TypedPredicate<TypedRoot>) -> TypedPredicate<TypedRoot> { lhs.joined(rhs, Predicate.and) }
-public func || <TypedRoot>(lhs: TypedPredicate<TypedRoot>, rhs: TypedPredicate<TypedRoot>) -> TypedPredicate<TypedRoot> { lhs.joined(rhs, Predicate.or) }
+public func && <TypedRoot>(lhs: TypedPredicate<TypedRoot>, rhs: TypedPredicate<TypedRoot>) -> TypedPredicate<TypedRoot> { lhs.joined(rhs, QueryPredicate.and) }
+public func || <TypedRoot>(lhs: TypedPredicate<TypedRoot>, rhs: TypedPredicate<TypedRoot>) -> TypedPredicate<TypedRoot> { lhs.joined(rhs, QueryPredicate.or) }
 public prefix func ! <TypedRoot>(operand: TypedPredicate<TypedRoot>) -> TypedPredicate<TypedRoot> {
     switch operand.result {
     case .success(let p): return TypedPredicate(.not(p))

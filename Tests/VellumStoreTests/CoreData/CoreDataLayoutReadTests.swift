@@ -84,14 +84,14 @@ import Testing
         #expect(try c.count(FetchRequest(entityName: "Continent")) == Int(try raw.scalarInt("SELECT count(*) FROM ZGEOGRAPHICREGION WHERE Z_ENT = 2") ?? -1))
         // A predicate across a to-one, a sort on a date (stored since 2001), in the same order as SQL.
         let code = try #require(try raw.scalarInt("SELECT r.ZNUMERICISO3166CODE FROM ZMOOD m JOIN ZGEOGRAPHICREGION r ON r.Z_PK = m.ZCOUNTRY GROUP BY r.Z_PK ORDER BY count(*) DESC LIMIT 1"))
-        let moods = try c.fetch("Mood", where: Predicate(format: "country.numericISO3166Code == \(code)"), sortedBy: [SortDescriptor("date", ascending: false)])
+        let moods = try c.fetch("Mood", where: QueryPredicate(format: "country.numericISO3166Code == \(code)"), sortedBy: [QuerySortDescriptor("date", ascending: false)])
         let expected = try raw.rows("SELECT m.Z_PK FROM ZMOOD m JOIN ZGEOGRAPHICREGION r ON r.Z_PK = m.ZCOUNTRY WHERE r.ZNUMERICISO3166CODE = ? ORDER BY m.ZDATE DESC, m.Z_PK",
                                     [.integer(code)]).map { $0[0].integerValue }
         #expect(!expected.isEmpty)
         #expect(moods.map(\.objectID.primaryKey) == expected)
         // A date predicate: the bound date is stored against 2001 too.
         let middle = try #require(try raw.rows("SELECT CAST(ZDATE AS REAL) FROM ZMOOD ORDER BY ZDATE LIMIT 1 OFFSET 1").first?[0].doubleValue)
-        let later = try c.count(FetchRequest(entityName: "Mood", predicate: Predicate(format: "date > $d"),
+        let later = try c.count(FetchRequest(entityName: "Mood", predicate: QueryPredicate(format: "date > $d"),
                                              variables: ["d": .date(Date(timeIntervalSinceReferenceDate: middle))]))
         #expect(later == Int(try raw.scalarInt("SELECT count(*) FROM ZMOOD WHERE ZDATE > ?", [.double(middle)]) ?? -1))
         // To-many through the inverse's column, and a to-one back.
@@ -100,7 +100,7 @@ import Testing
         let theirMoods = try region.toMany("moods")
         #expect(theirMoods.count == Int(try raw.scalarInt("SELECT count(*) FROM ZMOOD WHERE ZCOUNTRY = ?", [.integer(country)]) ?? -1))
         #expect(try theirMoods.allSatisfy { try $0.toOne("country")?.objectID == region.objectID })
-        #expect(try c.count(FetchRequest(entityName: "Country", predicate: Predicate(format: "moods.@count > 0")))
+        #expect(try c.count(FetchRequest(entityName: "Country", predicate: QueryPredicate(format: "moods.@count > 0")))
                 == Int(try raw.scalarInt("SELECT count(DISTINCT ZCOUNTRY) FROM ZMOOD") ?? -1))
         #expect(copy.originalUnchanged())
     }

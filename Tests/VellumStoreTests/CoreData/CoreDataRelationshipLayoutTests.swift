@@ -46,9 +46,12 @@ import Testing
         INSERT INTO Z_3TAGS VALUES (1, 1);
         """
 
-    static func open(_ path: String) throws -> PersistentStore {
+    static func open(_ path: String) throws -> PersistentStore { try open(path, model: model()) }
+
+    /// A store over a file built with Core Data's layout, opened with `model` through
+    /// `CoreDataLayout` (writable: these files have no metadata to check a model against).
+    static func open(_ path: String, model: ManagedObjectModel) throws -> PersistentStore {
         let writer = try Connection(path: path, options: .init(journalModeWAL: false))
-        let model = try model()
         let layout = try CoreDataLayout(model: model, schema: ForeignSchema.read(writer))
         return PersistentStore(path: path, options: StoreOptions(createIfMissing: false), access: .readWrite, writer: writer,
                                model: model, layout: layout, identifier: "TEST", writeRefusal: nil)
@@ -66,10 +69,10 @@ import Testing
         #expect(try folder.toMany("bookmarks").map { try $0["title"] } == [.string("first"), .string("second")])
         let post = try #require(try c.fetch("Post").first)
         #expect(try post.toMany("tags").map { try $0["name"] } == [.string("swift")])
-        #expect(try c.count(FetchRequest(entityName: "Tag", predicate: Predicate(format: "ANY posts.title == 'Hello'"))) == 1)
+        #expect(try c.count(FetchRequest(entityName: "Tag", predicate: QueryPredicate(format: "ANY posts.title == 'Hello'"))) == 1)
 
         // Many-to-many from either side, and a new bookmark put first in the ordered list.
-        let linux = try #require(try c.fetch("Tag", where: Predicate(format: "name == 'linux'")).first)
+        let linux = try #require(try c.fetch("Tag", where: QueryPredicate(format: "name == 'linux'")).first)
         try linux.setToMany("posts", [post])
         let newest = try c.insert("Bookmark", values: ["title": .string("zeroth")])
         try folder.setToMany("bookmarks", [newest] + (try folder.toMany("bookmarks")))
@@ -78,11 +81,14 @@ import Testing
         #expect(try sqliteShellOutput(path, "SELECT ZTITLE FROM ZBOOKMARK WHERE ZFOLDER = 1 ORDER BY Z_FOK_FOLDER") == ["zeroth", "first", "second"])
         #expect(try sqliteShellOutput(path, "SELECT Z_PK || '|' || Z_ENT || '|' || Z_OPT FROM ZBOOKMARK WHERE ZTITLE = 'zeroth'") == ["3|1|1"])
         #expect(try sqliteShellOutput(path, "SELECT Z_MAX FROM Z_PRIMARYKEY ORDER BY Z_ENT") == ["3", "1", "1", "2"])
+        // A changed relationship set is a saved update of its object (Z_OPT + 1), as in Core Data.
+        #expect(try sqliteShellOutput(path, "SELECT 'folder' || Z_OPT FROM ZFOLDER UNION ALL SELECT 'post' || Z_OPT FROM ZPOST UNION ALL SELECT 'tag' || Z_PK || '=' || Z_OPT FROM ZTAG ORDER BY 1")
+                == ["folder2", "post2", "tag1=1", "tag2=2"])
         #expect(try sqliteShellOutput(path, "PRAGMA integrity_check") == ["ok"])
 
         let again = try ManagedObjectContext(store: try Self.open(path))
         let reread = try #require(try again.fetch("Folder").first)
         #expect(try reread.toMany("bookmarks").map { try $0["title"] } == [.string("zeroth"), .string("first"), .string("second")])
-        #expect(try again.count(FetchRequest(entityName: "Post", predicate: Predicate(format: "tags.@count == 2"))) == 1)
+        #expect(try again.count(FetchRequest(entityName: "Post", predicate: QueryPredicate(format: "tags.@count == 2"))) == 1)
     }
 }

@@ -1,8 +1,9 @@
 import Foundation
 
 /// Finds back-edges between the layers of a source tree: a file of a lower
-/// layer that mentions a type or function declared at the top level of a higher
-/// layer. Works on the text (comments and string literals stripped, code inside
+/// layer that mentions a type, function, `let` or `var` declared at the top level
+/// of a higher layer, or a member declared by one of its extensions (called as
+/// `x.member` or, inside the type, `member`). Works on the text (comments and string literals stripped, code inside
 /// string interpolations kept), so it needs no compiler.
 struct LayerChecker {
     struct SourceFile {
@@ -30,6 +31,8 @@ struct LayerChecker {
         let stripped = files.map { Self.strippingCommentsAndStrings($0.text) }
         // Names visible outside their file, by the layer that declares them at the top level.
         var owner: [String: Int] = [:]
+        // Members extensions add, with the layer declaring the extension and the extended type.
+        var extensionMembers: [String: [(layer: Int, type: String)]] = [:]
         // Every name declared in a layer, at any depth (nested types shadow a higher layer's).
         var declared: [Int: Set<String>] = [:]
         for (file, text) in zip(files, stripped) {
@@ -37,6 +40,7 @@ struct LayerChecker {
             for d in Self.declarations(in: text) {
                 declared[r, default: []].insert(d.name)
                 if d.isTopLevel && !d.isFilePrivate { owner[d.name] = max(owner[d.name] ?? r, r) }
+                if let type = d.extendedType, !d.isFilePrivate { extensionMembers[d.name, default: []].append((r, type)) }
             }
         }
         var result: [Violation] = []
@@ -45,9 +49,13 @@ struct LayerChecker {
             let visible = (0...r).reduce(into: Set<String>()) { $0.formUnion(declared[$1] ?? []) }
             for (offset, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
                 var seen: Set<String> = []
-                for name in Self.referencedNames(in: line) where !seen.contains(name) {
+                for (name, isMember, isLabel) in Self.identifiers(in: line) where !isLabel && !seen.contains(name) {
                     seen.insert(name)
-                    guard let o = owner[name], o > r, !visible.contains(name) else { continue }
+                    // A member (`x.name`, or bare inside the type) that a higher layer's extension
+                    // adds to a type this layer can see; or a bare name declared at a higher top level.
+                    let added = extensionMembers[name, default: []].filter { $0.layer > r && (owner[$0.type] ?? Int.max) <= r }.map(\.layer).max()
+                    let declaringRank = isMember ? added : [owner[name], added].compactMap { $0 }.max()
+                    guard let o = declaringRank, o > r, !visible.contains(name) else { continue }
                     result.append(Violation(path: file.path, line: offset + 1, name: name,
                                             layer: file.layer, declaringLayer: layers[o]))
                 }
@@ -62,50 +70,92 @@ struct LayerChecker {
         var name: String
         var isTopLevel: Bool
         var isFilePrivate: Bool
+        /// The type whose extension declares this directly in its body: usable wherever that type is.
+        var extendedType: String? = nil
     }
 
-    private static let declarationKeywords: Set<String> = ["struct", "class", "enum", "protocol", "actor", "typealias", "func"]
+    private static let declarationKeywords: Set<String> = ["struct", "class", "enum", "protocol", "actor", "typealias", "func", "let", "var"]
 
-    /// Types and functions declared in stripped source, with whether they are at the top level.
+    /// Types, functions and values declared in stripped source, with whether they are at
+    /// the top level or members of an extension. (A `let`/`var` inside a body is recorded
+    /// too, as a name of its layer: it shadows a higher layer's.)
     static func declarations(in text: String) -> [Declaration] {
         var result: [Declaration] = []
         var depth = 0
+        // The type whose extension's body this is in; an extension whose brace has not come yet.
+        var inExtension: String? = nil, extensionPending: String? = nil
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            let words = identifiers(in: line).map(\.name)
+            let found = identifiers(in: line)
+            let words = found.map(\.name)
+            // Labels and parameter names of a signature are names of this layer too (a parameter shadows).
+            if words.contains("func") || words.contains("init") || words.contains("subscript") {
+                for label in found where label.isLabel && !label.isMember {
+                    result.append(Declaration(name: label.name, isTopLevel: false, isFilePrivate: true))
+                }
+            }
+            let first = depth == 0 ? words.first { !declarationModifiers.contains($0) } : nil
+            let opensExtension = first == "extension"
+            let extended = opensExtension ? words.drop { $0 != "extension" }.dropFirst().first : nil
+            if let first, first == "extension" || declarationKeywords.contains(first) { extensionPending = extended }
+            let extensionBody = opensExtension ? extended : depth == 1 ? inExtension : nil
             if let i = words.firstIndex(where: { declarationKeywords.contains($0) }), i + 1 < words.count,
                !(words[i] == "class" && words[i + 1] == "func") {
                 let modifiers = words[..<i]
-                result.append(Declaration(name: words[i + 1], isTopLevel: depth == 0,
-                                          isFilePrivate: modifiers.contains("private") || modifiers.contains("fileprivate")))
+                result.append(Declaration(name: words[i + 1], isTopLevel: depth == 0 && !opensExtension,
+                                          isFilePrivate: modifiers.contains("private") || modifiers.contains("fileprivate"),
+                                          extendedType: extensionBody))
             }
-            for c in line { if c == "{" { depth += 1 } else if c == "}" { depth -= 1 } }
+            for c in line {
+                if c == "{" {
+                    if depth == 0 { inExtension = extensionPending; extensionPending = nil }
+                    depth += 1
+                } else if c == "}" {
+                    depth -= 1
+                    if depth == 0 { inExtension = nil }
+                }
+            }
         }
         return result
     }
 
-    /// Identifiers on a line that may name a declaration (members after a `.` do not).
+    private static let declarationModifiers: Set<String> = ["public", "package", "internal", "private", "fileprivate", "final", "nonisolated"]
+
+    /// Identifiers on a line that may name a declaration (members after a `.` and argument labels do not).
     static func referencedNames(in line: Substring) -> [String] {
-        identifiers(in: line).filter { !$0.isMember }.map(\.name)
+        identifiers(in: line).filter { !$0.isMember && !$0.isLabel }.map(\.name)
     }
 
-    private static func identifiers(in line: Substring) -> [(name: String, isMember: Bool)] {
-        var result: [(String, Bool)] = []
+    /// Identifiers on a line, with whether each follows a `.` and whether a `:` follows it
+    /// (an argument label or parameter name). Keywords are left out.
+    static func identifiers(in line: Substring) -> [(name: String, isMember: Bool, isLabel: Bool)] {
+        var result: [(String, Bool, Bool)] = []
         var current = ""
         var previous: Character = " "
         var afterDot = false
+        var pending: (String, Bool)?
+        func finish(next: Character?) {
+            guard let (name, member) = pending else { return }
+            if !keywords.contains(name) { result.append((name, member, next == ":")) }
+            pending = nil
+        }
         for c in line {
             if c.isLetter || c == "_" || (c.isNumber && !current.isEmpty) {
+                finish(next: nil)
                 if current.isEmpty { afterDot = previous == "." }
                 current.append(c)
-            } else if !current.isEmpty {
-                result.append((current, afterDot))
-                current = ""
+            } else {
+                if !current.isEmpty { pending = (current, afterDot); current = "" }
+                if c != " " { finish(next: c) }
             }
             previous = c
         }
-        if !current.isEmpty { result.append((current, afterDot)) }
+        if !current.isEmpty { pending = (current, afterDot) }
+        finish(next: nil)
         return result
     }
+
+    /// Words of the language that are never a declaration's name where they are used.
+    private static let keywords: Set<String> = ["as", "is", "in", "try", "get", "set", "await", "throws", "rethrows", "borrowing", "consuming", "inout", "some", "any", "where", "case", "return", "self", "Self", "super", "nil", "true", "false"]
 
     // MARK: Stripping
 

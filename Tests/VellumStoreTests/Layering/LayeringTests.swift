@@ -95,6 +95,39 @@ import Testing
         ]).isEmpty)
     }
 
+    @Test func checkerSeesAnExtensionMemberOfAHigherLayer() {
+        // History's `extension PersistentStore { func othersTransactions }` called from Store.
+        let violations = Self.check([
+            ("High/Store+Others.swift", "extension Store {\n    func othersTransactions() -> [Int] { [] }\n    var isQuiet: Bool { true }\n}\n"),
+            ("Low/Store.swift", "struct Store {\n    func poll() -> Int { othersTransactions().count }\n}\nfunc read(_ s: Store) -> Bool { s.isQuiet }\n"),
+        ])
+        #expect(violations.map(\.description) == [
+            "Low/Store.swift:2: Low uses othersTransactions, which High declares (a higher layer)",
+            "Low/Store.swift:4: Low uses isQuiet, which High declares (a higher layer)",
+        ])
+    }
+
+    @Test func checkerSeesATopLevelLetOrVarOfAHigherLayer() {
+        let violations = Self.check([
+            ("High/Keywords.swift", "let predicateKeywords: Set<String> = []\npublic var counter = 0\nprivate let hidden = 1\n"),
+            ("Low/Lexer.swift", "func isKeyword(_ w: String) -> Bool { predicateKeywords.contains(w) }\nfunc bump() { counter += 1; _ = hidden }\n"),
+        ])
+        #expect(violations.map(\.description) == [
+            "Low/Lexer.swift:1: Low uses predicateKeywords, which High declares (a higher layer)",
+            "Low/Lexer.swift:2: Low uses counter, which High declares (a higher layer)",
+        ])
+    }
+
+    @Test func checkerLetsALowerLayersOwnMemberShareAnExtensionMembersName() {
+        // A higher layer's `extension Other { var name }` is not the lower layer's own `name`,
+        // nor its `save` a parameter of that name (a label and a local); only members added
+        // to the tree's own types are followed (`extension String` could be any string's).
+        #expect(Self.check([
+            ("High/Other+Name.swift", "extension Other {\n    var name: String { \"\" }\n    func save() {}\n}\nextension String {\n    var isBlank: Bool { isEmpty }\n}\n"),
+            ("Low/Item.swift", "struct Other {}\nstruct Item {\n    let name: String\n}\nfunc show(_ i: Item, save: () -> Void) -> String { save(); return i.name }\n"),
+        ]).isEmpty)
+    }
+
     @Test func checkerIgnoresFilePrivateDeclarationsOfHigherLayers() {
         #expect(Self.check([
             ("High/A.swift", "private func quote() {}\nfileprivate struct Row {}\n"),

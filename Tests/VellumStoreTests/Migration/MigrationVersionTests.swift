@@ -95,4 +95,12 @@ import Testing
         let plain = try ModelBuilder().entity("A") { $0.attribute("x", .string) }.build()
         #expect(plain.versionHash == model.versionHash)
     }
+
+    /// The Swift builder names versions as JSON does, and the name survives the store's JSON.
+    @Test func builderVersionIdentifierIsKeptAndStaysOutOfTheHash() throws {
+        let named = try ModelBuilder(versionIdentifier: "2").entity("A") { $0.attribute("x", .string) }.build()
+        #expect(named.versionIdentifier == "2")
+        #expect(try ManagedObjectModel.fromJSON(named.jsonData()).versionIdentifier == "2")
+        #expect(try ModelBuilder().entity("A") { $0.attribute("x", .string) }.build().versionHash == named.versionHash)
+    }
 }

@@ -75,16 +75,9 @@ import Testing
         let work = dir.file("work")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         for run in 1...2 {
-            let process = Process()
-            process.executableURL = program
-            process.currentDirectoryURL = work
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            process.standardError = pipe
-            try process.run()
-            let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 0, "run \(run): \(output)")
+            let result = try runProgram(program, in: work)
+            let output = result.output
+            #expect(result.status == 0, "run \(run): \(output)")
             #expect(output == "[\(Array(repeating: "Tea", count: run).joined(separator: ", "))]\n", "run \(run): \(output)")
         }
     }

@@ -39,7 +39,7 @@ import Testing
     let people = try reader.fetch(Person.self)
     print("people:", people.count, people.first?.as(Author.self)?.born ?? 0)
     let typed = try (\\Book.price < 5 && \\Book.author?.name == "Le Guin").predicate()
-    print("same tree:", typed == (try VellumStore.Predicate(format: "price < 5.0 AND author.name == 'Le Guin'")))
+    print("same tree:", typed == (try VellumStore.QueryPredicate(format: "price < 5.0 AND author.name == 'Le Guin'")))
     """
 
     @Test func generatedClassesCompileAndAProgramUsingThemRuns() throws {
@@ -68,16 +68,9 @@ import Testing
         let failure = try compiler.build([generated, main], into: executable)
         try #require(failure == nil, "\(failure ?? "")")
 
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = [dir.path("library.sqlite"), modelURL.path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(output)")
+        let run = try runProgram(executable, [dir.path("library.sqlite"), modelURL.path])
+        let output = run.output
+        #expect(run.status == 0, "\(output)")
         #expect(output == """
             cheap: ["The Dispossessed"]
             chapters: ["One", "Two", "Three"]

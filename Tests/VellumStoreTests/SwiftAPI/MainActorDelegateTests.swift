@@ -21,7 +21,7 @@ import Testing
     @Test func aMainActorClassHearsTheViewContextsChanges() async throws {
         let dir = TempDir()
         let container = try PersistentContainer(model: Fixtures.shopModel(), storeURL: dir.file("d.sqlite"))
-        let controller = ResultsController(fetchRequest: FetchRequest(entityName: "Tag", sortDescriptors: [SortDescriptor("name")]),
+        let controller = ResultsController(fetchRequest: FetchRequest(entityName: "Tag", sortDescriptors: [QuerySortDescriptor("name")]),
                                            context: container.viewContext)
         let model = ListModel()
         controller.mainActorDelegate = model
@@ -36,7 +36,7 @@ import Testing
     @Test func theControllerHoldsTheDelegateWeakly() throws {
         let dir = TempDir()
         let container = try PersistentContainer(model: Fixtures.shopModel(), storeURL: dir.file("w.sqlite"))
-        let controller = ResultsController(fetchRequest: FetchRequest(entityName: "Tag", sortDescriptors: [SortDescriptor("name")]),
+        let controller = ResultsController(fetchRequest: FetchRequest(entityName: "Tag", sortDescriptors: [QuerySortDescriptor("name")]),
                                            context: container.viewContext)
         do {
             let model = ListModel()

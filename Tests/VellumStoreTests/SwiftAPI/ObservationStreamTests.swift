@@ -9,7 +9,7 @@ import Testing
     @Test func eachTransactionArrivesAsOneSnapshotOfValues() async throws {
         let dir = TempDir()
         let container = try PersistentContainer(model: Fixtures.shopModel(), storeURL: dir.file("o.sqlite"))
-        let names = container.observe(FetchRequest(entityName: "Tag", sortDescriptors: [SortDescriptor("name")])) {
+        let names = container.observe(FetchRequest(entityName: "Tag", sortDescriptors: [QuerySortDescriptor("name")])) {
             try $0["name"].stringValue ?? "?"
         }
         var iterator = names.makeAsyncIterator()

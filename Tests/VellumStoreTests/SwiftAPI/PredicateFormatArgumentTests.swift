@@ -6,11 +6,11 @@ import Testing
 /// `%K` key paths, `%@`, `%d`, `%f` — bound as values, never spliced into the text.
 @Suite struct PredicateFormatArgumentTests {
     @Test func placeholdersGiveTheSameTreeAsWrittenOutText() throws {
-        let formatted = try Predicate(format: "%K == %@ AND stock > %d AND price < %f", "provider.name", "Acme", 3, 5.5)
-        let written = try Predicate(format: "provider.name == 'Acme' AND stock > 3 AND price < 5.5")
+        let formatted = try QueryPredicate(format: "%K == %@ AND stock > %d AND price < %f", "provider.name", "Acme", 3, 5.5)
+        let written = try QueryPredicate(format: "provider.name == 'Acme' AND stock > 3 AND price < 5.5")
         #expect(formatted == written)
-        #expect(try Predicate(format: "name LIKE %@ AND price > %lf", "T*", 1) == Predicate(format: "name LIKE 'T*' AND price > 1"))
-        #expect(try Predicate(format: "%K.@count > %i", "products", 0) == Predicate(format: "products.@count > 0"))
+        #expect(try QueryPredicate(format: "name LIKE %@ AND price > %lf", "T*", 1) == QueryPredicate(format: "name LIKE 'T*' AND price > 1"))
+        #expect(try QueryPredicate(format: "%K.@count > %i", "products", 0) == QueryPredicate(format: "products.@count > 0"))
     }
 
     @Test func anArgumentIsAValueEvenWhenItLooksLikeSyntax() throws {
@@ -20,20 +20,20 @@ import Testing
         try ctx.insert("Tag", values: ["name": "plain"])
         try ctx.save()
         let hostile = "x' OR name != 'x"
-        #expect(try ctx.fetch("Tag", where: Predicate(format: "name == %@", .string(hostile))).isEmpty)
-        let exact = try ctx.fetch("Tag", where: Predicate(format: "name == %@", "O'Brien' OR name != '"))
+        #expect(try ctx.fetch("Tag", where: QueryPredicate(format: "name == %@", .string(hostile))).isEmpty)
+        let exact = try ctx.fetch("Tag", where: QueryPredicate(format: "name == %@", "O'Brien' OR name != '"))
         #expect(try exact.map { try $0["name"] } == ["O'Brien' OR name != '"])
         // A key that spells a keyword or has spaces is a key, not syntax.
-        #expect(try Predicate(format: "%K == 1", "AND") == Predicate(format: "#AND == 1"))
-        #expect(try Predicate(format: "%K == 1", "Unit Price") == Predicate(format: "#\"Unit Price\" == 1"))
+        #expect(try QueryPredicate(format: "%K == 1", "AND") == QueryPredicate(format: "#AND == 1"))
+        #expect(try QueryPredicate(format: "%K == 1", "Unit Price") == QueryPredicate(format: "#\"Unit Price\" == 1"))
         // Inside a string literal a percent sign is text.
-        #expect(try Predicate(format: "name == '100%' OR name == %@ OR name LIKE '%%'", "a")
-                == Predicate(format: "name == '100%' OR name == 'a' OR name LIKE '%%'"))
+        #expect(try QueryPredicate(format: "name == '100%' OR name == %@ OR name LIKE '%%'", "a")
+                == QueryPredicate(format: "name == '100%' OR name == 'a' OR name LIKE '%%'"))
     }
 
     @Test func wrongArgumentsAreNamedAtThePlaceholder() throws {
         func failure(_ format: String, _ args: Value...) -> ParseError? {
-            do { _ = try Predicate(format: format, argumentArray: args); return nil } catch {
+            do { _ = try QueryPredicate(format: format, argumentArray: args); return nil } catch {
                 guard case .parse(let e) = error else { return nil }
                 return e
             }

@@ -13,7 +13,7 @@ import Testing
         }
         try ctx.save()
         let controller = ResultsController(
-            fetchRequest: FetchRequest(entityName: "Provider", sortDescriptors: [SortDescriptor("country"), SortDescriptor("name")]),
+            fetchRequest: FetchRequest(entityName: "Provider", sortDescriptors: [QuerySortDescriptor("country"), QuerySortDescriptor("name")]),
             context: ctx, sectionKeyPath: "country")
         try controller.performFetch()
         #expect(controller.sections.map(\.name) == [nil, "", "FR"])
@@ -22,7 +22,7 @@ import Testing
         // Moving B from "" to nil empties the "" section: a section delete naming "", not nil.
         var changes: [ResultsChangeSet] = []
         controller.onChangeSet = { changes.append($0) }
-        let b = try #require(try ctx.fetch("Provider", where: Predicate(format: "name == 'B'")).first)
+        let b = try #require(try ctx.fetch("Provider", where: QueryPredicate(format: "name == 'B'")).first)
         try b.setValue(.null, forKey: "country")
         try ctx.save()
         #expect(controller.sections.map(\.name) == [nil, "FR"])

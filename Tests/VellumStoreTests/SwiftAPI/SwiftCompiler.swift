@@ -31,9 +31,15 @@ struct SwiftCompiler {
     /// Whether this process runs under ThreadSanitizer (then the library's objects are instrumented).
     private var sanitizesThreads: Bool { dlsym(nil, "__tsan_init") != nil }
 
+    /// The target's object files — only those of sources that still exist: an
+    /// incremental build leaves the object of a renamed or deleted file behind, and
+    /// linking it too would define its symbols twice.
     private func objects(of target: String) throws -> [String] {
         let dir = buildDirectory.appendingPathComponent("\(target).build")
-        return try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasSuffix(".o") }
+        let sourceDir = packageRoot.appendingPathComponent("Sources/\(target)").path
+        let sources = Set((FileManager.default.subpaths(atPath: sourceDir) ?? []).map { URL(fileURLWithPath: $0).lastPathComponent })
+        return try FileManager.default.contentsOfDirectory(atPath: dir.path)
+            .filter { $0.hasSuffix(".o") && (sources.contains(String($0.dropLast(2))) || $0 == "\(target).swiftmodule.o") }
             .sorted().map { dir.appendingPathComponent($0).path }
     }
 
@@ -54,15 +60,7 @@ struct SwiftCompiler {
     }
 
     private func run(_ arguments: [String]) throws -> (Int32, String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["swiftc"] + arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        let result = try runProgram(URL(fileURLWithPath: "/usr/bin/env"), ["swiftc"] + arguments)
+        return (result.status, result.output)
     }
 }

@@ -15,7 +15,7 @@ import Testing
 
     @Test func keyPathPredicatesAndSortsAreTheStringSyntaxsTree() throws {
         func same(_ typed: TypedPredicate<Book>, _ format: String) throws {
-            #expect(try typed.predicate() == Predicate(format: format), "\(format)")
+            #expect(try typed.predicate() == QueryPredicate(format: format), "\(format)")
         }
         try same(\.price < 5.5 && \.author?.name == "Le Guin", "price < 5.5 AND author.name == 'Le Guin'")
         try same(\.title == "Dune" || !(\.copies >= 3), "title == 'Dune' OR NOT copies >= 3")
@@ -25,8 +25,8 @@ import Testing
         try same((\Book.title).contains("war"), "title CONTAINS 'war'")
         try same((\Book.title).starts(with: "The"), "title BEGINSWITH 'The'")
         try same(\.inPrint == true, "inPrint == YES")
-        #expect(try TypedSort<Book>.descending(\.price).descriptor() == SortDescriptor("price", ascending: false))
-        #expect(try TypedSort<Book>.ascending(\.author?.name).descriptor() == SortDescriptor("author.name"))
+        #expect(try TypedSort<Book>.descending(\.price).descriptor() == QuerySortDescriptor("price", ascending: false))
+        #expect(try TypedSort<Book>.ascending(\.author?.name).descriptor() == QuerySortDescriptor("author.name"))
     }
 
     @Test func aKeyPathThatIsNotModelledIsNamedWhenUsed() throws {

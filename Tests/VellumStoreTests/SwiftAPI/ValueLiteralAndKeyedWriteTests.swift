@@ -45,6 +45,22 @@ import Testing
         #expect(!ctx.hasChanges)
     }
 
+    /// A read through the settable subscript that fails gave `.null` and nothing else,
+    /// indistinguishable from a null value; the next save now throws the reason.
+    @Test func aReadThatFailsThroughTheSettableSubscriptIsThrownBySave() throws {
+        let dir = TempDir()
+        let ctx = try ManagedObjectContext(store: try Fixtures.openShop(dir))
+        let tea = try ctx.insert("Product", values: ["name": "Tea"])
+        try ctx.save()
+        let key: AttributeKey = "colour"    // no such attribute
+        #expect(tea[key] == .null)
+        let error = #expect(throws: StoreError.self) { try ctx.save() }
+        #expect(error?.description.contains("colour") == true, "\(String(describing: error))")
+        // A read that works leaves nothing behind.
+        #expect(tea["name" as AttributeKey] == .string("Tea"))
+        #expect(!ctx.hasChanges)
+    }
+
     @Test func aRejectedWriteInAWriteQueueBlockFailsTheBlock() async throws {
         let dir = TempDir()
         let container = try PersistentContainer(model: Fixtures.shopModel(), storeURL: dir.file("q.sqlite"))

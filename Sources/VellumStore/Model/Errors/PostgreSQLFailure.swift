@@ -19,7 +19,15 @@ public struct PostgreSQLFailure: Sendable, Hashable, CustomStringConvertible {
     /// SQLSTATE class `08`: the connection failed or was lost.
     public var isConnectionFailure: Bool { sqlState.hasPrefix("08") }
 
+    /// `40001` serialization failure or `40P01` deadlock: nothing was written, and the
+    /// same work run again may well succeed (the write queue does so, a bounded number of times).
+    public var isTransientConflict: Bool { sqlState == "40001" || sqlState == "40P01" }
+
+    /// `57014`: the statement was cancelled (`QueryInterrupter`).
+    public var isCancellation: Bool { sqlState == "57014" }
+
     public var description: String {
-        "PostgreSQL error \(sqlState): \(message)" + (detail.map { " (\($0))" } ?? "")
+        if isCancellation { return "the query was cancelled" }
+        return "PostgreSQL error \(sqlState): \(message)" + (detail.map { " (\($0))" } ?? "")
     }
 }

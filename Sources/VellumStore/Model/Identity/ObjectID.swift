@@ -37,10 +37,11 @@ public struct ObjectID: Sendable, Hashable, CustomStringConvertible, Comparable 
     /// The row's primary key, for permanent IDs.
     public var primaryKey: Int64? { if case .permanent(let pk) = key { return pk } else { return nil } }
 
-    /// `vellum://<store>/<Entity>/p<pk>`; temporary: `vellum:///<Entity>/t<UUID>`.
+    /// `vellum://<store>/<Entity>/p<pk>`; temporary: `vellum:///<Entity>/t<UUID>`. In a Core Data
+    /// store, Core Data's own form: `x-coredata://<Z_UUID>/<Entity>/p<Z_PK>`.
     public var uriString: String {
         switch key {
-        case .permanent(let pk): return "vellum://\(storeIdentifier)/\(entityName)/p\(pk)"
+        case .permanent(let pk): return "\(scope.uriScheme)://\(storeIdentifier)/\(entityName)/p\(pk)"
         case .temporary(let u): return "vellum:///\(entityName)/t\(u.uuidString)"
         }
     }
@@ -74,10 +75,13 @@ public struct ObjectID: Sendable, Hashable, CustomStringConvertible, Comparable 
         }
     }
 
-    /// Parses a URI produced by `uriString`; the caller resolves the root via its model.
+    /// The URI scheme of Vellum's object IDs, and of Core Data's.
+    public static let vellumScheme = "vellum", coreDataScheme = "x-coredata"
+
+    /// Parses a URI produced by `uriString` (either scheme); the caller resolves the root via its model.
     public static func parse(_ uri: String) -> (store: String, entity: String, key: Key)? {
-        guard uri.hasPrefix("vellum://") else { return nil }
-        let rest = uri.dropFirst("vellum://".count)
+        guard let scheme = [vellumScheme, coreDataScheme].first(where: { uri.hasPrefix($0 + "://") }) else { return nil }
+        let rest = uri.dropFirst(scheme.count + 3)
         let parts = rest.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 3, let tag = parts[2].first else { return nil }
         let body = String(parts[2].dropFirst())
@@ -94,14 +98,17 @@ final class ObjectIDScope: Sendable {
     let entityName: String
     let rootName: String
     let storeIdentifier: String
+    /// `vellum`, or `x-coredata` for a Core Data store's IDs (given when the store's scopes are first interned).
+    let uriScheme: String
     /// The scope of the root entity in the same store (nil when this is it).
     /// Interned while any scope or ID holds it, so its identity names (store, root table).
     private let root: ObjectIDScope?
 
-    private init(entityName: String, rootName: String, storeIdentifier: String, root: ObjectIDScope?) {
+    private init(entityName: String, rootName: String, storeIdentifier: String, uriScheme: String, root: ObjectIDScope?) {
         self.entityName = entityName
         self.rootName = rootName
         self.storeIdentifier = storeIdentifier
+        self.uriScheme = uriScheme
         self.root = root
     }
 
@@ -112,12 +119,12 @@ final class ObjectIDScope: Sendable {
 
     private static let table = Locked(ObjectIDScopeTable())
 
-    static func intern(entityName: String, rootName: String, storeIdentifier: String) -> ObjectIDScope {
-        let root = entityName == rootName ? nil : intern(entityName: rootName, rootName: rootName, storeIdentifier: storeIdentifier)
+    static func intern(entityName: String, rootName: String, storeIdentifier: String, uriScheme: String = ObjectID.vellumScheme) -> ObjectIDScope {
+        let root = entityName == rootName ? nil : intern(entityName: rootName, rootName: rootName, storeIdentifier: storeIdentifier, uriScheme: uriScheme)
         let key = storeIdentifier + "\u{0}" + rootName + "\u{0}" + entityName
         return table.withLock { table in
             table.scope(for: key) {
-                ObjectIDScope(entityName: entityName, rootName: rootName, storeIdentifier: storeIdentifier, root: root)
+                ObjectIDScope(entityName: entityName, rootName: rootName, storeIdentifier: storeIdentifier, uriScheme: uriScheme, root: root)
             }
         }
     }

@@ -47,13 +47,13 @@ public enum Quantifier: String, Sendable, Hashable, CaseIterable {
 
 /// `lhs op[options] rhs`, optionally quantified.
 public struct Comparison: Sendable, Hashable {
-    public var lhs: Expression
+    public var lhs: QueryExpression
     public var op: ComparisonOperator
-    public var rhs: Expression
+    public var rhs: QueryExpression
     public var options: StringOptions
     public var quantifier: Quantifier
 
-    public init(_ lhs: Expression, _ op: ComparisonOperator, _ rhs: Expression,
+    public init(_ lhs: QueryExpression, _ op: ComparisonOperator, _ rhs: QueryExpression,
                 options: StringOptions = [], quantifier: Quantifier = .direct) {
         self.lhs = lhs
         self.op = op
@@ -65,17 +65,17 @@ public struct Comparison: Sendable, Hashable {
 
 /// A predicate: the filter of a fetch, evaluated in SQL (`QueryCompiler`) or in
 /// memory (`evaluate`) with the same NSPredicate semantics. Parse one with
-/// `Predicate(format:)`, build one with `Key`, print one with `format`.
-public indirect enum Predicate: Sendable, Hashable {
+/// `QueryPredicate(format:)`, build one with `Key`, print one with `format`.
+public indirect enum QueryPredicate: Sendable, Hashable {
     /// `TRUEPREDICATE` / `FALSEPREDICATE`.
     case constant(Bool)
     case comparison(Comparison)
-    case and(Predicate, Predicate)
-    case or(Predicate, Predicate)
-    case not(Predicate)
+    case and(QueryPredicate, QueryPredicate)
+    case or(QueryPredicate, QueryPredicate)
+    case not(QueryPredicate)
 
-    public static let `true` = Predicate.constant(true)
-    public static let `false` = Predicate.constant(false)
+    public static let `true` = QueryPredicate.constant(true)
+    public static let `false` = QueryPredicate.constant(false)
 
     /// Every comparison in the tree, depth first.
     public var comparisons: [Comparison] {
@@ -88,7 +88,7 @@ public indirect enum Predicate: Sendable, Hashable {
     }
 }
 
-extension Predicate: CustomStringConvertible {
+extension QueryPredicate: CustomStringConvertible {
     /// The predicate in format syntax; parsing it yields an equal predicate.
     public var description: String { format }
     public var format: String { PredicatePrinter.predicate(self) }

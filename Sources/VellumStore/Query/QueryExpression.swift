@@ -14,7 +14,7 @@ public enum ArithmeticOperator: String, Sendable, Hashable, CaseIterable {
 }
 
 /// One side of a comparison.
-public indirect enum Expression: Sendable, Hashable {
+public indirect enum QueryExpression: Sendable, Hashable {
     /// A key path of property names (`price`, `provider.name`, `tags.name`).
     case keyPath([String])
     /// A literal value.
@@ -26,20 +26,20 @@ public indirect enum Expression: Sendable, Hashable {
     /// `collection.@fn` or `collection.@fn.attribute`; `collection` ends at a to-many relationship.
     case aggregate(AggregateFunction, collection: [String], attribute: [String])
     /// `{a, b, c}`: the right side of `IN` and `BETWEEN`.
-    case list([Expression])
+    case list([QueryExpression])
     /// `SUBQUERY(collection, $v, predicate).@count`: how many objects of the to-many
     /// `collection` satisfy `predicate`, in which key paths starting with `$v`
     /// (`$v.name`) read the related object and other key paths the outer object.
-    case subqueryCount(collection: [String], variable: String, predicate: Predicate)
+    case subqueryCount(collection: [String], variable: String, predicate: QueryPredicate)
     /// `a + b`, `price * qty`, … on numbers (see docs/predicates.md for nil, overflow and division).
-    case arithmetic(ArithmeticOperator, Expression, Expression)
+    case arithmetic(ArithmeticOperator, QueryExpression, QueryExpression)
 
-    /// `Expression.keyPath` from a dotted string.
-    public static func key(_ dotted: String) -> Expression {
+    /// `QueryExpression.keyPath` from a dotted string.
+    public static func key(_ dotted: String) -> QueryExpression {
         .keyPath(dotted.split(separator: ".", omittingEmptySubsequences: false).map(String.init))
     }
 }
 
-extension Expression: CustomStringConvertible {
+extension QueryExpression: CustomStringConvertible {
     public var description: String { PredicatePrinter.expression(self) }
 }

@@ -2,8 +2,8 @@ import Foundation
 
 /// One sort key: a key path (attributes, through to-one relationships), a
 /// direction and how strings compare. SQL (`QueryCompiler`) and memory
-/// (`SortDescriptor.compare`) order identically; ties are broken by primary key.
-public struct SortDescriptor: Sendable, Hashable, CustomStringConvertible {
+/// (`QuerySortDescriptor.compare`) order identically; ties are broken by primary key.
+public struct QuerySortDescriptor: Sendable, Hashable, CustomStringConvertible {
     public enum Comparison: String, Sendable, Hashable, CaseIterable {
         /// UTF-8 byte order (SQLite's BINARY).
         case binary
@@ -38,12 +38,12 @@ public struct SortDescriptor: Sendable, Hashable, CustomStringConvertible {
     /// Parses `"name,-price,title[c],provider.name[l]"`: comma-separated key
     /// paths, a leading `-` for descending (`+` for ascending is accepted), an
     /// optional `[c]` (case-insensitive) or `[l]` (localized standard) suffix.
-    public static func parseList(_ text: String) throws(StoreError) -> [SortDescriptor] {
+    public static func parseList(_ text: String) throws(StoreError) -> [QuerySortDescriptor] {
         do { return try parsingList(text) } catch { throw .parse(error) }
     }
 
-    static func parsingList(_ text: String) throws(ParseError) -> [SortDescriptor] {
-        var result: [SortDescriptor] = []
+    static func parsingList(_ text: String) throws(ParseError) -> [QuerySortDescriptor] {
+        var result: [QuerySortDescriptor] = []
         var offset = 0
         for part in text.split(separator: ",", omittingEmptySubsequences: false) {
             defer { offset += part.count + 1 }
@@ -75,7 +75,7 @@ public struct SortDescriptor: Sendable, Hashable, CustomStringConvertible {
                 }
                 keyOffset += k.count + 1
             }
-            result.append(SortDescriptor(keyPath: keys.map(String.init), ascending: ascending, comparison: comparison))
+            result.append(QuerySortDescriptor(keyPath: keys.map(String.init), ascending: ascending, comparison: comparison))
         }
         return result
     }
@@ -95,7 +95,7 @@ public struct SortDescriptor: Sendable, Hashable, CustomStringConvertible {
     /// ascending), exactly as the SQL `ORDER BY` from `QueryCompiler` does:
     /// NULL first ascending (last descending), numbers numerically, strings by
     /// UTF-8 bytes or the VELLUM_NOCASE / VELLUM_LOCALIZED collations.
-    public static func compare<S: KeyValueSource>(_ a: S, _ b: S, descriptors: [SortDescriptor]) throws -> ComparisonResult {
+    public static func compare<S: KeyValueSource>(_ a: S, _ b: S, descriptors: [QuerySortDescriptor]) throws -> ComparisonResult {
         for d in descriptors {
             let x = try KeyPathComparison.value(d.keyPath[...], a)
             let y = try KeyPathComparison.value(d.keyPath[...], b)
@@ -110,7 +110,7 @@ public struct SortDescriptor: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Sorts objects in memory with `compare`.
-    public static func sort<S: KeyValueSource>(_ objects: [S], by descriptors: [SortDescriptor]) throws -> [S] {
+    public static func sort<S: KeyValueSource>(_ objects: [S], by descriptors: [QuerySortDescriptor]) throws -> [S] {
         var failure: (any Error)?
         let sorted = objects.sorted { a, b in
             do { return try compare(a, b, descriptors: descriptors) == .orderedAscending } catch {

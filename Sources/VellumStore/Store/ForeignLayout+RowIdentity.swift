@@ -1,0 +1,94 @@
+import Foundation
+
+/// Tables addressed by their declared key rather than a rowid (a text or composite
+/// primary key, `WITHOUT ROWID` or not) and views: every query of the store reads a row's key
+/// as `rowid`, so on each connection a TEMP view of the same name shadows such a
+/// table, adding `rowid` = its key (`ForeignSchema.RowIdentity`). TEMP objects live
+/// in the connection's own temporary schema: the file is not changed. Writes go
+/// to `main."table"` directly, finding the row by the same key expression; views
+/// are read-only.
+extension ForeignLayout {
+    /// SQL for a row's key over the columns of `table` itself (unaliased); nil for rowid tables.
+    func rowKeySQL(_ table: ForeignSchema.Table) -> String? {
+        let q = dialect
+        switch table.identity {
+        case .keyColumn(let c): return q.quote(c)
+        case .keyDigest(let columns): return "vellum_row_version(\(columns.map(q.quote).joined(separator: ", ")))"
+        case .rowDigest(let columns):
+            let list = columns.map(q.quote).joined(separator: ", ")
+            return "vellum_row_version(\(list), row_number() OVER (PARTITION BY \(list)))"
+        case .rowid, nil: return nil
+        }
+    }
+
+    /// Creates the TEMP views that give mapped tables without a rowid (and views) a `rowid`.
+    public func prepare(_ connection: Connection) throws(StoreError) {
+        let shadowed = mappedTables.compactMap { name in schema.table(named: name).flatMap { t in rowKeySQL(t).map { (t.name, $0) } } }
+        guard !shadowed.isEmpty else { return }
+        // A read-only connection is `query_only`, which refuses TEMP objects too.
+        let queryOnly = try connection.scalarInt("PRAGMA query_only") == 1
+        if queryOnly { try connection.run("PRAGMA query_only = 0") }
+        defer { if queryOnly { try? connection.run("PRAGMA query_only = 1") } }
+        for (table, key) in shadowed {
+            let name = dialect.quote(table)
+            try connection.run("CREATE TEMP VIEW \(name) AS SELECT \(key) AS rowid, * FROM main.\(name)")
+        }
+    }
+
+    /// Where writes of `table` go and the condition finding the row whose key is `?`.
+    public func rowWriteTarget(table: String) -> RowWriteTarget {
+        let name = dialect.quote(table)
+        guard let t = schema.table(named: table), let key = rowKeySQL(t) else { return RowWriteTarget(target: name, match: "\(qualifiedKey()) = ?") }
+        return RowWriteTarget(target: "main.\(name)", match: "\(key) = ?")
+    }
+
+    /// A table without a rowid: its key is what its key columns hold, read back after an
+    /// insert (SQLite's type affinity may have changed them).
+    public func insertedKeySQL(table: String) -> String? {
+        schema.table(named: table).flatMap(rowKeySQL)
+    }
+
+    /// Why rows of `table` cannot be written (a view, a table without a primary key), or nil.
+    public func readOnlyReason(table: String) -> String? {
+        schema.table(named: table)?.readOnlyReason
+    }
+
+    /// The `INTEGER PRIMARY KEY` shown as an attribute, and the key columns of a table
+    /// without a rowid: written on insert, never changed.
+    public func keyColumns(table: String) -> [String] {
+        let identity: [String]
+        switch schema.table(named: table)?.identity {
+        case .keyColumn(let c): identity = [c]
+        case .keyDigest(let columns): identity = columns
+        default: identity = []
+        }
+        return [keyAttributeColumn(table: table)].compactMap { $0 } + identity
+    }
+
+    /// SQLite's "FOREIGN KEY constraint failed" names nothing: add the table and its
+    /// foreign keys (or, for a delete, the tables that refer to it). A CHECK failure is
+    /// worded with the table, columns and constraint text (`ForeignCheckConstraint`).
+    public func describe(_ failure: SQLiteFailure, writing table: String, deleting: Bool) -> SQLiteFailure {
+        var failure = failure
+        switch failure.extendedCode {
+        case 787:  // SQLITE_CONSTRAINT_FOREIGNKEY
+            let keys: [String]
+            if deleting {
+                keys = schema.tables.flatMap { t in
+                    t.foreignKeys.filter { $0.table.caseInsensitiveCompare(table) == .orderedSame }
+                        .map { "\(t.name).\($0.from.joined(separator: ", ")) refers to it" }
+                }
+            } else {
+                keys = schema.table(named: table)?.foreignKeys.map { "\(table).\($0.from.joined(separator: ", ")) → \($0.table)" } ?? []
+            }
+            failure.message += " (\(deleting ? "deleting from" : "writing") \(table): \(keys.joined(separator: "; ")))"
+        case 275:  // SQLITE_CONSTRAINT_CHECK: SQLite names only the constraint or its expression
+            if let t = schema.table(named: table), let text = ForeignCheckConstraint.describe(failure: failure.message, table: t) {
+                failure.message = text
+            }
+        default:
+            break
+        }
+        return failure
+    }
+}

@@ -1,0 +1,166 @@
+import Foundation
+import Testing
+@testable import VellumStore
+
+/// Issue #18: a PostgreSQL store survives what a server brings — deadlocks and
+/// serialization failures (retried by the write queue, bounded), a lost or
+/// terminated connection (a clear error for the write in flight, a new connection
+/// at the next write), a server restart — and a long query can be cancelled.
+@Suite struct PostgreSQLResilienceTests {
+    /// The writer connection's server process.
+    static func writerPID(_ store: PersistentStore) -> Int32 {
+        store.withWriter { ($0.remote as! PGEngine).connection.backendPID }
+    }
+
+    /// Waits until server process `pid` waits for a lock (or for `waitEvent`), asking
+    /// through one connection so that it is seen as soon as it happens.
+    static func waitUntilBlocked(_ url: URL, pid: Int32, waitEvent: String = "Lock") async throws -> Bool {
+        let observer = Handed(try PGConnection(url: url.absoluteString))
+        return await waitUntil(timeout: 60) {
+            (try? observer.value.scalar("SELECT wait_event_type FROM pg_stat_activity WHERE pid = $1", [.integer(Int64(pid))])) == .string(waitEvent)
+        }
+    }
+
+    @Test func aSaveThatLosesADeadlockIsRunAgainAndSucceeds() async throws {
+        let url = try PostgreSQLStoreTests.newStoreURL()
+        let container = try PersistentContainer(model: Fixtures.shopModel(), storeURL: url)
+        try await container.enqueue { ctx in _ = try ctx.insert("Product", values: ["name": .string("Tea"), "price": .double(1)]) }
+        let writer = Self.writerPID(container.store)
+        // A first program holds the store's write lock (its write to a store table took it),
+        // so Vellum's save waits for it at BEGIN.
+        let first = try PGConnection(url: url.absoluteString)
+        try first.execute(#"BEGIN; UPDATE "Tag" SET "name" = "name""#)
+        let runs = Locked(0)
+        let save = Task {
+            try await container.enqueue { ctx in
+                runs.withLock { $0 += 1 }
+                try ctx.fetch("Product").first?.setValue(.double(2), forKey: "price")
+            }
+        }
+        #expect(try await Self.waitUntilBlocked(url, pid: writer))
+        // A second program locks the row, then queues for the write lock behind Vellum's save
+        // (it checks for a deadlock only after 300 s).
+        let second = Handed(try PGConnection(url: url.absoluteString))
+        try second.value.execute(#"BEGIN; SET LOCAL deadlock_timeout = '300s'; SELECT * FROM "Product" FOR UPDATE"#)
+        let secondPID = second.value.backendPID
+        let secondDone = Locked<String?>(nil)
+        Thread.detachNewThread {
+            let outcome: String
+            do { try second.value.execute(#"UPDATE "Tag" SET "name" = 'x'; COMMIT"#); outcome = "committed" } catch { outcome = "\(error)" }
+            secondDone.withLock { $0 = outcome }
+        }
+        #expect(try await Self.waitUntilBlocked(url, pid: secondPID))
+        // The first program ends: Vellum's save takes the lock, then waits for the row the second
+        // holds while the second waits for Vellum — a deadlock, which the server (checking Vellum's
+        // newer wait after 1 s) resolves by failing Vellum's save. The queue runs it again.
+        try first.execute("COMMIT")
+        try await save.value
+        #expect(await waitUntil(timeout: 60) { secondDone.withLock { $0 } != nil })
+        #expect(secondDone.withLock { $0 } == "committed")
+        #expect(runs.withLock { $0 } == 2, "the block ran again after the deadlock")
+        #expect(try PostgreSQLStoreTests.psql(url, #"SELECT "price"::text FROM "Product""#) == ["2"])
+    }
+
+    @Test func aBlockFailingWithASerializationFailureEveryTimeIsReportedAfterBoundedRetries() async throws {
+        let container = try PersistentContainer(model: Fixtures.shopModel(), storeURL: try PostgreSQLStoreTests.newStoreURL())
+        let runs = Locked(0)
+        await #expect {
+            try await container.enqueue { _ in
+                runs.withLock { $0 += 1 }
+                throw StoreError.postgresql(PostgreSQLFailure(sqlState: "40001", message: "could not serialize access"))
+            }
+        } throws: { "\($0)".contains("tried \(ServerConflictRetry.attempts) times") }
+        #expect(runs.withLock { $0 } == ServerConflictRetry.attempts)
+    }
+
+    @Test func aTerminatedWriterConnectionIsOpenedAgainAtTheNextWrite() async throws {
+        let url = try PostgreSQLStoreTests.newStoreURL()
+        let container = try PersistentContainer(model: Fixtures.shopModel(), storeURL: url)
+        try await container.enqueue { ctx in _ = try ctx.insert("Tag", values: ["name": .string("a")]) }
+        let old = Self.writerPID(container.store)
+        _ = try PostgreSQLStoreTests.psql(url, "SELECT pg_terminate_backend(\(old))")
+        try await container.enqueue { ctx in _ = try ctx.insert("Tag", values: ["name": .string("b")]) }
+        #expect(Self.writerPID(container.store) != old)
+        #expect(try PostgreSQLStoreTests.psql(url, #"SELECT "name" FROM "Tag" ORDER BY 1"#) == ["a", "b"])
+    }
+
+    @Test func aWriteInFlightWhenTheConnectionIsLostFailsClearlyAndWritesNothing() async throws {
+        let url = try PostgreSQLStoreTests.newStoreURL()
+        let container = try PersistentContainer(model: Fixtures.shopModel(), storeURL: url)
+        try await container.enqueue { ctx in _ = try ctx.insert("Tag", values: ["name": .string("a")]) }
+        let locker = try PGConnection(url: url.absoluteString)
+        try locker.execute(#"BEGIN; SELECT * FROM "Tag" FOR UPDATE"#)
+        let save = Task {
+            try await container.enqueue { ctx in
+                _ = try ctx.insert("Tag", values: ["name": .string("half")])
+                try ctx.fetch("Tag").first { (try? $0["name"]) == .string("a") }?.setValue(.string("z"), forKey: "name")
+            }
+        }
+        let pid = Self.writerPID(container.store)
+        #expect(try await Self.waitUntilBlocked(url, pid: pid))
+        _ = try PostgreSQLStoreTests.psql(url, "SELECT pg_terminate_backend(\(pid))")
+        await #expect { try await save.value } throws: { "\($0)".contains("the connection to the server was lost") }
+        try locker.execute("ROLLBACK")
+        #expect(try PostgreSQLStoreTests.psql(url, #"SELECT "name" FROM "Tag""#) == ["a"], "nothing of the failed save was written")
+        try await container.enqueue { ctx in _ = try ctx.insert("Tag", values: ["name": .string("b")]) }
+        #expect(try PostgreSQLStoreTests.psql(url, #"SELECT "name" FROM "Tag" ORDER BY 1"#) == ["a", "b"])
+    }
+
+    @MainActor @Test func clientsRecoverFromAServerRestartAndNothingIsMissed() async throws {
+        let cluster = try PostgreSQLCluster(owner: getpid())
+        defer { cluster.stop() }
+        let url = try #require(URL(string: try cluster.makeSchema("shop")))
+        let model = try Fixtures.shopModel()
+        let watcher = try PersistentContainer(model: model, storeURL: url)
+        let view = watcher.viewContext
+        var inserted: Set<ObjectID> = []
+        view.observeChanges { inserted.formUnion($0.inserted) }
+        let writer = try PersistentContainer(model: model, storeURL: url)
+        let first = try await writer.enqueue { ctx in try ctx.insert("Tag", values: ["name": .string("before")]).objectID }
+        #expect(await waitUntil(timeout: 60) { inserted.count == 1 })
+        try cluster.restart()
+        let second = try await writer.enqueue { ctx in try ctx.insert("Tag", values: ["name": .string("after")]).objectID }
+        let ids = try [first, second].map { try #require(writer.store.permanentID(for: $0)) }
+        // The watcher's listening connection comes back and reads history from its token.
+        #expect(await waitUntil(timeout: 120) { inserted == Set(ids) })
+        #expect(try view.existingObject(with: ids[1])["name"] == .string("after"))
+    }
+
+    @Test func aLongQueryIsCancelledFromAnotherThreadAndTheContextStaysUsable() async throws {
+        let url = try PostgreSQLStoreTests.newStoreURL()
+        let store = try PostgreSQLStoreTests.open(url)
+        let ctx = try ManagedObjectContext(store: store)
+        let interrupter = ctx.queryInterrupter
+        let pid = (ctx.connection.remote as! PGEngine).connection.backendPID
+        let connection = Handed(ctx.connection)
+        let query = Task.detached { () -> String in
+            do { _ = try connection.value.rows("SELECT pg_sleep(120)"); return "finished" } catch { return "\(error)" }
+        }
+        #expect(try await Self.waitUntilBlocked(url, pid: pid, waitEvent: "Timeout"))
+        interrupter.interrupt()
+        #expect(await query.value == "the query was cancelled")
+        #expect(try ctx.count(FetchRequest(entityName: "Tag")) == 0)
+    }
+}
+
+/// Hands a connection to the one task that uses it while the test waits.
+private final class Handed<T>: @unchecked Sendable {
+    let value: T
+    init(_ value: T) { self.value = value }
+}
+
+/// Issue #18, item 5: a statement kept in a connection's cache must not keep the whole
+/// result of its last run alive once its rows were read.
+@Suite struct PGCursorResultReleaseTests {
+    @Test func aCursorReleasesItsResultAfterTheLastRow() throws {
+        let engine = PGEngine(connection: try PGConnection(url: try PostgreSQLCluster.shared().makeSchema()))
+        let cursor = try #require(try engine.prepare("SELECT generate_series(1, 1000)") as? PGCursor)
+        try cursor.run([])
+        var rows = 0
+        while cursor.next() { rows += 1 }
+        #expect(rows == 1000)
+        #expect(!cursor.holdsResult, "the 1,000 rows are released")
+        try cursor.run([])
+        #expect(cursor.next() && cursor.value(at: 0) == .integer(1), "and it runs again")
+    }
+}
