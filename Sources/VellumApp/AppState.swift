@@ -69,6 +69,10 @@ public struct AppState: Sendable {
     public var editor = LineEditor()
     /// Why the value in the editor cannot be saved (edit mode).
     public var editError: String?
+    /// That another writer changed or deleted the edited field since the editor opened
+    /// (edit mode): shown until the editor closes; Enter then asks mine/theirs. Never a
+    /// prompt of its own while typing, so no typed key can answer one.
+    public var editNotice: String?
     /// Whether the edited attribute is optional (empty text = null); else the editor says it is required.
     public var editIsOptional = true
 

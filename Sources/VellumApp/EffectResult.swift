@@ -18,6 +18,8 @@ public enum EffectResult: Sendable, Equatable {
     case editReopened(text: String, reason: String)
     /// Another writer changed or deleted what an edit, undo or redo was about to write.
     case conflictFound(AppState.Conflict)
+    /// Another writer changed or deleted the field being edited: the editor stays open and says so.
+    case editTargetChanged(String)
     /// An editor, conflict prompt or picker is done (saved, resolved or refused).
     case backToBrowse
     /// `F`: the column summary overlay.

@@ -84,28 +84,39 @@ extension EffectRunner {
         editSnapshot = nil
     }
 
+    /// What the edited field holds now, if another writer changed it since the editor
+    /// opened (`theirs` nil: the record is gone); nil when it is unchanged.
+    private func changeUnderneath() -> (key: String, theirs: Value?)? {
+        guard let target = editTarget else { return nil }
+        let object = context.registeredObject(for: target.id)
+        if object == nil || object?.isDeleted == true || (try? object?.fireFault()) == nil || object?.isFault == true {
+            return (target.key, nil)
+        }
+        let current = (try? object!.value(forKey: target.key)) ?? .null
+        return current != target.base ? (target.key, current) : nil
+    }
+
     /// Compares the edited record with the value the editor started from.
     /// Returns true (and shows the prompt) if it changed or vanished underneath.
     @discardableResult
     func checkConflict(mine: String) -> Bool {
-        guard let target = editTarget else { return false }
-        let author = container.lastRemoteChange?.author
-        let object = context.registeredObject(for: target.id)
-        if object == nil || object?.isDeleted == true || (try? object?.fireFault()) == nil || object?.isFault == true {
-            theirsValue = nil
-            send(.result(.conflictFound(AppState.Conflict(key: target.key, mine: mine, theirs: nil, deleted: true, author: author))))
-            redraw()
-            return true
-        }
-        let current = (try? object!.value(forKey: target.key)) ?? .null
-        if current != target.base {
-            theirsValue = current
-            send(.result(.conflictFound(AppState.Conflict(key: target.key, mine: mine, theirs: Renderer.cellText(current),
-                                                          deleted: false, author: author))))
-            redraw()
-            return true
-        }
-        return false
+        guard let (key, theirs) = changeUnderneath() else { return false }
+        theirsValue = theirs
+        send(.result(.conflictFound(AppState.Conflict(key: key, mine: mine, theirs: theirs.map(Renderer.cellText),
+                                                      deleted: theirs == nil, author: container.lastRemoteChange?.author))))
+        redraw()
+        return true
+    }
+
+    /// Another writer's change reached the field being edited: the editor says so and
+    /// stays open (keys typed meanwhile are text, never an answer); Enter asks mine/theirs.
+    func noteChangeUnderneath() {
+        guard let (key, theirs) = changeUnderneath() else { return }
+        let who = container.lastRemoteChange?.author.map { "\($0)" } ?? "another writer"
+        let notice = theirs.map { "\(who) changed \(key) to \(Renderer.cellText($0)); Enter asks mine or theirs" }
+            ?? "\(who) deleted this record; Enter asks whether to re-add it"
+        send(.result(.editTargetChanged(notice)))
+        redraw()
     }
 
     func resolveConflict(keepMine: Bool) {

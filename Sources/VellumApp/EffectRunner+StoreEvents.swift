@@ -12,7 +12,7 @@ extension EffectRunner {
            change.updated.contains(target.id) || change.refreshed.contains(target.id)
             || change.deleted.contains(target.id) || change.invalidated.contains(target.id) || change.storeChangedExternally {
             if let o = context.registeredObject(for: target.id), !o.isDeleted, let seen = try? context.snapshot(of: o) { editSnapshot = seen }
-            if !isWritingHere { checkConflict(mine: state.editor.text) }
+            if !isWritingHere { noteChangeUnderneath() }
         }
         // The results controller observes the same context; apply after every observer ran.
         if var pending = pendingChange {

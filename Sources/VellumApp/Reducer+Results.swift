@@ -44,6 +44,7 @@ extension Reducer {
         case .editBegan(let text, let isOptional, let hint):
             s.editor = LineEditor(text)
             s.editError = nil
+            s.editNotice = nil
             s.editIsOptional = isOptional
             s.conflict = nil
             s.mode = .edit
@@ -58,9 +59,14 @@ extension Reducer {
         case .conflictFound(let conflict):
             s.conflict = conflict
             s.mode = .conflict
+            s.editNotice = nil
+        case .editTargetChanged(let notice):
+            guard s.mode == .edit else { return }
+            s.editNotice = notice
         case .backToBrowse:
             s.mode = .browse
             s.editError = nil
+            s.editNotice = nil
             s.conflict = nil
         case .summaryOpened(let summary):
             s.summary = summary

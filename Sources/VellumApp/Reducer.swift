@@ -183,6 +183,7 @@ public enum Reducer {
         case .lineCancel?:
             s.mode = .browse
             s.editError = nil
+            s.editNotice = nil
             s.setStatus("edit cancelled")
             return []
         case .lineConfirm?:

@@ -259,7 +259,7 @@ enum Renderer {
         if case let hidden = s.allColumnNames.count - s.columnNames.count, hidden > 0 { parts.append("\(hidden) hidden (C)") }
         parts.append(liveMarker(s))
         if f.model.pendingWrites > 0 { parts.append("writes: \(f.model.pendingWrites)") }
-        let message = s.editError ?? s.statusMessage
+        let message = s.editError ?? (s.mode == .edit ? s.editNotice : nil) ?? s.statusMessage
         // The store's name gives way first (a PostgreSQL URL or a deep path can fill the
         // line): shortened in the middle, so the live marker and the message stay visible.
         let room = r.width - 2 - (message.map { DisplayWidth.of($0) + 4 } ?? 0)
@@ -275,6 +275,7 @@ enum Renderer {
         let x = screen.put(row: r.row, col: 1, text: info, style: t[.statusText], maxWidth: r.width - 2)
         if let message {
             let style = (s.editError != nil || s.statusIsError) ? t[.error] : t[.warning]
+            // (An edit notice is a warning: the editor still holds the typed text.)
             screen.put(row: r.row, col: x + 2, text: " " + message + " ", style: style, maxWidth: r.width - x - 2)
         }
     }

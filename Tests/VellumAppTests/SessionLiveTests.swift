@@ -63,7 +63,12 @@ import VellumTerminal
         let id = try #require(s.rows).rowIDs[0]
         await s.handle(.char("e")); await s.handle(.ctrl("u")); await type(s, "5")
         try await s.container.enqueue { ctx in try ctx.object(with: id).setValue(.integer(1), forKey: "priority") }
-        #expect(await waitUntil { s.state.mode == .conflict })
+        // The editor says so and stays open; Enter asks.
+        #expect(await waitUntil { s.state.editNotice != nil })
+        #expect(s.state.mode == .edit)
+        #expect(s.state.editNotice?.contains("changed priority to 1") == true, "\(s.state.editNotice ?? "")")
+        await s.handle(.enter)
+        #expect(s.state.mode == .conflict)
         #expect(s.state.conflict?.mine == "5")
         #expect(s.state.conflict?.theirs == "1")
         await s.handle(.char("t"))
@@ -73,12 +78,35 @@ import VellumTerminal
         for _ in 0..<3 { await s.handle(.char("h")) }
         await s.handle(.char("e")); await s.handle(.ctrl("u")); await type(s, "Mine")
         try await s.container.enqueue { ctx in try ctx.delete(ctx.object(with: id)) }
-        #expect(await waitUntil { s.state.mode == .conflict })
+        #expect(await waitUntil { s.state.editNotice?.contains("deleted this record") == true })
+        await s.handle(.enter)
+        #expect(s.state.mode == .conflict)
         #expect(s.state.conflict?.deleted == true)
         #expect(s.state.conflict?.mine == "Mine")
         await s.handle(.char("m"))
         #expect(s.state.mode == .browse)
         #expect(try s.context.count(FetchRequest(entityName: "Task", predicate: VellumStore.QueryPredicate(format: "title == 'Mine'"))) == 1)
+    }
+
+    /// Regression (CI, stop 23): a change underneath used to open the mine/theirs prompt
+    /// at once, mid-typing, so the next typed letters answered it (`m` kept a half-typed
+    /// value, `t` threw the typing away). Now the editor keeps every key and Enter asks.
+    @Test func keysTypedAfterAnotherWritersChangeGoToTheEditorNotAPrompt() async throws {
+        let s = try await session("Task")
+        let id = try #require(s.rows).rowIDs[0]
+        await s.handle(.char("e")); await s.handle(.ctrl("u")); await type(s, "Mi")
+        try await s.container.enqueue { ctx in try ctx.object(with: id).setValue(.string("Theirs"), forKey: "title") }
+        #expect(await waitUntil { s.state.editNotice != nil })
+        await type(s, "ne to keep")
+        #expect(s.state.mode == .edit)
+        #expect(s.state.editor.text == "Mine to keep")
+        await s.handle(.enter)
+        #expect(s.state.mode == .conflict)
+        #expect(s.state.conflict?.mine == "Mine to keep")
+        #expect(s.state.conflict?.theirs == "Theirs")
+        await s.handle(.char("m"))
+        #expect(await waitUntil { (try? s.context.object(with: id).value(forKey: "title")) == .string("Mine to keep") })
+        #expect(s.state.editNotice == nil)
     }
 
     @Test func relationshipNavigationAndBack() async throws {

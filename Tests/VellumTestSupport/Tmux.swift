@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// Drives the real `vellum` binary in tmux: keys in with `send-keys`, the
 /// screen out with `capture-pane`.
@@ -26,8 +27,17 @@ public final class Tmux {
     /// touched by) a user's sessions or another test run.
     public static let socket = "vellum-e2e-\(getpid())"
 
+    /// Where a ThreadSanitizer build of the programs run in the session (the suite under
+    /// `swift test --sanitize=thread`) writes its reports: into files, never onto the
+    /// screen the test reads; `kill()` fails the test with any report found there.
+    public let sanitizerReports: URL
+    private var reportsChecked = false
+
     public init(_ command: String, width: Int = 120, height: Int = 40) {
         name = "vellum-e2e-\(UUID().uuidString.prefix(8))"
+        sanitizerReports = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-sanitizer")
+        try? FileManager.default.createDirectory(at: sanitizerReports, withIntermediateDirectories: true)
+        let command = "export TSAN_OPTIONS='log_path=\(sanitizerReports.path)/report'; " + command
         // tmux exits with its last session; a session started in that moment (suites run
         // in parallel) is lost with the exiting server. Start it again then.
         for attempt in 0..<5 {
@@ -67,5 +77,15 @@ public final class Tmux {
     @discardableResult
     public func wait(for text: String, _ timeout: TimeInterval = 20) -> Bool { wait(timeout) { $0.contains(text) } }
 
-    public func kill() { _ = tmux(["kill-session", "-t", name]) }
+    public func kill() {
+        _ = tmux(["kill-session", "-t", name])
+        guard !reportsChecked else { return }
+        reportsChecked = true
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: sanitizerReports.path)) ?? []
+        for file in files.sorted() {
+            let report = (try? String(contentsOfFile: sanitizerReports.appendingPathComponent(file).path, encoding: .utf8)) ?? ""
+            Issue.record("a program run in tmux reported (\(file)):\n\(report.prefix(12_000))")
+        }
+        try? FileManager.default.removeItem(at: sanitizerReports)
+    }
 }

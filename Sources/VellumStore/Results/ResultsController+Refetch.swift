@@ -31,8 +31,11 @@ extension ResultsController {
     /// there — its entries are two `ChunkedArray`s (arrays of arrays, copied on write)
     /// and its key table (a class) is only read there, through `filedKeys` (which writes
     /// nothing), while this side copies the table before writing it (`uniqueKeyTable`,
-    /// as the copy holds a reference); the controller goes as a weak box, only
-    /// dereferenced back on the main queue.
+    /// as the copy holds a reference). The copy comes back to the main queue and is
+    /// released there, after the refetch's last read: were the refetch's queue to drop the
+    /// last other reference, this side could find the storage unique and write it in place
+    /// with nothing ordering that write after those reads (ThreadSanitizer reported it).
+    /// The controller goes as a weak box, only dereferenced back on the main queue.
     struct Handoff<T>: @unchecked Sendable { let value: T }
 
     /// Marks the main queue, to tell when the controller runs on it (not
@@ -149,10 +152,12 @@ extension ResultsController {
         guard let reader = externalRefetch.reader else { return false }
         externalRefetch.running = true
         let request = fetchRequest
-        let copy = Handoff(value: index)
+        let lent = Handoff(value: index)
         let me = Handoff(value: Weak(self))
-        reader.perform({ ctx in try Self.findings(ctx, request, index: copy.value) }) { outcome in
-            DispatchQueue.main.async { me.value.object?.finishRefetch(outcome) }
+        reader.perform({ ctx in try Self.findings(ctx, request, index: lent.value) }) { outcome in
+            DispatchQueue.main.async {
+                withExtendedLifetime(lent) { me.value.object?.finishRefetch(outcome) }
+            }
         }
         return true
     }
