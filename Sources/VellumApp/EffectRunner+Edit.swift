@@ -109,12 +109,12 @@ extension EffectRunner {
     }
 
     /// Another writer's change reached the field being edited: the editor says so and
-    /// stays open (keys typed meanwhile are text, never an answer); Enter asks mine/theirs.
+    /// stays open (keys typed meanwhile are text, never an answer) and its hint says
+    /// that Enter asks mine/theirs.
     func noteChangeUnderneath() {
         guard let (key, theirs) = changeUnderneath() else { return }
         let who = container.lastRemoteChange?.author.map { "\($0)" } ?? "another writer"
-        let notice = theirs.map { "\(who) changed \(key) to \(Renderer.cellText($0)); Enter asks mine or theirs" }
-            ?? "\(who) deleted this record; Enter asks whether to re-add it"
+        let notice = theirs.map { "\(who) set \(key) to \(Renderer.cellText($0))" } ?? "\(who) deleted this record"
         send(.result(.editTargetChanged(notice)))
         redraw()
     }

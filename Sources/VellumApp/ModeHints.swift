@@ -19,7 +19,9 @@ enum ModeHints {
             return keys.hintLine([(["move-down", "move-up"], "move"), (["summary-filter"], "filter on the value"),
                                   (["summary-close"], "close")])
         case .edit:
-            var parts = [keys.hintLine([(["line-confirm"], "save"), (["line-cancel"], "cancel")]), "^A/^E ^←/^→ ^U/^K/^W"]
+            // Changed underneath (`editNotice`): Enter asks mine/theirs instead of saving at once.
+            let save = s.editNotice == nil ? "save" : "save: asks keep mine or take theirs"
+            var parts = [keys.hintLine([(["line-confirm"], save), (["line-cancel"], "cancel")]), "^A/^E ^←/^→ ^U/^K/^W"]
             if s.currentColumnType == .boolean { parts.append(keys.hintLine([(["toggle-boolean"], "toggle")])) }
             parts.append(s.editIsOptional ? "empty = null" : "required")
             return parts.filter { !$0.isEmpty }.joined(separator: "  ")

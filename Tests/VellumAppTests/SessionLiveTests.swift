@@ -66,7 +66,7 @@ import VellumTerminal
         // The editor says so and stays open; Enter asks.
         #expect(await waitUntil { s.state.editNotice != nil })
         #expect(s.state.mode == .edit)
-        #expect(s.state.editNotice?.contains("changed priority to 1") == true, "\(s.state.editNotice ?? "")")
+        #expect(s.state.editNotice?.contains("set priority to 1") == true, "\(s.state.editNotice ?? "")")
         await s.handle(.enter)
         #expect(s.state.mode == .conflict)
         #expect(s.state.conflict?.mine == "5")

@@ -188,7 +188,8 @@ struct E2EBrowserTests {
         Thread.sleep(forTimeInterval: 0.3)   // let the app take every key before the row changes
         _ = store.sql("UPDATE Task SET priority = 1, _version = _version + 1 WHERE title = 'Audit inventory #1'")
         // The editor says so and stays open (keys typed now are still text); Enter asks.
-        #expect(t.wait(for: "changed priority to 1; Enter asks mine or theirs"), "\(t.screen)")
+        #expect(t.wait(for: "set priority to 1"), "\(t.screen)")
+        #expect(t.screen.contains("Enter save: asks keep mine or take theirs"), "\(t.screen)")
         t.keys("Enter")
         #expect(t.wait(for: "Conflict: priority was changed"), "\(t.screen)")
         #expect(t.screen.contains("mine:   5"))
@@ -201,7 +202,7 @@ struct E2EBrowserTests {
         t.keys("e", "C-u"); t.type("5")
         Thread.sleep(forTimeInterval: 0.3)
         _ = store.sql("UPDATE Task SET priority = 2, _version = _version + 1 WHERE title = 'Audit inventory #1'")
-        #expect(t.wait(for: "changed priority to 2"), "\(t.screen)")
+        #expect(t.wait(for: "set priority to 2"), "\(t.screen)")
         t.keys("Enter")
         #expect(t.wait(for: "Conflict: priority was changed"), "\(t.screen)")
         t.keys("m")
@@ -211,7 +212,7 @@ struct E2EBrowserTests {
         t.keys("h", "h", "h", "e", "C-u"); t.type("Mine again")
         #expect(t.wait(for: "Mine again"), "\(t.screen)")
         _ = store.sql("DELETE FROM Task WHERE title = 'Audit inventory #1'")
-        #expect(t.wait(for: "deleted this record; Enter asks"), "\(t.screen)")
+        #expect(t.wait(for: "deleted this record"), "\(t.screen)")
         t.keys("Enter")
         #expect(t.wait(for: "this record was deleted"), "\(t.screen)")
         #expect(t.screen.contains("mine:   Mine again"))
