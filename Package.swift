@@ -33,7 +33,9 @@ let package = Package(
         .target(name: "VellumTerminal", dependencies: ["CCurses"]),
         .target(name: "VellumApp", dependencies: ["VellumStore", "VellumTerminal"]),
         .executableTarget(name: "vellum", dependencies: ["VellumStore", "VellumApp", "VellumTerminal"]),
-        .executableTarget(name: "vellum-bench", dependencies: ["VellumStore", "CSQLite"]),
+        // Its `Record` class is generated from Record.vellum.json by the build plugin (the typed benchmarks).
+        .executableTarget(name: "vellum-bench", dependencies: ["VellumStore", "CSQLite"],
+                          resources: [.copy("Record.vellum.json")], plugins: ["VellumModelPlugin"]),
         // The build plugin's generator: VellumStore only, not the terminal browser.
         .executableTarget(name: "vellum-generate", dependencies: ["VellumStore"]),
         .plugin(name: "VellumModelPlugin", capability: .buildTool(), dependencies: ["vellum-generate"]),

@@ -6,7 +6,7 @@ import VellumStore
 @MainActor final class Suite {
     static let runs = 3
     static let names = [
-        "insert-100k", "fetch-100k", "insert-100k-peak-rss", "fetch-100k-peak-rss",
+        "insert-100k", "fetch-100k", "insert-100k-typed", "fetch-100k-typed", "insert-100k-peak-rss", "fetch-100k-peak-rss",
         "queue-writes-10k", "queue-lone-write-p50", "queue-lone-write-p99", "merge-latency-p50", "merge-latency-p99",
         "controller-fetch-100k", "controller-fetch-100k-peak-rss", "controller-fetch-1m", "controller-fetch-1m-peak-rss",
         "controller-update-1m-p50", "controller-update-1m-p99", "remote-latency-p50", "remote-latency-p99",
@@ -242,6 +242,29 @@ import VellumStore
                     bestRaw = min(bestRaw, rawMs)
                 }
                 return Measurement(value: best, baseline: bestRaw)
+            },
+            // Typed access (generated `Record`), each beside the untyped figure of the same run.
+            Benchmark(name: "insert-100k-typed", unit: "ms") { [self] in
+                let rows = self.rows
+                var best = Double.infinity, bestUntyped = Double.infinity
+                for _ in 0..<Self.runs {
+                    best = min(best, try TypedRecordWorkload.insert(at: freshPath("typed-insert"), rows: rows))
+                    bestUntyped = min(bestUntyped, try RecordWorkload.vellumInsert(at: freshPath("untyped-insert"), rows: rows))
+                }
+                return Measurement(value: best, baseline: bestUntyped)
+            },
+            Benchmark(name: "fetch-100k-typed", unit: "ms") { [self] in
+                let url = try populatedStore()
+                _ = try RecordWorkload.vellumFetch(at: url)  // warm the page cache
+                var best = Double.infinity, bestUntyped = Double.infinity
+                for _ in 0..<Self.runs {
+                    let (ms, sum) = try TypedRecordWorkload.fetch(at: url)
+                    let (untypedMs, untypedSum) = try RecordWorkload.vellumFetch(at: url)
+                    if sum != untypedSum { throw BenchError("fetch checksums differ: typed \(sum), untyped \(untypedSum)") }
+                    best = min(best, ms)
+                    bestUntyped = min(bestUntyped, untypedMs)
+                }
+                return Measurement(value: best, baseline: bestUntyped)
             },
             Benchmark(name: "insert-100k-peak-rss", unit: "MB") { [self] in
                 let kb = try Memory.peakResidentKBOfChild(["--child", "insert", directory.path])

@@ -85,16 +85,27 @@ extension ManagedObject {
         try setValue(value?.attributeValue ?? .null, forKey: key)
     }
 
-    /// A transformable attribute decoded from its JSON.
+    /// A transformable attribute decoded from its JSON; JSON that is not a `T` throws a
+    /// validation error naming the key and the decoder's reason.
     public func transformable<T: Decodable>(_ key: String, as type: T.Type = T.self) throws -> T? {
         guard case .string(let json) = try value(forKey: key) else { return nil }
-        return try JSONDecoder().decode(T.self, from: Data(json.utf8))
+        do { return try JSONDecoder().decode(T.self, from: Data(json.utf8)) } catch {
+            throw StoreError.validation(ValidationFailure(entity: entity.name, key: key,
+                reason: "holds JSON that is not a \(T.self): \(CodingErrorText.describe(error))", objectURI: objectID.uriString))
+        }
     }
 
-    /// Stores an `Encodable` value as a transformable attribute's JSON.
+    /// Stores an `Encodable` value as a transformable attribute's JSON (sorted keys: the
+    /// same value is always the same text, so a rewrite is no change).
     public func setTransformable<T: Encodable>(_ key: String, _ value: T?) throws {
         guard let value else { return try setValue(.null, forKey: key) }
-        let json = String(decoding: try JSONEncoder().encode(value), as: UTF8.self)
-        try setValue(.string(json), forKey: key)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let data: Data
+        do { data = try encoder.encode(value) } catch {
+            throw StoreError.validation(ValidationFailure(entity: entity.name, key: key,
+                reason: "cannot be stored as JSON: \(CodingErrorText.describe(error))", objectURI: objectID.uriString))
+        }
+        try setValue(.string(String(decoding: data, as: UTF8.self)), forKey: key)
     }
 }

@@ -19,12 +19,18 @@ public struct AttributeDescription: Sendable, Hashable {
     public var preservesValueInHistoryOnDeletion: Bool
     /// Xcode's renaming identifier, for migration.
     public var renamingIdentifier: String?
+    /// The Swift `Codable` type a transformable attribute holds (JSON models' `"class"`, as
+    /// Xcode's Custom Class): generated entities type the property with it, stored as its
+    /// JSON. Not part of the version hash (the column is the same). Xcode models keep
+    /// theirs in `CoreDataPropertyDetails` (archived values, not JSON).
+    public var customClassName: String?
 
     public init(
         name: String, type: AttributeType, isOptional: Bool = true, isTransient: Bool = false,
         defaultValue: Value? = nil, minValue: Double? = nil, maxValue: Double? = nil,
         regex: String? = nil, isIndexed: Bool = false,
-        preservesValueInHistoryOnDeletion: Bool = false, renamingIdentifier: String? = nil
+        preservesValueInHistoryOnDeletion: Bool = false, renamingIdentifier: String? = nil,
+        customClassName: String? = nil
     ) {
         self.name = name
         self.type = type
@@ -37,5 +43,6 @@ public struct AttributeDescription: Sendable, Hashable {
         self.isIndexed = isIndexed
         self.preservesValueInHistoryOnDeletion = preservesValueInHistoryOnDeletion
         self.renamingIdentifier = renamingIdentifier
+        self.customClassName = customClassName
     }
 }

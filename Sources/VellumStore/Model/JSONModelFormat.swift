@@ -127,7 +127,7 @@ enum JSONModelFormat {
         let name = try obj.string("name", required: true)!
         obj.context = "attribute \(entity).\(name)"
         try obj.allowOnly(["name", "type", "optional", "transient", "default", "min", "max", "regex",
-                           "indexed", "preserveOnDeletion", "renamingIdentifier"])
+                           "indexed", "preserveOnDeletion", "renamingIdentifier", "class"])
         let typeName = try obj.string("type", required: true)!
         guard let type = AttributeType(rawValue: typeName) else {
             throw .unknownType(entity: entity, property: name, type: typeName)
@@ -145,7 +145,24 @@ enum JSONModelFormat {
             regex: try obj.string("regex"),
             isIndexed: try obj.bool("indexed", default: false),
             preservesValueInHistoryOnDeletion: try obj.bool("preserveOnDeletion", default: false),
-            renamingIdentifier: try obj.string("renamingIdentifier"))
+            renamingIdentifier: try obj.string("renamingIdentifier"),
+            customClassName: try customClassName(obj.string("class"), type: type, entity: entity, property: name, file: file))
+    }
+
+    /// A transformable's `"class"`: a Swift type name (`Tags`, `[String]`, `Geo.Point`,
+    /// `[String: Int]`), spliced into generated code, so nothing else is accepted.
+    private static func customClassName(_ name: String?, type: AttributeType, entity: String, property: String,
+                                        file: String) throws(ModelError) -> String? {
+        guard let name else { return nil }
+        guard type == .transformable else {
+            throw .parse(file: file, detail: "attribute \(entity).\(property): \"class\" is for transformable attributes (the Codable type they hold), not \(type.rawValue)")
+        }
+        let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "_.[]<>:, ?"))
+        guard let first = name.unicodeScalars.first, CharacterSet.letters.union(CharacterSet(charactersIn: "_[")).contains(first),
+              name.unicodeScalars.allSatisfy(allowed.contains) else {
+            throw .parse(file: file, detail: "attribute \(entity).\(property): class '\(name)' is not a Swift type name")
+        }
+        return name
     }
 
     private static func decodeRelationship(_ value: JSONValue, entity: String, index: Int, file: String) throws(ModelError) -> RelationshipDescription {
@@ -306,6 +323,7 @@ enum JSONModelFormat {
         if a.isIndexed { o["indexed"] = .bool(true) }
         if a.preservesValueInHistoryOnDeletion { o["preserveOnDeletion"] = .bool(true) }
         if let r = a.renamingIdentifier { o["renamingIdentifier"] = .string(r) }
+        if let c = a.customClassName { o["class"] = .string(c) }
         return .object(o)
     }
 

@@ -55,8 +55,19 @@ public struct SwiftEntityGenerator: Sendable {
     }
 
     private func attributeProperty(_ a: AttributeDescription) -> [String] {
-        let (swiftType, empty) = Self.swiftType(a.type)
         let name = Self.propertyName(a.name), key = Self.literal(a.name)
+        if a.type == .transformable, let codable = a.customClassName {
+            // The Codable type the model names, kept as its JSON. Internal, not public:
+            // the type is the app's own, and may be internal to its module.
+            return [
+                "    /// `\(codable)`, stored as its JSON (internal: the type may be).",
+                "    var \(name): \(codable)? {",
+                "        get { transformableAttribute(\(key), as: \(codable).self) }",
+                "        set { setTransformableAttribute(\(key), newValue) }",
+                "    }",
+            ]
+        }
+        let (swiftType, empty) = Self.swiftType(a.type)
         let getter = a.isOptional || empty == nil ? "attribute(\(key), as: \(swiftType).self)" : "attribute(\(key), empty: \(empty!))"
         let declared = a.isOptional || empty == nil ? "\(swiftType)?" : swiftType
         return [

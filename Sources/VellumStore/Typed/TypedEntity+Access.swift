@@ -20,6 +20,15 @@ extension TypedEntity {
         do { try object.set(key, value) } catch { deferError(error) }
     }
 
+    /// A transformable attribute as the `Codable` type the model names (its stored JSON decoded).
+    public func transformableAttribute<T: Decodable>(_ key: String, as type: T.Type = T.self) -> T? {
+        do { return try object.transformable(key, as: T.self) } catch { deferError(error); return nil }
+    }
+
+    public func setTransformableAttribute<T: Encodable>(_ key: String, _ value: T?) {
+        do { try object.setTransformable(key, value) } catch { deferError(error) }
+    }
+
     /// A to-one relationship.
     public func toOne<T: TypedEntity>(_ key: String, as type: T.Type = T.self) -> T? {
         do { return try object.toOne(key).map { try T.entity($0) } } catch { deferError(error); return nil }

@@ -4,7 +4,11 @@ import Foundation
 /// at build time): a typed view of a `ManagedObject`, like the `NSManagedObject`
 /// subclasses Xcode generates. Properties are typed with the model's optionality;
 /// setters do not throw — a write that cannot apply is thrown by the next `save()`.
-public protocol TypedEntity: AnyObject {
+///
+/// Equal and hashed by the object they wrap (identity, as `NSManagedObject`): two values
+/// read for one object — `book.author` twice — are equal and one element of a `Set`,
+/// before and after the save that gives the object its permanent ID.
+public protocol TypedEntity: AnyObject, Hashable {
     /// The model's entity name (subclasses, for sub-entities, override it).
     static var entityName: String { get }
     /// The key names of a key path of this type (`\Book.author?.name` → `["author", "name"]`),
@@ -30,6 +34,11 @@ extension TypedEntity {
 
     public var objectID: ObjectID { object.objectID }
     public var context: ManagedObjectContext? { object.context }
+}
+
+extension TypedEntity {
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.object === rhs.object }
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(object)) }
 }
 
 extension TypedEntity {

@@ -86,6 +86,15 @@ public func != <TypedRoot, V>(lhs: KeyPath<TypedRoot, V?>, rhs: _OptionalNilComp
     .comparison(lhs, .notEqual, .null)
 }
 
+/// `\Book.author == leGuin`: the to-one relationship holds that (saved) object; compared
+/// by object ID, as the string syntax's `author == %@` with its URI.
+public func == <TypedRoot, Destination: TypedEntity>(lhs: KeyPath<TypedRoot, Destination?>, rhs: Destination) -> TypedPredicate<TypedRoot> {
+    .comparison(lhs, .equal, .uri(rhs.objectID.uri))
+}
+public func != <TypedRoot, Destination: TypedEntity>(lhs: KeyPath<TypedRoot, Destination?>, rhs: Destination) -> TypedPredicate<TypedRoot> {
+    .comparison(lhs, .notEqual, .uri(rhs.objectID.uri))
+}
+
 extension KeyPath where Root: TypedEntity, Value == String {
     /// `CONTAINS`, `BEGINSWITH`, `ENDSWITH` on a string property.
     public func contains(_ text: String) -> TypedPredicate<Root> { .comparison(self, .contains, .string(text)) }

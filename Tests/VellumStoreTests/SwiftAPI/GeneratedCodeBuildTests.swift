@@ -10,6 +10,9 @@ import Testing
     import Foundation
     import VellumStore
 
+    /// The Codable type the model names for Book.size (`"class": "BookSize"`).
+    struct BookSize: Codable, Equatable { var width: Double; var height: Double; var unit: String }
+
     let arguments = CommandLine.arguments
     let model = try ModelLoader.load(from: URL(fileURLWithPath: arguments[2]))
     let store = try PersistentStore(url: URL(fileURLWithPath: arguments[1]), model: model)
@@ -21,6 +24,8 @@ import Testing
     book.title = "The Dispossessed"
     book.price = 4.5
     book.author = author
+    book.tags = ["utopia", "sf"]
+    book.size = BookSize(width: 13, height: 20, unit: "cm")
     for title in ["One", "Two", "Three"] {
         let chapter = try Chapter(context: ctx)
         chapter.title = title
@@ -36,6 +41,8 @@ import Testing
     print("cheap:", cheap.map(\\.title))
     print("chapters:", cheap[0].chapters.map(\\.title))
     print("author:", cheap[0].author?.name ?? "nil", cheap[0].author?.born ?? 0, cheap[0].author?.books.count ?? 0)
+    print("tags:", cheap[0].tags ?? [], cheap[0].size?.height ?? 0)
+    print("by author:", try reader.fetch(Book.self, where: \\.author == cheap[0].author!).count)
     let people = try reader.fetch(Person.self)
     print("people:", people.count, people.first?.as(Author.self)?.born ?? 0)
     let typed = try (\\Book.price < 5 && \\Book.author?.name == "Le Guin").predicate()
@@ -75,6 +82,8 @@ import Testing
             cheap: ["The Dispossessed"]
             chapters: ["One", "Two", "Three"]
             author: Le Guin 1929 1
+            tags: ["utopia", "sf"] 20.0
+            by author: 1
             people: 1 1929
             same tree: true
 

@@ -77,6 +77,16 @@ public final class Book: TypedEntity {
         get { attribute("extra", as: VellumStore.Value.self) }
         set { setAttribute("extra", newValue) }
     }
+    /// `[String]`, stored as its JSON (internal: the type may be).
+    var tags: [String]? {
+        get { transformableAttribute("tags", as: [String].self) }
+        set { setTransformableAttribute("tags", newValue) }
+    }
+    /// `BookSize`, stored as its JSON (internal: the type may be).
+    var size: BookSize? {
+        get { transformableAttribute("size", as: BookSize.self) }
+        set { setTransformableAttribute("size", newValue) }
+    }
     public var `default`: String? {
         get { attribute("default", as: String.self) }
         set { setAttribute("default", newValue) }
@@ -106,6 +116,8 @@ public final class Book: TypedEntity {
         case \Book.isbn: ["isbn"]
         case \Book.site: ["site"]
         case \Book.extra: ["extra"]
+        case \Book.tags: ["tags"]
+        case \Book.size: ["size"]
         case \Book.`default`: ["default"]
         case \Book.author: ["author"]
         case \Book.author?.name: ["author", "name"]
@@ -144,6 +156,8 @@ public final class Chapter: TypedEntity {
         case \Chapter.book?.isbn: ["book", "isbn"]
         case \Chapter.book?.site: ["book", "site"]
         case \Chapter.book?.extra: ["book", "extra"]
+        case \Chapter.book?.tags: ["book", "tags"]
+        case \Chapter.book?.size: ["book", "size"]
         case \Chapter.book?.`default`: ["book", "default"]
         case \Chapter.book?.author: ["book", "author"]
         default: nil

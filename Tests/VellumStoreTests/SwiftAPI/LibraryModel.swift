@@ -2,7 +2,15 @@ import Foundation
 @testable import VellumStore
 
 /// A model with every shape the generator handles: inheritance (Author is a Person),
-/// to-one, unordered and ordered to-many, optional and required attributes of each kind.
+/// to-one, unordered and ordered to-many, optional and required attributes of each kind,
+/// transformables untyped (`Value`) and as the Codable type the model names (`"class"`).
+/// The Codable type `Book.size` holds (`"class": "BookSize"`).
+public struct BookSize: Codable, Equatable, Sendable {
+    public var width: Double
+    public var height: Double
+    public var unit: String
+}
+
 enum LibraryModel {
     static let json = """
     {
@@ -26,6 +34,8 @@ enum LibraryModel {
            {"name": "isbn", "type": "uuid"},
            {"name": "site", "type": "uri"},
            {"name": "extra", "type": "transformable"},
+           {"name": "tags", "type": "transformable", "class": "[String]"},
+           {"name": "size", "type": "transformable", "class": "BookSize"},
            {"name": "default", "type": "string"}
          ],
          "relationships": [
