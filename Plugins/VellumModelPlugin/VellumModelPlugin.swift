@@ -31,7 +31,7 @@ struct VellumModelPlugin: BuildToolPlugin {
     /// The same name `SwiftEntityGenerator.outputFileName(forModelAt:)` gives (the plugin cannot link the library).
     static func outputName(_ url: URL) -> String {
         var name = url.lastPathComponent
-        let extensions = [".xcdatamodeld", ".xcdatamodel", ".json", ".xml"]
+        let extensions = [".xcdatamodeld", ".xcdatamodel", ".json", ".xml", ".vellum"]
         while let e = extensions.first(where: { name.lowercased().hasSuffix($0) && name.count > $0.count }) {
             name = String(name.dropLast(e.count))
         }

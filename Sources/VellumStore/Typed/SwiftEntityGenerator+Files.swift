@@ -9,11 +9,12 @@ extension SwiftEntityGenerator {
         self.init(model: try ModelLoader.load(from: url), source: url.lastPathComponent)
     }
 
-    /// `Shop.xcdatamodeld` → `Shop.swift`, `shop.json` → `shop.swift`, `moody.xcdatamodel.xml` → `moody.swift`:
+    /// `Shop.xcdatamodeld` → `Shop.swift`, `shop.json` and `shop.vellum.json` → `shop.swift`,
+    /// `moody.xcdatamodel.xml` → `moody.swift`:
     /// the plugin declares this name before the generator runs.
     public static func outputFileName(forModelAt url: URL) -> String {
         var name = url.lastPathComponent
-        let extensions = [".xcdatamodeld", ".xcdatamodel", ".json", ".xml"]
+        let extensions = [".xcdatamodeld", ".xcdatamodel", ".json", ".xml", ".vellum"]
         while let e = extensions.first(where: { name.lowercased().hasSuffix($0) && name.count > $0.count }) {
             name = String(name.dropLast(e.count))
         }

@@ -60,6 +60,8 @@ import Testing
         }
         #expect(SwiftEntityGenerator.outputFileName(forModelAt: URL(fileURLWithPath: "/m/moody-v1.xcdatamodel.xml")) == "moody-v1.swift")
         #expect(SwiftEntityGenerator.outputFileName(forModelAt: URL(fileURLWithPath: "/m/Shop.xcdatamodeld")) == "Shop.swift")
+        // Regression: `Library.vellum.json` became `Library.vellum.swift` (docs say NAME.swift).
+        #expect(SwiftEntityGenerator.outputFileName(forModelAt: URL(fileURLWithPath: "/m/Library.vellum.json")) == "Library.swift")
     }
 
     @Test func aFileTheGeneratorDidNotWriteIsNeverReplaced() throws {
