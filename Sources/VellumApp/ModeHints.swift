@@ -16,7 +16,8 @@ enum ModeHints {
                                   (["find-regex"], s.searchIsRegex ? "plain text" : "regex"),
                                   (["search-next", "search-previous"], "next/previous"), (["line-cancel"], "cancel")])
         case .summary:
-            return keys.hintLine([(["move-down", "move-up"], "move"), (["summary-filter"], "filter on the value"),
+            let on = s.summary?.showsHistogram == true ? "filter on the bin's range" : "filter on the value"
+            return keys.hintLine([(["move-down", "move-up"], "move"), (["summary-filter"], on),
                                   (["summary-close"], "close")])
         case .edit:
             // Changed underneath (`editNotice`): Enter asks mine/theirs instead of saving at once.

@@ -51,7 +51,7 @@ extension Reducer {
         case (_, _, .moveDown?): overlay.cursor += 1
         case (_, _, .moveUp?): overlay.cursor -= 1
         case (_, _, .top?): overlay.cursor = 0
-        case (_, _, .bottom?): overlay.cursor = overlay.buckets.count - 1
+        case (_, _, .bottom?): overlay.cursor = overlay.rowCount - 1
         case (_, _, .pageDown?): overlay.cursor += page
         case (_, _, .pageUp?): overlay.cursor -= page
         case (.mouse(let e), _, _) where e.kind == .wheelDown: overlay.cursor += 3
@@ -63,7 +63,7 @@ extension Reducer {
             return runCommand(&s, "filter " + text)
         default: return []
         }
-        overlay.cursor = overlay.buckets.isEmpty ? 0 : min(max(0, overlay.cursor), overlay.buckets.count - 1)
+        overlay.cursor = overlay.rowCount == 0 ? 0 : min(max(0, overlay.cursor), overlay.rowCount - 1)
         s.summary = overlay
         return []
     }

@@ -2,7 +2,7 @@ import VellumStore
 import VellumTerminal
 
 extension Renderer {
-    /// The column summary overlay: statistics, then a scrollable frequency table.
+    /// The column summary overlay: statistics, then a scrollable histogram or frequency table.
     static func summaryOverlay(_ f: Frame, _ screen: any CellCanvas) {
         guard let o = f.state.summary else { return }
         let size = screen.size
@@ -21,21 +21,20 @@ extension Renderer {
         }
         let valueWidth = max(8, min(28, inner / 3))
         let barWidth = max(1, inner - valueWidth - 18)
-        let header = DisplayWidth.fit("value", toWidth: valueWidth) + " " + DisplayWidth.fit("count", toWidth: 8, alignment: .right)
+        let header = DisplayWidth.fit(o.rowHeading, toWidth: valueWidth) + " " + DisplayWidth.fit("count", toWidth: 8, alignment: .right)
             + " " + DisplayWidth.fit("%", toWidth: 7, alignment: .right)
         screen.put(row: y, col: left + 2, text: header, style: f.theme[.dim].adding(.underline), maxWidth: inner)
         y += 1
         let listHeight = max(1, top + height - 2 - y)
-        if o.buckets.isEmpty {
+        if o.rowCount == 0 {
             screen.put(row: y, col: left + 2, text: "no values", style: f.theme[.dim], maxWidth: inner)
         }
-        let first = max(0, min(o.cursor - listHeight / 2, o.buckets.count - listHeight))
-        for (n, i) in (first..<min(o.buckets.count, first + listHeight)).enumerated() {
+        let first = max(0, min(o.cursor - listHeight / 2, o.rowCount - listHeight))
+        for (n, i) in (first..<min(o.rowCount, first + listHeight)).enumerated() {
             let st = i == o.cursor ? f.theme[.selection] : style
             screen.fill(row: y + n, col: left + 1, width: width - 2, style: st)
             screen.put(row: y + n, col: left + 2, text: o.line(i, valueWidth: valueWidth, barWidth: barWidth), style: st, maxWidth: inner)
         }
-        let more = o.distinct > o.buckets.count ? "  (top \(o.buckets.count) of \(o.distinct))" : ""
-        screen.put(row: top + height - 1, col: left + 2, text: " " + ModeHints.summaryFooter(f.state.keyMap) + "\(more) ", style: f.theme[.border], maxWidth: inner)
+        screen.put(row: top + height - 1, col: left + 2, text: " " + ModeHints.summaryFooter(f.state.keyMap) + "\(o.tableNote) ", style: f.theme[.border], maxWidth: inner)
     }
 }

@@ -293,6 +293,30 @@ import VellumTerminal
         #expect(s.state.mode == .browse)
     }
 
+    /// A continuous column's summary is a histogram: Enter on a bin filters by its range,
+    /// and the list then holds exactly the bin's rows (the last bin includes its upper bound).
+    @Test func summaryHistogramBinsFilterByTheirRange() async throws {
+        for (entity, attribute) in [("Product", "price"), ("Product", "updated")] {
+            let s = try await session(entity: entity)
+            await column(s, attribute)
+            await s.handle(.char("F"))
+            let o = try #require(s.state.summary)
+            #expect(o.showsHistogram, "\(attribute)")
+            #expect(o.bins.map(\.count).reduce(0, +) == o.summary.valueCount)
+            for i in [1, o.bins.count - 1] {
+                if s.state.mode != .summary { await s.handle(.char("F")) }
+                while (s.state.summary?.cursor ?? 0) < i { await s.handle(.char("j")) }
+                let bin = o.bins[i]
+                await s.handle(.enter)
+                #expect(s.state.mode == .browse)
+                #expect(s.state.rowCount == bin.count, "\(attribute) bin \(i): \(s.state.filterText) shows \(s.state.rowCount), the bin counted \(bin.count)")
+                #expect(s.state.filterText.contains(i == o.bins.count - 1 ? "<=" : "<"), "\(s.state.filterText)")
+                // Clear the filter for the next bin.
+                await s.handle(.char("/")); await s.handle(.ctrl("u")); await s.handle(.enter)
+            }
+        }
+    }
+
     @Test func findMovesToMatchingRows() async throws {
         let s = try await session(entity: "Provider")
         await s.handle(.char("f"))

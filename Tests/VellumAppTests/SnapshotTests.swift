@@ -50,7 +50,7 @@ import VellumTerminal
 
     /// The modes the table above does not reach: each opened with the keys a user presses.
     @Test(arguments: [
-        ("summary", "F"), ("search", "fKettle"), ("column-list", "C"), ("confirm-bulk-edit", "tt:set Boxed\r"),
+        ("summary", "F"), ("summary-histogram", "lF"), ("summary-dates", "llllF"), ("search", "fKettle"), ("column-list", "C"), ("confirm-bulk-edit", "tt:set Boxed\r"),
         ("completion-menu", ":goto \t\t"),
     ])
     func moreModesReachedByKeys(mode: String, keys: String) async throws {

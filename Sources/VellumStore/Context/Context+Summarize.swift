@@ -20,12 +20,13 @@ extension ManagedObjectContext {
             query.restrict(toEntity: entity.name)
         }
         let q = store.layout.dialect
-        let from = "FROM \(q.quote(query.table)) AS t0 \(query.joins) WHERE \(query.whereClause)"
+        let from = "FROM \(q.quote(query.table)) AS t0 \(query.joins) WHERE (\(query.whereClause))"
         let c = "t0.\(q.quote(column))"
         let numeric = type.isNumeric || type == .date
         let measure = q.comparable(c, type: type)
+        let sum = type.isNumeric ? ", \(q.total(measure))" : ""
         let stats = try connection.rows(
-            "SELECT count(*), count(\(c)), count(DISTINCT \(c))\(numeric ? ", min(\(measure)), max(\(measure)), \(q.average(measure, type: type))" : "") \(from)",
+            "SELECT count(*), count(\(c)), count(DISTINCT \(c))\(numeric ? ", min(\(measure)), max(\(measure)), \(q.average(measure, type: type))\(sum)" : "") \(from)",
             query.bindings).first ?? []
         let total = Int(stats.first?.integerValue ?? 0)
         var summary = ColumnSummary(attribute: attribute, count: total, nulls: total - Int(stats[safe: 1]?.integerValue ?? 0),
@@ -34,6 +35,11 @@ extension ManagedObjectContext {
             summary.min = stats[safe: 3].map { Self.decode($0, as: type) }.flatMap { $0.isNull ? nil : $0 }
             summary.max = stats[safe: 4].map { Self.decode($0, as: type) }.flatMap { $0.isNull ? nil : $0 }
             summary.mean = stats[safe: 5]?.doubleValue
+            if type.isNumeric { summary.sum = stats[safe: 6]?.doubleValue }
+        }
+        if numeric, summary.valueCount > 0 {
+            try addDistribution(to: &summary, type: type, number: q.number(measure, type: type),
+                                nonNull: "\(from) AND \(c) IS NOT NULL", bindings: query.bindings)
         }
         // Ties by value, NULL first (as SQLite orders them) on every engine.
         let order = "n DESC, " + q.orderTerm(c, caseInsensitive: nil, ascending: true)
@@ -43,6 +49,70 @@ extension ManagedObjectContext {
             summary.top.append(ColumnSummary.Bucket(value: statement.value(at: 0, as: type), count: Int(statement.int64(1))))
         }
         return summary
+    }
+
+    /// Quartiles, the standard deviation and (for continuous values) the histogram,
+    /// from the non-null values: one sorted pass for the quartiles (the ranks around each
+    /// quarter), one pass filing each value into its bin with its squared deviation.
+    private func addDistribution(to summary: inout ColumnSummary, type: AttributeType, number m: String,
+                                 nonNull from: String, bindings: [Value]) throws {
+        let n = summary.valueCount
+        let wanted = [0.25, 0.5, 0.75].map { p -> (Int, Int, Double) in
+            let h = Double(n - 1) * p
+            return (Int(h.rounded(.down)) + 1, Int(h.rounded(.up)) + 1, h - h.rounded(.down))
+        }
+        let ranks = Set(wanted.flatMap { [$0.0, $0.1] }).sorted().map(String.init).joined(separator: ", ")
+        var byRank: [Int: Double] = [:]
+        for row in try connection.rows(
+            "SELECT r, m FROM (SELECT m, row_number() OVER (ORDER BY m) AS r FROM (SELECT \(m) AS m \(from)) AS v) AS w WHERE r IN (\(ranks))",
+            bindings) {
+            if let r = row[safe: 0]?.integerValue, let v = row[safe: 1]?.doubleValue { byRank[Int(r)] = v }
+        }
+        let quartiles = wanted.map { lo, hi, f -> Value? in
+            guard let a = byRank[lo], let b = byRank[hi] else { return nil }
+            let q = a + (b - a) * f
+            return type == .date ? .date(Date(timeIntervalSince1970: q)) : .double(q)
+        }
+        (summary.lowerQuartile, summary.median, summary.upperQuartile) = (quartiles[0], quartiles[1], quartiles[2])
+
+        guard let mean = summary.mean else { return }
+        let deviation = "(m - \(HistogramBins.literal(mean))) * (m - \(HistogramBins.literal(mean)))"
+        let q = store.layout.dialect
+        var squares = 0.0
+        if let bins = histogramBins(summary, type: type) {
+            var counts = [Int](repeating: 0, count: bins.count)
+            for row in try connection.rows(
+                "SELECT b, count(*), \(q.total("d")) FROM (SELECT \(bins.binExpression("m")) AS b, \(deviation) AS d FROM (SELECT \(m) AS m \(from)) AS v) AS w GROUP BY b",
+                bindings) {
+                guard let b = row[safe: 0]?.integerValue, counts.indices.contains(Int(b)) else { continue }
+                counts[Int(b)] = Int(row[safe: 1]?.integerValue ?? 0)
+                squares += row[safe: 2]?.doubleValue ?? 0
+            }
+            func bound(_ x: Double) -> Value { type == .date ? .date(Date(timeIntervalSince1970: x)) : .double(x) }
+            summary.histogram = counts.indices.map { i in
+                ColumnSummary.Bin(lower: bound(bins.boundaries[i]), upper: bound(bins.boundaries[i + 1]),
+                                  includesUpper: i == counts.count - 1, count: counts[i])
+            }
+            summary.binUnit = bins.unit
+        } else {
+            squares = try connection.rows("SELECT \(q.total(deviation)) FROM (SELECT \(m) AS m \(from)) AS v", bindings)
+                .first?.first?.doubleValue ?? 0
+        }
+        summary.standardDeviation = n > 1 ? (squares / Double(n - 1)).squareRoot() : nil
+    }
+
+    /// Bins for continuous values: floating point and decimals, integers with more than
+    /// 20 distinct values (fewer are the frequency table already), and dates.
+    private func histogramBins(_ summary: ColumnSummary, type: AttributeType) -> HistogramBins? {
+        switch (summary.min, summary.max) {
+        case (.date(let a)?, .date(let b)?) where type == .date:
+            return .dates(min: a, max: b)
+        case (let a?, let b?) where type.isNumeric && (!type.isInteger || summary.distinct > 20):
+            guard let lo = a.doubleValue, let hi = b.doubleValue, lo <= hi else { return nil }
+            return .numeric(min: lo, max: hi, integral: type.isInteger)
+        default:
+            return nil
+        }
     }
 
     private static func decode(_ raw: Value, as type: AttributeType) -> Value {

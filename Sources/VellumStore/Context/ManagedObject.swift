@@ -157,6 +157,19 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
         return storedValue(at: i)
     }
 
+    /// `value(forKey:)` for generated entities, without the lookup by name: `index` is the
+    /// key's position in the model the class was generated from (an entity's inherited
+    /// attributes come first, in its parent's order, so it is the same in sub-entities).
+    /// One comparison of names confirms it; a class generated from another version of
+    /// the model falls back to the lookup, so it still reads the right attribute.
+    @inlinable
+    public func value(forKey key: String, expectedIndex index: Int) throws -> Value {
+        let attributes = entity.attributes
+        guard index < attributes.count, attributes[index].name == key else { return try value(forKey: key) }
+        if isFault { try fireFault() }
+        return storedValue(at: index)
+    }
+
     /// The value at an attribute index (see `entity.attributeIndexByName`): the fast path for bulk reads.
     @inlinable
     public func value(at index: Int) throws -> Value {

@@ -9,28 +9,28 @@ public protocol ValueConvertible {
 }
 
 extension String: ValueConvertible {
-    public var attributeValue: Value { .string(self) }
-    public init?(attributeValue v: Value) { guard case .string(let s) = v else { return nil }; self = s }
+    @inlinable public var attributeValue: Value { .string(self) }
+    @inlinable public init?(attributeValue v: Value) { guard case .string(let s) = v else { return nil }; self = s }
 }
 extension Int: ValueConvertible {
-    public var attributeValue: Value { .integer(Int64(self)) }
-    public init?(attributeValue v: Value) { guard case .integer(let i) = v, let n = Int(exactly: i) else { return nil }; self = n }
+    @inlinable public var attributeValue: Value { .integer(Int64(self)) }
+    @inlinable public init?(attributeValue v: Value) { guard case .integer(let i) = v, let n = Int(exactly: i) else { return nil }; self = n }
 }
 extension Int64: ValueConvertible {
-    public var attributeValue: Value { .integer(self) }
-    public init?(attributeValue v: Value) { guard case .integer(let i) = v else { return nil }; self = i }
+    @inlinable public var attributeValue: Value { .integer(self) }
+    @inlinable public init?(attributeValue v: Value) { guard case .integer(let i) = v else { return nil }; self = i }
 }
 extension Int32: ValueConvertible {
-    public var attributeValue: Value { .integer(Int64(self)) }
-    public init?(attributeValue v: Value) { guard case .integer(let i) = v, let n = Int32(exactly: i) else { return nil }; self = n }
+    @inlinable public var attributeValue: Value { .integer(Int64(self)) }
+    @inlinable public init?(attributeValue v: Value) { guard case .integer(let i) = v, let n = Int32(exactly: i) else { return nil }; self = n }
 }
 extension Int16: ValueConvertible {
-    public var attributeValue: Value { .integer(Int64(self)) }
-    public init?(attributeValue v: Value) { guard case .integer(let i) = v, let n = Int16(exactly: i) else { return nil }; self = n }
+    @inlinable public var attributeValue: Value { .integer(Int64(self)) }
+    @inlinable public init?(attributeValue v: Value) { guard case .integer(let i) = v, let n = Int16(exactly: i) else { return nil }; self = n }
 }
 extension Double: ValueConvertible {
-    public var attributeValue: Value { .double(self) }
-    public init?(attributeValue v: Value) {
+    @inlinable public var attributeValue: Value { .double(self) }
+    @inlinable public init?(attributeValue v: Value) {
         switch v {
         case .double(let d): self = d
         case .integer(let i): self = Double(i)
@@ -39,48 +39,64 @@ extension Double: ValueConvertible {
     }
 }
 extension Float: ValueConvertible {
-    public var attributeValue: Value { .double(Double(self)) }
-    public init?(attributeValue v: Value) { guard let d = Double(attributeValue: v) else { return nil }; self = Float(d) }
+    @inlinable public var attributeValue: Value { .double(Double(self)) }
+    @inlinable public init?(attributeValue v: Value) { guard let d = Double(attributeValue: v) else { return nil }; self = Float(d) }
 }
 extension Bool: ValueConvertible {
-    public var attributeValue: Value { .bool(self) }
-    public init?(attributeValue v: Value) { guard case .bool(let b) = v else { return nil }; self = b }
+    @inlinable public var attributeValue: Value { .bool(self) }
+    @inlinable public init?(attributeValue v: Value) { guard case .bool(let b) = v else { return nil }; self = b }
 }
 extension Date: ValueConvertible {
-    public var attributeValue: Value { .date(self) }
-    public init?(attributeValue v: Value) { guard case .date(let d) = v else { return nil }; self = d }
+    @inlinable public var attributeValue: Value { .date(self) }
+    @inlinable public init?(attributeValue v: Value) { guard case .date(let d) = v else { return nil }; self = d }
 }
 extension Decimal: ValueConvertible {
-    public var attributeValue: Value { .decimal(self) }
-    public init?(attributeValue v: Value) { guard case .decimal(let d) = v else { return nil }; self = d }
+    @inlinable public var attributeValue: Value { .decimal(self) }
+    @inlinable public init?(attributeValue v: Value) { guard case .decimal(let d) = v else { return nil }; self = d }
 }
 extension Data: ValueConvertible {
-    public var attributeValue: Value { .data(self) }
-    public init?(attributeValue v: Value) { guard case .data(let d) = v else { return nil }; self = d }
+    @inlinable public var attributeValue: Value { .data(self) }
+    @inlinable public init?(attributeValue v: Value) { guard case .data(let d) = v else { return nil }; self = d }
 }
 extension UUID: ValueConvertible {
-    public var attributeValue: Value { .uuid(self) }
-    public init?(attributeValue v: Value) { guard case .uuid(let u) = v else { return nil }; self = u }
+    @inlinable public var attributeValue: Value { .uuid(self) }
+    @inlinable public init?(attributeValue v: Value) { guard case .uuid(let u) = v else { return nil }; self = u }
 }
 extension URL: ValueConvertible {
-    public var attributeValue: Value { .uri(self) }
-    public init?(attributeValue v: Value) { guard case .uri(let u) = v else { return nil }; self = u }
+    @inlinable public var attributeValue: Value { .uri(self) }
+    @inlinable public init?(attributeValue v: Value) { guard case .uri(let u) = v else { return nil }; self = u }
 }
 
 extension ManagedObject {
     /// The attribute's value as `T`; nil when it is nil. A value of another kind
     /// (asking an integer attribute for a String) throws, naming the key.
+    /// Inlinable, as are the conversions: generated entities call it for every property
+    /// read, and specialized in the caller's module it costs what `value(forKey:)` does.
+    @inlinable
     public func get<T: ValueConvertible>(_ key: String, as type: T.Type = T.self) throws -> T? {
         let v = try value(forKey: key)
         if v.isNull { return nil }
-        guard let typed = T(attributeValue: v) else {
-            throw StoreError.validation(ValidationFailure(entity: entity.name, key: key,
-                reason: "holds a \(v.kindName), not a \(T.self)", objectURI: objectID.uriString))
-        }
+        guard let typed = T(attributeValue: v) else { throw kindMismatch(key, v, T.self) }
         return typed
     }
 
+    /// `get(_:as:)` at the attribute's index in the generated model (`value(forKey:expectedIndex:)`).
+    @inlinable
+    public func get<T: ValueConvertible>(_ key: String, expectedIndex index: Int, as type: T.Type = T.self) throws -> T? {
+        let v = try value(forKey: key, expectedIndex: index)
+        if v.isNull { return nil }
+        guard let typed = T(attributeValue: v) else { throw kindMismatch(key, v, T.self) }
+        return typed
+    }
+
+    @usableFromInline
+    func kindMismatch(_ key: String, _ v: Value, _ type: Any.Type) -> StoreError {
+        StoreError.validation(ValidationFailure(entity: entity.name, key: key,
+            reason: "holds a \(v.kindName), not a \(type)", objectURI: objectID.uriString))
+    }
+
     /// Sets the attribute from a Swift value (nil clears it), with the same type checks as `setValue`.
+    @inlinable
     public func set<T: ValueConvertible>(_ key: String, _ value: T?) throws {
         try setValue(value?.attributeValue ?? .null, forKey: key)
     }

@@ -39,6 +39,10 @@ extension PostgreSQLDialect {
         type == .date ? "avg(EXTRACT(EPOCH FROM \(value))::float8)" : "avg((\(value))::float8)"
     }
 
+    public func number(_ value: String, type: AttributeType) -> String {
+        type == .date ? "EXTRACT(EPOCH FROM \(value))::float8" : "(\(value))::float8"
+    }
+
     /// Lists are spelled out: a JSON array's members are text, not the integers or text they were.
     public func jsonArrayMembers(_ parameter: String) -> String? { nil }
 

@@ -36,6 +36,9 @@ extension SQLDialect {
 
     public func average(_ value: String, type: AttributeType) -> String { "avg(\(value))" }
 
+    /// Dates are stored as seconds since 1970 (REAL), numbers as numbers.
+    public func number(_ value: String, type: AttributeType) -> String { value }
+
     public func jsonArrayMembers(_ parameter: String) -> String? { "SELECT value FROM json_each(\(parameter))" }
 
     public func orderTerm(_ term: String, caseInsensitive: Bool?, ascending: Bool) -> String {

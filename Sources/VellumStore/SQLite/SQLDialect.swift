@@ -49,6 +49,8 @@ public protocol SQLDialect: Sendable {
     /// The mean of `value` (a `comparable` attribute of `type`) over rows as a double
     /// (dates as seconds since 1970), NULL for none.
     func average(_ value: String, type: AttributeType) -> String
+    /// `value` (a `comparable` attribute of `type`) as a double: dates as seconds since 1970.
+    func number(_ value: String, type: AttributeType) -> String
     /// A subquery of the members of the JSON array bound to `parameter`; nil to have lists spelled out.
     func jsonArrayMembers(_ parameter: String) -> String?
     /// The ORDER BY term(s) for `term`: `caseInsensitive` nil orders by bytes, true as

@@ -46,7 +46,7 @@ public struct SwiftEntityGenerator: Sendable {
         }
         lines.append("    \(override)\(classMember) var entityName: String { \(Self.literal(entity.name)) }")
         let own = Set(entity.declaration.attributes.map(\.name))
-        for a in entity.attributes where own.contains(a.name) { lines += attributeProperty(a) }
+        for a in entity.attributes where own.contains(a.name) { lines += attributeProperty(a, of: entity) }
         let ownRelationships = Set(entity.declaration.relationships.map(\.name))
         for r in entity.relationships where ownRelationships.contains(r.name) { lines += relationshipProperty(r) }
         lines += keyNameTable(entity, type: type, override: override, classMember: classMember)
@@ -54,7 +54,7 @@ public struct SwiftEntityGenerator: Sendable {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    private func attributeProperty(_ a: AttributeDescription) -> [String] {
+    private func attributeProperty(_ a: AttributeDescription, of entity: Entity) -> [String] {
         let name = Self.propertyName(a.name), key = Self.literal(a.name)
         if a.type == .transformable, let codable = a.customClassName {
             // The Codable type the model names, kept as its JSON. Internal, not public:
@@ -68,7 +68,9 @@ public struct SwiftEntityGenerator: Sendable {
             ]
         }
         let (swiftType, empty) = Self.swiftType(a.type)
-        let getter = a.isOptional || empty == nil ? "attribute(\(key), as: \(swiftType).self)" : "attribute(\(key), empty: \(empty!))"
+        // Its index in this model's entity: reads go straight to it (checked against the name).
+        let at = entity.attributeIndexByName[a.name].map { ", at: \($0)" } ?? ""
+        let getter = a.isOptional || empty == nil ? "attribute(\(key)\(at), as: \(swiftType).self)" : "attribute(\(key)\(at), empty: \(empty!))"
         let declared = a.isOptional || empty == nil ? "\(swiftType)?" : swiftType
         return [
             "    public var \(name): \(declared) {",

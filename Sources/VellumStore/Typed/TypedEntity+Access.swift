@@ -7,15 +7,30 @@ import Foundation
 
 extension TypedEntity {
     /// An optional attribute.
+    @inlinable
     public func attribute<T: ValueConvertible>(_ key: String, as type: T.Type = T.self) -> T? {
         do { return try object.get(key, as: T.self) } catch { deferError(error); return nil }
     }
 
     /// A required attribute: `empty` while it has no value yet (a new object before it is set).
+    @inlinable
     public func attribute<T: ValueConvertible>(_ key: String, empty: T) -> T {
         attribute(key, as: T.self) ?? empty
     }
 
+    /// The generated getters: `index` is the attribute's position in the generated model
+    /// (`ManagedObject.value(forKey:expectedIndex:)`), checked, so reads skip the lookup by name.
+    @inlinable
+    public func attribute<T: ValueConvertible>(_ key: String, at index: Int, as type: T.Type = T.self) -> T? {
+        do { return try object.get(key, expectedIndex: index, as: T.self) } catch { deferError(error); return nil }
+    }
+
+    @inlinable
+    public func attribute<T: ValueConvertible>(_ key: String, at index: Int, empty: T) -> T {
+        attribute(key, at: index, as: T.self) ?? empty
+    }
+
+    @inlinable
     public func setAttribute<T: ValueConvertible>(_ key: String, _ value: T?) {
         do { try object.set(key, value) } catch { deferError(error) }
     }
@@ -55,21 +70,22 @@ extension TypedEntity {
         do { try object.remove(destination.object, from: key) } catch { deferError(error) }
     }
 
-    private func deferError(_ error: any Error) {
+    @usableFromInline
+    func deferError(_ error: any Error) {
         object.context?.deferredErrors.append(StoreError(nesting: error))
     }
 }
 
 /// Attributes the model leaves untyped (transformable, undefined) read as `Value`.
 extension Value: ValueConvertible {
-    public var attributeValue: Value { self }
-    public init?(attributeValue v: Value) { self = v }
+    @inlinable public var attributeValue: Value { self }
+    @inlinable public init?(attributeValue v: Value) { self = v }
 }
 
 /// An optional Swift value is nil for `.null`.
 extension Optional: ValueConvertible where Wrapped: ValueConvertible {
-    public var attributeValue: Value { self?.attributeValue ?? .null }
-    public init?(attributeValue v: Value) {
+    @inlinable public var attributeValue: Value { self?.attributeValue ?? .null }
+    @inlinable public init?(attributeValue v: Value) {
         if v.isNull { self = .none; return }
         guard let w = Wrapped(attributeValue: v) else { return nil }
         self = .some(w)

@@ -5,7 +5,7 @@ import VellumStore
 public final class Author: Person {
     override public class var entityName: String { "Author" }
     public var born: Int16? {
-        get { attribute("born", as: Int16.self) }
+        get { attribute("born", at: 1, as: Int16.self) }
         set { setAttribute("born", newValue) }
     }
     /// Unordered.
@@ -30,51 +30,51 @@ public final class Book: TypedEntity {
     public required init(object: ManagedObject) { self.object = object }
     public class var entityName: String { "Book" }
     public var title: String {
-        get { attribute("title", empty: "") }
+        get { attribute("title", at: 0, empty: "") }
         set { setAttribute("title", newValue) }
     }
     public var price: Double {
-        get { attribute("price", empty: 0) }
+        get { attribute("price", at: 1, empty: 0) }
         set { setAttribute("price", newValue) }
     }
     public var pages: Int32? {
-        get { attribute("pages", as: Int32.self) }
+        get { attribute("pages", at: 2, as: Int32.self) }
         set { setAttribute("pages", newValue) }
     }
     public var copies: Int64 {
-        get { attribute("copies", empty: 0) }
+        get { attribute("copies", at: 3, empty: 0) }
         set { setAttribute("copies", newValue) }
     }
     public var rating: Float? {
-        get { attribute("rating", as: Float.self) }
+        get { attribute("rating", at: 4, as: Float.self) }
         set { setAttribute("rating", newValue) }
     }
     public var cost: Decimal? {
-        get { attribute("cost", as: Decimal.self) }
+        get { attribute("cost", at: 5, as: Decimal.self) }
         set { setAttribute("cost", newValue) }
     }
     public var inPrint: Bool {
-        get { attribute("inPrint", empty: false) }
+        get { attribute("inPrint", at: 6, empty: false) }
         set { setAttribute("inPrint", newValue) }
     }
     public var published: Date? {
-        get { attribute("published", as: Date.self) }
+        get { attribute("published", at: 7, as: Date.self) }
         set { setAttribute("published", newValue) }
     }
     public var cover: Data? {
-        get { attribute("cover", as: Data.self) }
+        get { attribute("cover", at: 8, as: Data.self) }
         set { setAttribute("cover", newValue) }
     }
     public var isbn: UUID? {
-        get { attribute("isbn", as: UUID.self) }
+        get { attribute("isbn", at: 9, as: UUID.self) }
         set { setAttribute("isbn", newValue) }
     }
     public var site: URL? {
-        get { attribute("site", as: URL.self) }
+        get { attribute("site", at: 10, as: URL.self) }
         set { setAttribute("site", newValue) }
     }
     public var extra: VellumStore.Value? {
-        get { attribute("extra", as: VellumStore.Value.self) }
+        get { attribute("extra", at: 11, as: VellumStore.Value.self) }
         set { setAttribute("extra", newValue) }
     }
     /// `[String]`, stored as its JSON (internal: the type may be).
@@ -88,7 +88,7 @@ public final class Book: TypedEntity {
         set { setTransformableAttribute("size", newValue) }
     }
     public var `default`: String? {
-        get { attribute("default", as: String.self) }
+        get { attribute("default", at: 14, as: String.self) }
         set { setAttribute("default", newValue) }
     }
     public var author: Author? {
@@ -133,7 +133,7 @@ public final class Chapter: TypedEntity {
     public required init(object: ManagedObject) { self.object = object }
     public class var entityName: String { "Chapter" }
     public var title: String {
-        get { attribute("title", empty: "") }
+        get { attribute("title", at: 0, empty: "") }
         set { setAttribute("title", newValue) }
     }
     public var book: Book? {
@@ -170,7 +170,7 @@ open class Person: TypedEntity {
     public required init(object: ManagedObject) { self.object = object }
     open class var entityName: String { "Person" }
     public var name: String {
-        get { attribute("name", empty: "") }
+        get { attribute("name", at: 0, empty: "") }
         set { setAttribute("name", newValue) }
     }
     open class func keyNames(of keyPath: AnyKeyPath) -> [String]? {

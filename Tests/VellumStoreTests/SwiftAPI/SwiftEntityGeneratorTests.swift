@@ -13,7 +13,7 @@ import Testing
             "    override public class var entityName: String { \"Author\" }",
             "    public var born: Int16? {",
             "    public var title: String {",
-            "        get { attribute(\"title\", empty: \"\") }",
+            "        get { attribute(\"title\", at: 0, empty: \"\") }",
             "    public var price: Double {",
             "    public var pages: Int32? {",
             "    public var copies: Int64 {",
