@@ -21,6 +21,29 @@ struct E2EFeatureTests {
         #expect(!t.screen.contains("Summary of"))
     }
 
+    /// A continuous column's summary is a histogram (bins, quartiles, deviation); Enter on a
+    /// bin filters by its range, and the list then shows as many rows as sqlite3 counts in it.
+    @Test(arguments: [(80, 24), (120, 40)])
+    func summaryHistogramFiltersByABinsRange(width: Int, height: Int) throws {
+        let store = try E2EStore()
+        let t = Tmux.browser(store.command, entity: "Product", width: width, height: height)
+        defer { t.kill() }
+        t.keys("l", "F")   // price
+        #expect(t.wait(for: "Summary of price (double)"), "\(t.screen)")
+        for text in ["std dev", "median", "quartiles", " bin ", "[0, ", "bins of"] {
+            #expect(t.screen.contains(text), "\(text): \(t.screen)")
+        }
+        t.keys("j", "Enter")
+        #expect(t.wait { $0.contains("filter: price >= ") && !$0.contains("Summary of") }, "\(t.screen)")
+        let screen = t.screen
+        let filter = try #require(screen.range(of: #"price >= [0-9.]+ AND price < [0-9.]+"#, options: .regularExpression).map { String(screen[$0]) },
+                                  "\(screen)")
+        let expected = store.sql("SELECT count(*) FROM Product WHERE \(filter)")
+        #expect(screen.contains("row 1/\(expected) ") || screen.contains("row 1/\(expected)│") || screen.contains("row 1/\(expected)\n"),
+                "\(filter): sqlite3 counts \(expected): \(screen)")
+        t.keys("q")
+    }
+
     @Test func findGroupAndCompletion() throws {
         let store = try E2EStore()
         let t = open(store, entity: "Provider")

@@ -164,8 +164,8 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
     /// the model falls back to the lookup, so it still reads the right attribute.
     @inlinable
     public func value(forKey key: String, expectedIndex index: Int) throws -> Value {
-        let attributes = entity.attributes
-        guard index < attributes.count, attributes[index].name == key else { return try value(forKey: key) }
+        let names = entity.attributeNames
+        guard index < names.count, names[index] == key else { return try value(forKey: key) }
         if isFault { try fireFault() }
         return storedValue(at: index)
     }
@@ -182,6 +182,14 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
     public func setValue(_ value: Value, forKey key: String) throws {
         let i = try attributeIndex(key)
         try setValue(value, at: i)
+    }
+
+    /// `setValue(_:forKey:)` for generated entities: `index` as in `value(forKey:expectedIndex:)`.
+    @inlinable
+    public func setValue(_ value: Value, forKey key: String, expectedIndex index: Int) throws {
+        let names = entity.attributeNames
+        guard index < names.count, names[index] == key else { return try setValue(value, forKey: key) }
+        try setValue(value, at: index)
     }
 
     public func setValue(_ value: Value, at index: Int) throws {

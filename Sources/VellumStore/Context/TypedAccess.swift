@@ -89,6 +89,11 @@ extension ManagedObject {
         return typed
     }
 
+    @inlinable
+    public func set<T: ValueConvertible>(_ key: String, expectedIndex index: Int, _ value: T?) throws {
+        try setValue(value?.attributeValue ?? .null, forKey: key, expectedIndex: index)
+    }
+
     @usableFromInline
     func kindMismatch(_ key: String, _ v: Value, _ type: Any.Type) -> StoreError {
         StoreError.validation(ValidationFailure(entity: entity.name, key: key,

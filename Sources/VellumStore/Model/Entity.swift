@@ -19,6 +19,9 @@ public final class Entity: Sendable, CustomStringConvertible {
     /// Inherited and own uniqueness constraints.
     public let uniquenessConstraints: [[String]]
     public let attributeIndexByName: [String: Int]
+    /// The attributes' names, aligned with `attributes`: what generated entities check an
+    /// index against (reading one name, not copying a whole description).
+    public let attributeNames: [String]
     public let relationshipIndexByName: [String: Int]
     /// Indices of attributes that have a column (not transient).
     public let storedAttributeIndices: [Int]
@@ -50,6 +53,7 @@ public final class Entity: Sendable, CustomStringConvertible {
         var r: [String: Int] = [:]
         for (i, rel) in relationships.enumerated() { r[rel.name] = i }
         attributeIndexByName = a
+        attributeNames = attributes.map(\.name)
         relationshipIndexByName = r
         storedAttributeIndices = attributes.indices.filter { !attributes[$0].isTransient }
         // Defaults that do not coerce are refused when the model is validated (`ModelError.invalidDefault`).

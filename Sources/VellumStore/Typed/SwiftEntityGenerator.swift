@@ -75,7 +75,7 @@ public struct SwiftEntityGenerator: Sendable {
         return [
             "    public var \(name): \(declared) {",
             "        get { \(getter) }",
-            "        set { setAttribute(\(key), newValue) }",
+            "        set { setAttribute(\(key)\(at), newValue) }",
             "    }",
         ]
     }

@@ -31,6 +31,11 @@ extension TypedEntity {
     }
 
     @inlinable
+    public func setAttribute<T: ValueConvertible>(_ key: String, at index: Int, _ value: T?) {
+        do { try object.set(key, expectedIndex: index, value) } catch { deferError(error) }
+    }
+
+    @inlinable
     public func setAttribute<T: ValueConvertible>(_ key: String, _ value: T?) {
         do { try object.set(key, value) } catch { deferError(error) }
     }

@@ -6,7 +6,7 @@ public final class Author: Person {
     override public class var entityName: String { "Author" }
     public var born: Int16? {
         get { attribute("born", at: 1, as: Int16.self) }
-        set { setAttribute("born", newValue) }
+        set { setAttribute("born", at: 1, newValue) }
     }
     /// Unordered.
     public var books: [Book] {
@@ -31,51 +31,51 @@ public final class Book: TypedEntity {
     public class var entityName: String { "Book" }
     public var title: String {
         get { attribute("title", at: 0, empty: "") }
-        set { setAttribute("title", newValue) }
+        set { setAttribute("title", at: 0, newValue) }
     }
     public var price: Double {
         get { attribute("price", at: 1, empty: 0) }
-        set { setAttribute("price", newValue) }
+        set { setAttribute("price", at: 1, newValue) }
     }
     public var pages: Int32? {
         get { attribute("pages", at: 2, as: Int32.self) }
-        set { setAttribute("pages", newValue) }
+        set { setAttribute("pages", at: 2, newValue) }
     }
     public var copies: Int64 {
         get { attribute("copies", at: 3, empty: 0) }
-        set { setAttribute("copies", newValue) }
+        set { setAttribute("copies", at: 3, newValue) }
     }
     public var rating: Float? {
         get { attribute("rating", at: 4, as: Float.self) }
-        set { setAttribute("rating", newValue) }
+        set { setAttribute("rating", at: 4, newValue) }
     }
     public var cost: Decimal? {
         get { attribute("cost", at: 5, as: Decimal.self) }
-        set { setAttribute("cost", newValue) }
+        set { setAttribute("cost", at: 5, newValue) }
     }
     public var inPrint: Bool {
         get { attribute("inPrint", at: 6, empty: false) }
-        set { setAttribute("inPrint", newValue) }
+        set { setAttribute("inPrint", at: 6, newValue) }
     }
     public var published: Date? {
         get { attribute("published", at: 7, as: Date.self) }
-        set { setAttribute("published", newValue) }
+        set { setAttribute("published", at: 7, newValue) }
     }
     public var cover: Data? {
         get { attribute("cover", at: 8, as: Data.self) }
-        set { setAttribute("cover", newValue) }
+        set { setAttribute("cover", at: 8, newValue) }
     }
     public var isbn: UUID? {
         get { attribute("isbn", at: 9, as: UUID.self) }
-        set { setAttribute("isbn", newValue) }
+        set { setAttribute("isbn", at: 9, newValue) }
     }
     public var site: URL? {
         get { attribute("site", at: 10, as: URL.self) }
-        set { setAttribute("site", newValue) }
+        set { setAttribute("site", at: 10, newValue) }
     }
     public var extra: VellumStore.Value? {
         get { attribute("extra", at: 11, as: VellumStore.Value.self) }
-        set { setAttribute("extra", newValue) }
+        set { setAttribute("extra", at: 11, newValue) }
     }
     /// `[String]`, stored as its JSON (internal: the type may be).
     var tags: [String]? {
@@ -89,7 +89,7 @@ public final class Book: TypedEntity {
     }
     public var `default`: String? {
         get { attribute("default", at: 14, as: String.self) }
-        set { setAttribute("default", newValue) }
+        set { setAttribute("default", at: 14, newValue) }
     }
     public var author: Author? {
         get { toOne("author") }
@@ -134,7 +134,7 @@ public final class Chapter: TypedEntity {
     public class var entityName: String { "Chapter" }
     public var title: String {
         get { attribute("title", at: 0, empty: "") }
-        set { setAttribute("title", newValue) }
+        set { setAttribute("title", at: 0, newValue) }
     }
     public var book: Book? {
         get { toOne("book") }
@@ -171,7 +171,7 @@ open class Person: TypedEntity {
     open class var entityName: String { "Person" }
     public var name: String {
         get { attribute("name", at: 0, empty: "") }
-        set { setAttribute("name", newValue) }
+        set { setAttribute("name", at: 0, newValue) }
     }
     open class func keyNames(of keyPath: AnyKeyPath) -> [String]? {
         switch keyPath {

@@ -112,6 +112,8 @@ import VellumTestSupport
         #expect(try book.object.value(forKey: "pages", expectedIndex: 10_000) == .integer(412), "an index past the end")
         #expect(throws: StoreError.self) { try book.object.value(forKey: "nope", expectedIndex: 0) }
         #expect(book.attribute("pages", at: titleIndex, as: Int32.self) == 412)
+        book.setAttribute("pages", at: titleIndex, Int32(99))
+        #expect(book.pages == 99 && book.title == "Dune", "a stale index writes the named attribute")
     }
 
     @Test func valuesForOneObjectAreEqualBeforeAndAfterItsSave() throws {
