@@ -118,6 +118,27 @@ import VellumTestSupport
         #expect(HistogramBins.niceWidth(0.23) == 0.25 && HistogramBins.niceWidth(3) == 5 && HistogramBins.niceWidth(0.0009) == 0.001)
     }
 
+    /// Regression: another program's dates stored as text (Chinook's `InvoiceDate`) were
+    /// averaged as text (a 1970 mean, a deviation of a second); they are dates in seconds,
+    /// through the layout, and the month bins count what sqlite3 counts.
+    @Test func aForeignTextDateColumnIsSummarizedAsDatesNotText() throws {
+        let dir = TempDir()
+        let (copy, original) = try SQLiteFixtures.copy("chinook.sqlite", into: dir)
+        let store = try PersistentStore.openAny(url: copy, model: nil, options: StoreOptions(createIfMissing: false, readOnly: true))
+        let ctx = try ManagedObjectContext(store: store)
+        let s = try ctx.summarize(FetchRequest(entityName: "Invoice"), attribute: "InvoiceDate")
+        let f = ISO8601DateFormatter()
+        #expect(s.min == .date(f.date(from: "2021-01-01T00:00:00Z")!), "\(String(describing: s.min))")
+        let mean = try #require(s.mean)
+        #expect(mean > f.date(from: "2021-01-01T00:00:00Z")!.timeIntervalSince1970 && mean < f.date(from: "2026-01-01T00:00:00Z")!.timeIntervalSince1970)
+        #expect((s.standardDeviation ?? 0) > 86_400 * 30, "a spread of years, not seconds: \(String(describing: s.standardDeviation))")
+        #expect(s.binUnit == .month)
+        #expect(s.histogram.map(\.count).reduce(0, +) == 412)
+        let february = try #require(s.histogram.first { $0.lower == .date(f.date(from: "2021-02-01T00:00:00Z")!) })
+        #expect(String(february.count) == (try sqliteOutput(copy.path, "SELECT count(*) FROM Invoice WHERE InvoiceDate >= '2021-02-01' AND InvoiceDate < '2021-03-01'")))
+        #expect(SQLiteFixtures.originalUnchanged("chinook.sqlite", original))
+    }
+
     @Test func textAndBooleansHaveNoDistributionAndOneValueHasNoDeviation() throws {
         let dir = TempDir()
         let ctx = try ManagedObjectContext(store: try Fixtures.openShop(dir))

@@ -23,7 +23,10 @@ extension ManagedObjectContext {
         let from = "FROM \(q.quote(query.table)) AS t0 \(query.joins) WHERE (\(query.whereClause))"
         let c = "t0.\(q.quote(column))"
         let numeric = type.isNumeric || type == .date
-        let measure = q.comparable(c, type: type)
+        // Dates as Unix seconds whatever form the layout stores them in (another program's
+        // ISO text or milliseconds, Core Data's seconds since 2001).
+        let stored = type == .date ? store.layout.comparableExpression(table: query.table, column: column, alias: "t0") : c
+        let measure = q.comparable(stored, type: type)
         let sum = type.isNumeric ? ", \(q.total(measure))" : ""
         let stats = try connection.rows(
             "SELECT count(*), count(\(c)), count(DISTINCT \(c))\(numeric ? ", min(\(measure)), max(\(measure)), \(q.average(measure, type: type))\(sum)" : "") \(from)",
