@@ -19,6 +19,7 @@ try await container.enqueue { ctx in
         book.title = title
         book.price = price
         book.author = author
+        book.tags = ["sf", "anarchism"]   // a transformable typed [String] by the model ("class"), stored as JSON
         for chapter in ["One", "Two"] {
             let c = try Chapter(context: ctx)
             c.title = chapter
@@ -29,6 +30,6 @@ try await container.enqueue { ctx in
 
 let titles = try await container.enqueue { ctx in
     try ctx.fetch(Book.self, where: \.price < 5 && \.author?.name == "Ursula K. Le Guin", sortedBy: [.ascending(\.title)])
-        .map { "\($0.title) (\($0.chapters.count) chapters)" }
+        .map { "\($0.title) (\($0.chapters.count) chapters; \(($0.tags ?? []).joined(separator: ", ")))" }
 }
 print(titles.joined(separator: "\n"))
