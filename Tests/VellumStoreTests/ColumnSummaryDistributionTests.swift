@@ -108,13 +108,18 @@ import VellumTestSupport
     }
 
     @Test func numberBinsHaveNiceWidthsAndTheMaximumIsInTheLastBin() throws {
-        let b = HistogramBins.numeric(min: 3, max: 97, integral: false)
+        let b = try #require(HistogramBins.numeric(min: 3, max: 97, integral: false))
         #expect(b.unit == .width(10) && b.boundaries == [0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100])
-        let exact = HistogramBins.numeric(min: 0, max: 100, integral: false)
+        let exact = try #require(HistogramBins.numeric(min: 0, max: 100, integral: false))
         #expect(exact.boundaries.last == 100 && exact.count == 10, "100 is in [90, 100], not a bin of its own")
-        let one = HistogramBins.numeric(min: 4.5, max: 4.5, integral: false)
+        let one = try #require(HistogramBins.numeric(min: 4.5, max: 4.5, integral: false))
         #expect(one.count == 1 && one.boundaries[0] <= 4.5 && 4.5 <= one.boundaries[1])
-        #expect(HistogramBins.numeric(min: 0, max: 7, integral: true).unit == .width(1))
+        #expect(HistogramBins.numeric(min: 0, max: 7, integral: true)?.unit == .width(1))
+        // Infinity (SQLite stores 1e999 as it): no histogram, rather than bins without end.
+        #expect(HistogramBins.numeric(min: 0, max: .infinity, integral: false) == nil)
+        #expect(HistogramBins.numeric(min: -.infinity, max: 1, integral: false) == nil)
+        let huge = try #require(HistogramBins.numeric(min: -1e300, max: 1e300, integral: false))
+        #expect(huge.count <= 11)
         #expect(HistogramBins.niceWidth(0.23) == 0.25 && HistogramBins.niceWidth(3) == 5 && HistogramBins.niceWidth(0.0009) == 0.001)
     }
 
@@ -137,6 +142,20 @@ import VellumTestSupport
         let february = try #require(s.histogram.first { $0.lower == .date(f.date(from: "2021-02-01T00:00:00Z")!) })
         #expect(String(february.count) == (try sqliteOutput(copy.path, "SELECT count(*) FROM Invoice WHERE InvoiceDate >= '2021-02-01' AND InvoiceDate < '2021-03-01'")))
         #expect(SQLiteFixtures.originalUnchanged("chinook.sqlite", original))
+    }
+
+    /// An infinite price (SQLite keeps `1e999` as infinity) gives statistics and no
+    /// histogram, and the summary returns: the bins loop once never ended on it.
+    @Test func anInfiniteValueGivesNoHistogramAndTheSummaryReturns() throws {
+        let dir = TempDir()
+        let store = try Fixtures.openShop(dir)
+        let ctx = try ManagedObjectContext(store: store)
+        try ctx.insert("Product", values: ["name": .string("a"), "price": .double(1)])
+        try ctx.insert("Product", values: ["name": .string("b"), "price": .double(2)])
+        try ctx.save()
+        #expect(try sqliteShell(dir.path("shop.sqlite"), "UPDATE Product SET price = 1e999 WHERE name = 'b'") == 0)
+        let s = try ManagedObjectContext(store: store).summarize(FetchRequest(entityName: "Product"), attribute: "price")
+        #expect(s.max == .double(.infinity) && s.histogram.isEmpty && s.median != nil)
     }
 
     @Test func textAndBooleansHaveNoDistributionAndOneValueHasNoDeviation() throws {

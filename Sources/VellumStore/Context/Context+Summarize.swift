@@ -78,7 +78,8 @@ extension ManagedObjectContext {
         }
         (summary.lowerQuartile, summary.median, summary.upperQuartile) = (quartiles[0], quartiles[1], quartiles[2])
 
-        guard let mean = summary.mean else { return }
+        // An infinite value (SQLite keeps 1e999 as infinity) has no deviation or bins.
+        guard let mean = summary.mean, mean.isFinite else { return }
         let deviation = "(m - \(HistogramBins.literal(mean))) * (m - \(HistogramBins.literal(mean)))"
         let q = store.layout.dialect
         var squares = 0.0
@@ -111,7 +112,7 @@ extension ManagedObjectContext {
         case (.date(let a)?, .date(let b)?) where type == .date:
             return .dates(min: a, max: b)
         case (let a?, let b?) where type.isNumeric && (!type.isInteger || summary.distinct > 20):
-            guard let lo = a.doubleValue, let hi = b.doubleValue, lo <= hi else { return nil }
+            guard let lo = a.doubleValue, let hi = b.doubleValue else { return nil }
             return .numeric(min: lo, max: hi, integral: type.isInteger)
         default:
             return nil

@@ -15,14 +15,19 @@ struct HistogramBins: Equatable {
 
     var count: Int { boundaries.count - 1 }
 
-    /// The bins for values from `min` to `max` (both present, `min <= max`).
-    static func numeric(min: Double, max: Double, integral: Bool) -> HistogramBins {
+    /// No histogram has more bins than this, whatever the values (a guard, not a choice).
+    static let binLimit = 1_000
+
+    /// The bins for values from `min` to `max` (both present, `min <= max`); nil when
+    /// either is infinite (SQLite keeps `1e999` as infinity).
+    static func numeric(min: Double, max: Double, integral: Bool) -> HistogramBins? {
+        guard min.isFinite, max.isFinite, min <= max else { return nil }
         let span = max - min
         var width = niceWidth(span > 0 ? span / 10 : 1)
         if integral { width = Swift.max(1, width.rounded(.up)) }
         let start = (min / width).rounded(.down) * width
         var boundaries = [start]
-        while boundaries.last! <= max || boundaries.count < 2 {
+        while (boundaries.last! <= max || boundaries.count < 2) && boundaries.count <= binLimit {
             boundaries.append(start + Double(boundaries.count) * width)
         }
         // The last bin includes its upper bound: a maximum on a boundary needs no bin of its own.
@@ -64,7 +69,7 @@ struct HistogramBins: Equatable {
             (unit, start, step) = (.years(n), first, DateComponents(year: n))
         }
         var boundaries = [start.timeIntervalSince1970]
-        while boundaries.last! <= max.timeIntervalSince1970 || boundaries.count < 2 {
+        while (boundaries.last! <= max.timeIntervalSince1970 || boundaries.count < 2) && boundaries.count <= binLimit {
             guard let next = c.date(byAdding: step, to: start) else { break }
             start = next
             boundaries.append(start.timeIntervalSince1970)
