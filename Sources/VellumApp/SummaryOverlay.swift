@@ -13,9 +13,13 @@ public struct SummaryOverlay: Sendable, Equatable {
     /// Cursor over the table's rows (`rowCount`).
     public var cursor = 0
 
+    /// The table's largest count, which every bar is scaled to (computed once, not per drawn line).
+    private let largestCount: Int
+
     public init(_ summary: ColumnSummary, type: AttributeType) {
         self.summary = summary
         self.type = type
+        largestCount = (summary.histogram.isEmpty ? summary.top.map(\.count) : summary.histogram.map(\.count)).max() ?? 1
     }
 
     public var column: String { summary.attribute }
@@ -92,17 +96,17 @@ public struct SummaryOverlay: Sendable, Equatable {
 
     /// One table line: value (or bin), count, percent, bar.
     public func line(_ i: Int, valueWidth: Int, barWidth: Int) -> String {
-        let (label, n, pct, maxCount): (String, Int, String, Int)
+        let (label, n, pct): (String, Int, String)
         if showsHistogram {
             let b = bins[i]
-            (label, n, pct, maxCount) = (binLabel(b), b.count, percent(b.count, of: summary.valueCount), bins.map(\.count).max() ?? 1)
+            (label, n, pct) = (binLabel(b), b.count, percent(b.count, of: summary.valueCount))
         } else {
             let b = buckets[i]
-            (label, n, pct, maxCount) = (Self.text(b.value), b.count, percent(b), buckets.map(\.count).max() ?? 1)
+            (label, n, pct) = (Self.text(b.value), b.count, percent(b))
         }
         let value = DisplayWidth.fit(label, toWidth: valueWidth)
         let countText = DisplayWidth.fit(String(n), toWidth: 8, alignment: .right)
-        return value + " " + countText + " " + DisplayWidth.fit(pct, toWidth: 7, alignment: .right) + " " + Self.bar(n, of: maxCount, width: barWidth)
+        return value + " " + countText + " " + DisplayWidth.fit(pct, toWidth: 7, alignment: .right) + " " + Self.bar(n, of: largestCount, width: barWidth)
     }
 
     /// A bin as people read it: `[10, 20)` (the last `[90, 100]`), `2024-05-01`,

@@ -10,58 +10,49 @@ enum TypedRecordWorkload {
     /// `Record(context:)` and property setters, and one save.
     static func insert(at url: URL, rows: [RecordWorkload.Row]) throws -> Double {
         let store = try PersistentStore(url: url, model: try RecordWorkload.model(), options: StoreOptions())
-        var failure: (any Error)?
-        let ms = Timing.milliseconds {
-            do {
-                let ctx = try ManagedObjectContext(store: store)
-                for r in rows {
-                    let o = try Record(context: ctx)
-                    o.key = r.key
-                    o.name = r.name
-                    o.category = r.category
-                    if let note = r.note { o.note = note }
-                    o.count = Int32(r.count)
-                    o.flag = r.flag
-                    o.rank = r.rank
-                    o.price = r.price
-                    o.weight = r.weight
-                    o.score = r.score
-                }
-                _ = try ctx.save()
-            } catch { failure = error }
+        // `Timing.milliseconds` rethrows: an error ends the run, no capture needed.
+        return try Timing.milliseconds {
+            let ctx = try ManagedObjectContext(store: store)
+            for r in rows {
+                let o = try Record(context: ctx)
+                o.key = r.key
+                o.name = r.name
+                o.category = r.category
+                if let note = r.note { o.note = note }
+                o.count = Int32(r.count)
+                o.flag = r.flag
+                o.rank = r.rank
+                o.price = r.price
+                o.weight = r.weight
+                o.score = r.score
+            }
+            _ = try ctx.save()
         }
-        if let failure { throw failure }
-        return ms
     }
 
     /// Times a fresh context fetching every Record as the generated type and reading every
     /// property; the checksum folds the values as `RecordWorkload.vellumFetch` does.
     static func fetch(at url: URL) throws -> (Double, Int64) {
         let store = try PersistentStore(url: url, model: nil, options: StoreOptions(createIfMissing: false))
-        var checksum: Int64 = 0
-        var failure: (any Error)?
-        let ms = Timing.milliseconds {
-            do {
-                let ctx = try ManagedObjectContext(store: store)
-                let records = try ctx.fetch(Record.self)
-                for r in records {
-                    checksum &+= r.key
-                    checksum &+= fold(r.name)
-                    checksum &+= fold(r.category)
-                    checksum &+= fold(r.note)
-                    checksum &+= r.count.map(Int64.init) ?? -1
-                    checksum &+= r.flag.map { $0 ? 1 : 0 } ?? -1
-                    checksum &+= r.rank ?? -1
-                    checksum &+= fold(r.price)
-                    checksum &+= fold(r.weight)
-                    checksum &+= fold(r.score)
-                }
-                if records.count != RecordWorkload.rowCount {
-                    failure = BenchError("fetched \(records.count) records, expected \(RecordWorkload.rowCount)")
-                }
-            } catch { failure = error }
+        var checksum: Int64 = 0, fetched = 0
+        let ms = try Timing.milliseconds {
+            let ctx = try ManagedObjectContext(store: store)
+            let records = try ctx.fetch(Record.self)
+            fetched = records.count
+            for r in records {
+                checksum &+= r.key
+                checksum &+= fold(r.name)
+                checksum &+= fold(r.category)
+                checksum &+= fold(r.note)
+                checksum &+= r.count.map(Int64.init) ?? -1
+                checksum &+= r.flag.map { $0 ? 1 : 0 } ?? -1
+                checksum &+= r.rank ?? -1
+                checksum &+= fold(r.price)
+                checksum &+= fold(r.weight)
+                checksum &+= fold(r.score)
+            }
         }
-        if let failure { throw failure }
+        if fetched != RecordWorkload.rowCount { throw BenchError("fetched \(fetched) records, expected \(RecordWorkload.rowCount)") }
         return (ms, checksum)
     }
 
