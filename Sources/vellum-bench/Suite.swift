@@ -452,6 +452,8 @@ import VellumStore
             _ = try RecordWorkload.rawInsert(at: directory.appendingPathComponent("child-\(id).sqlite").path, rows: RecordWorkload.rows())
         case "fetch":
             _ = try RecordWorkload.vellumFetch(at: directory.appendingPathComponent("fetch.vellum"))
+        case "fetch-typed":
+            _ = try TypedRecordWorkload.fetch(at: directory.appendingPathComponent("fetch.vellum"))
         case "fetch-raw":
             _ = try RecordWorkload.rawFetch(at: directory.appendingPathComponent("fetch.vellum").path)
         case "coredata-insert":

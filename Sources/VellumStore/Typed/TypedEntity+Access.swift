@@ -22,7 +22,7 @@ extension TypedEntity {
     /// (`ManagedObject.value(forKey:expectedIndex:)`), checked, so reads skip the lookup by name.
     @inlinable
     public func attribute<T: ValueConvertible>(_ key: String, at index: Int, as type: T.Type = T.self) -> T? {
-        do { return try object.get(key, expectedIndex: index, as: T.self) } catch { deferError(error); return nil }
+        object.generatedValue(key, at: index, as: T.self)
     }
 
     @inlinable
@@ -32,7 +32,7 @@ extension TypedEntity {
 
     @inlinable
     public func setAttribute<T: ValueConvertible>(_ key: String, at index: Int, _ value: T?) {
-        do { try object.set(key, expectedIndex: index, value) } catch { deferError(error) }
+        object.setGeneratedValue(key, at: index, value)
     }
 
     @inlinable
@@ -76,9 +76,7 @@ extension TypedEntity {
     }
 
     @usableFromInline
-    func deferError(_ error: any Error) {
-        object.context?.deferredErrors.append(StoreError(nesting: error))
-    }
+    func deferError(_ error: any Error) { object.deferToNextSave(error) }
 }
 
 /// Attributes the model leaves untyped (transformable, undefined) read as `Value`.
