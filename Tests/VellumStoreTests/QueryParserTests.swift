@@ -212,6 +212,16 @@ import Testing
         #expect(parseError { try QuerySortDescriptor.parseList("na me") } != nil)
     }
 
+    /// `:sort books.@count` in the browser: a to-many relationship's count is a sort key.
+    @Test func sortStringsTakeACountAtTheEnd() throws {
+        let list = try QuerySortDescriptor.parseList("-tags.@count,owner.items.@count")
+        #expect(list == [QuerySortDescriptor(keyPath: ["tags", "@count"], ascending: false), QuerySortDescriptor(keyPath: ["owner", "items", "@count"])])
+        #expect(list.map(\.description).joined(separator: ",") == "-tags.@count,owner.items.@count")
+        #expect(parseError { try QuerySortDescriptor.parseList("@count") } != nil)
+        #expect(parseError { try QuerySortDescriptor.parseList("tags.@count.name") } != nil)
+        #expect(parseError { try QuerySortDescriptor.parseList("tags.@sum") } != nil)
+    }
+
     /// Random and mutated inputs yield a predicate or a ParseError, never a crash or hang.
     @Test func fuzz() {
         let seed = UInt64(0xF00D)

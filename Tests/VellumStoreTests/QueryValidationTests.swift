@@ -81,6 +81,16 @@ import Testing
         } throws: { ($0 as? StoreError)?.queryError != nil }
     }
 
+    /// A count needs a to-many relationship at the end of the path, and is a number.
+    @Test(arguments: [("name.@count", "ending at a to-many"), ("owner.@count", "ending at a to-many"),
+                      ("tags.items.@count", "ending at a to-many"), ("tags.@count[c]", "it is a number")])
+    func sortingByACountRefusesWhatCannotBeCounted(_ sort: String, _ reason: String) throws {
+        let descriptors = try QuerySortDescriptor.parseList(sort)
+        #expect {
+            try QueryCompiler.compile(entity: QueryFixtures.item, layout: NativeLayout(model: QueryFixtures.model), predicate: nil, sortDescriptors: descriptors)
+        } throws: { ($0 as? StoreError)?.queryError?.description.contains(reason) == true }
+    }
+
     @Test func compiledSQLShape() throws {
         let q = try QueryCompiler.compile(entity: QueryFixtures.item, layout: NativeLayout(model: model),
                                           predicate: try QueryPredicate(format: "qty != 5 AND owner.name ==[c] $n AND ANY tags.name == 'x'"),

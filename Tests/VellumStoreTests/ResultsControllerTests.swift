@@ -210,6 +210,36 @@ struct ResultsControllerTests {
         #expect(checker.failures.isEmpty, "\(checker.failures)")
     }
 
+    /// `:sort products.@count` in the browser: providers move as products are added,
+    /// moved between them or deleted, here and by a background save, without a refetch.
+    @Test func aListSortedByACountFollowsChangesToTheCountedObjects() async throws {
+        let letters = ["A", "B", "C"]
+        let providers = try letters.map { try view.insert("Provider", values: ["name": .string($0)]) }
+        for (i, n) in [3, 1, 0].enumerated() { for k in 0..<n { _ = try product("\(letters[i])\(k)", 1, provider: providers[i]) } }
+        try view.save()
+        let request = FetchRequest(entityName: "Provider", sortDescriptors: [QuerySortDescriptor(keyPath: ["products", "@count"], ascending: false),
+                                                                            QuerySortDescriptor("name")])
+        let checker = try ResultsChecker(ResultsController(fetchRequest: request, context: view))
+        func order() throws -> [String] { try names(checker.controller).flatMap { $0 } }
+        #expect(try order() == ["A", "B", "C"])
+        // Inserted: C gains two and passes B.
+        _ = try product("C0", 1, provider: providers[2])
+        _ = try product("C1", 1, provider: providers[2])
+        #expect(try order() == ["A", "C", "B"])
+        // Moved: one of A's products goes to B (both counts change: A 2, C 2, B 2).
+        let moved = try #require(try providers[0].toMany("products").first)
+        try moved.setToOne("provider", providers[1])
+        #expect(try order() == ["A", "B", "C"])
+        try view.save()
+        // Deleted by a background save: B drops to 1.
+        let gone = try #require(try providers[1].toMany("products").first?.objectID)
+        try await container.enqueue { ctx in try ctx.delete(try ctx.existingObject(with: gone)) }
+        #expect(await waitUntil { (try? order()) == ["A", "C", "B"] })
+        #expect(try checker.controller.fetchedObjectIDs == checker.expected())
+        #expect(checker.sets.allSatisfy { !$0.isReload }, "followed incrementally, not reloaded")
+        #expect(checker.failures.isEmpty, "\(checker.failures)")
+    }
+
     @Test func resetReloads() throws {
         _ = try product("a", 1)
         try view.save()

@@ -36,9 +36,16 @@ public enum QueryCompiler {
         var terms: [(sql: String, type: AttributeType?)] = []
         for d in sortDescriptors {
             try d.check(entity: entity, model: model)
-            let r = try ResolvedKeyPath.resolve(d.keyPath, from: entity, model: model)
-            let o = try c.path(r, steps: r.steps[...], from: "t0", scope: scope)
-            terms.append((o.sql, r.attributeDescription?.type))
+            let o: SQLOperand
+            if d.countedCollection != nil {
+                // A correlated COUNT, as the predicate `books.@count` compiles.
+                o = try c.operand(d.expression, scope: scope)
+                terms.append((o.sql, .integer64))
+            } else {
+                let r = try ResolvedKeyPath.resolve(d.keyPath, from: entity, model: model)
+                o = try c.path(r, steps: r.steps[...], from: "t0", scope: scope)
+                terms.append((o.sql, r.attributeDescription?.type))
+            }
             let collated = o.kind == .string && d.comparison != .binary
             order.append(layout.dialect.orderTerm(o.sql, caseInsensitive: collated ? d.comparison == .caseInsensitive : nil, ascending: d.ascending))
         }

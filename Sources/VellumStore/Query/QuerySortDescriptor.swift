@@ -1,7 +1,7 @@
 import Foundation
 
-/// One sort key: a key path (attributes, through to-one relationships), a
-/// direction and how strings compare. SQL (`QueryCompiler`) and memory
+/// One sort key: a key path (attributes, through to-one relationships, or a
+/// to-many relationship's `@count`), a direction and how strings compare. SQL (`QueryCompiler`) and memory
 /// (`QuerySortDescriptor.compare`) order identically; ties are broken by primary key.
 public struct QuerySortDescriptor: Sendable, Hashable, CustomStringConvertible {
     public enum Comparison: String, Sendable, Hashable, CaseIterable {
@@ -68,8 +68,9 @@ public struct QuerySortDescriptor: Sendable, Hashable, CustomStringConvertible {
             }
             let keys = s.split(separator: ".", omittingEmptySubsequences: false)
             var keyOffset = position
-            for k in keys {
-                let ok = k.first.map { $0 == "_" || $0.isLetter } == true && k.allSatisfy { $0 == "_" || $0.isLetter || $0.isNumber }
+            for (n, k) in keys.enumerated() {
+                let isCount = k == "@count" && n > 0 && n == keys.count - 1
+                let ok = isCount || k.first.map { $0 == "_" || $0.isLetter } == true && k.allSatisfy { $0 == "_" || $0.isLetter || $0.isNumber }
                 guard ok else {
                     throw ParseError(position: keyOffset, expected: "a key name", found: k.isEmpty ? "'.'" : "'\(k)'")
                 }
@@ -85,7 +86,35 @@ public struct QuerySortDescriptor: Sendable, Hashable, CustomStringConvertible {
         do { try check(entity: entity, model: model) } catch { throw .query(error) }
     }
 
+    /// `books` for `books.@count`: the to-many key path whose members are counted.
+    var countedCollection: [String]? {
+        keyPath.count > 1 && keyPath.last == Self.countKey ? Array(keyPath.dropLast()) : nil
+    }
+
+    static let countKey = "@count"
+
+    /// What the key orders by, as a query expression (the SQL and the in-memory
+    /// order are both made from it).
+    var expression: QueryExpression {
+        if let collection = countedCollection { return .aggregate(.count, collection: collection, attribute: []) }
+        return .keyPath(keyPath)
+    }
+
+    /// The value `object` sorts by (the same value the SQL sort term selects).
+    static func sortValue<S: KeyValueSource>(of d: QuerySortDescriptor, _ object: S) throws -> Value {
+        if let collection = d.countedCollection { return .integer(Int64(try KeyPathComparison.objects(collection, object).count)) }
+        return try KeyPathComparison.value(d.keyPath[...], object)
+    }
+
     func check(entity: Entity, model: ManagedObjectModel) throws(QueryError) {
+        if let collection = countedCollection {
+            let r = try ResolvedKeyPath.resolve(collection, from: entity, model: model)
+            guard let last = r.steps.last, last.relationship.isToMany, r.toManyCount == 1, r.attribute == nil else {
+                throw QueryError("cannot sort by '\(keyPath.joined(separator: "."))': @count needs a key path ending at a to-many relationship")
+            }
+            if comparison != .binary { throw QueryError("cannot sort by '\(keyPath.joined(separator: "."))' with [c] or [l]: it is a number") }
+            return
+        }
         let r = try ResolvedKeyPath.resolve(keyPath, from: entity, model: model)
         if r.toManyIndex != nil { throw QueryError("cannot sort by '\(keyPath.joined(separator: "."))': it crosses a to-many relationship") }
         if r.attribute == nil { throw QueryError("cannot sort by '\(keyPath.joined(separator: "."))': it is a relationship, not an attribute") }
@@ -97,8 +126,8 @@ public struct QuerySortDescriptor: Sendable, Hashable, CustomStringConvertible {
     /// UTF-8 bytes or the VELLUM_NOCASE / VELLUM_LOCALIZED collations.
     public static func compare<S: KeyValueSource>(_ a: S, _ b: S, descriptors: [QuerySortDescriptor]) throws -> ComparisonResult {
         for d in descriptors {
-            let x = try KeyPathComparison.value(d.keyPath[...], a)
-            let y = try KeyPathComparison.value(d.keyPath[...], b)
+            let x = try sortValue(of: d, a)
+            let y = try sortValue(of: d, b)
             var c = ValueOrdering.compare(x, y, comparison: d.comparison)
             if !d.ascending { c = -c }
             if c != 0 { return c < 0 ? .orderedAscending : .orderedDescending }

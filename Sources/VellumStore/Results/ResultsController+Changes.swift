@@ -26,7 +26,7 @@ extension ResultsController {
             try o.fireFault()
             if let p = fetchRequest.predicate, try !p.evaluate(o, variables: fetchRequest.variables) { return .excluded }
             var keys: [Value] = []
-            for d in fetchRequest.sortDescriptors { keys.append(try KeyPathComparison.value(d.keyPath[...], o)) }
+            for d in fetchRequest.sortDescriptors { keys.append(try QuerySortDescriptor.sortValue(of: d, o)) }
             return .included(SortKeys(keys))
         } catch where Self.meansAbsent(error) {
             return .excluded
