@@ -46,6 +46,8 @@ public struct AppState: Sendable {
     /// Every attribute column of the entity in model order; `columnNames` are the shown ones.
     public var allColumnNames: [String] = []
     public var allColumnTypes: [AttributeType] = []
+    /// The open list's relationship columns by name (they follow its attributes in `allColumnNames`).
+    public var relationshipColumns: [String: RelationshipColumn] = [:]
     /// Column arrangements by entity name (order, hidden, widths), kept in the user's state directory.
     public var columnLayouts: [String: ColumnLayout] = [:]
     /// Cursor of the columns list (mode `.columnList`), over `ColumnLayout.ordered(allColumnNames)`.

@@ -43,6 +43,14 @@ public final class BrowserSession {
 
     public func setLayout(_ layout: Layout) { send(.layout(layout)) }
 
+    /// What a frame of `layout` shows. The shown rows' to-many columns are counted
+    /// first (once per record until a change drops them), so building runs no COUNT.
+    public func viewModel(layout: Layout, fileName: String) -> ViewModel {
+        runner.countRelatedOfRows(state.tableLines(height: layout.visibleRows))
+        return ViewModel.build(state: state, layout: layout, fileName: fileName, entity: entity, rows: rows,
+                               entityCounts: entityCounts, relatedCounts: relatedCounts, pendingWrites: runner.pendingWrites)
+    }
+
     /// The loop says whether "Terminal too small" is shown; keys are ignored while it is.
     public func setTerminalTooSmall(_ tooSmall: Bool) { send(.terminalTooSmall(tooSmall)) }
 

@@ -1,5 +1,5 @@
 /// How the user arranged an entity's table columns: their order, which are
-/// hidden and which were given a width. Names, not indices, so a model that
+/// hidden and which were given a width, and which attribute names its records. Names, not indices, so a model that
 /// gains or loses attributes keeps the rest of the arrangement.
 public struct ColumnLayout: Sendable, Equatable, Codable {
     /// Attribute names in the order shown; attributes not listed follow in model order.
@@ -7,10 +7,13 @@ public struct ColumnLayout: Sendable, Equatable, Codable {
     public var hidden: Set<String> = []
     /// Cells the resize keys added to (or took from) the width a column's values need.
     public var widthChanges: [String: Int] = [:]
+    /// The attribute that names this entity's records in to-one columns, fields and
+    /// the picker (`:display KEY`); nil: the first name-like attribute.
+    public var displayKey: String?
 
     public init() {}
 
-    public var isEmpty: Bool { order.isEmpty && hidden.isEmpty && widthChanges.isEmpty }
+    public var isEmpty: Bool { order.isEmpty && hidden.isEmpty && widthChanges.isEmpty && displayKey == nil }
 
     /// Every column of `all` (model order) in the user's order, hidden ones included.
     public func ordered(_ all: [String]) -> [String] {

@@ -30,6 +30,8 @@ public enum Effect: Sendable, Equatable {
     case activateDetailField
     /// Edit the detail pane's current field (a to-one opens the picker).
     case editDetailField
+    /// Enter or `e` on a relationship column: follow it, or (`edit`, a to-one) open the picker.
+    case activateRelationship(String, edit: Bool)
     /// Conflict prompt answer: true keeps the typed value, false takes theirs.
     case resolveConflict(keepMine: Bool)
     /// Enter in the picker: set the to-one to the chosen record.

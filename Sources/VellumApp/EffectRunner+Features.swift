@@ -15,6 +15,11 @@ extension EffectRunner {
     // MARK: Column summary
 
     func openSummary() {
+        if let r = state.cursorRelationshipColumn {
+            let by = state.sortKeyPath(ofColumn: r.name)?.joined(separator: ".") ?? r.name
+            send(.status("summary: \(r.name) is a relationship; sort by it (\(by)) or filter with / \(r.isToMany ? "\(r.name).@count > 0" : "\(by) == …")", error: true))
+            return
+        }
         guard let attribute = currentAttribute(), let request = currentRequest() else { return }
         switch cancellable("summarizing", { try context.summarize(request, attribute: attribute.name, limit: 200) }) {
         case .done(let summary): send(.result(.summaryOpened(SummaryOverlay(summary, type: attribute.type))))

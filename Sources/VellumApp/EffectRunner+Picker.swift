@@ -8,16 +8,19 @@ extension EffectRunner {
         let candidates: [PickerList.Candidate]
         do {
             var request = FetchRequest(entityName: target.name)
-            if let sort = ResultsRowSource.defaultSort(for: target) { request.sortDescriptors = [sort] }
+            // In the order of the names it shows (the chosen display key's, else name/title).
+            if let key = DisplayName.sortKey(of: target, chosen: state.displayKey(of: target.name)) {
+                request.sortDescriptors = [VellumStore.QuerySortDescriptor(key)]
+            } else if let sort = ResultsRowSource.defaultSort(for: target) { request.sortDescriptors = [sort] }
             request.fetchLimit = 2000
-            candidates = try context.fetch(request).map { PickerList.Candidate(id: $0.objectID, name: Renderer.displayName($0)) }
+            candidates = try context.fetch(request).map { PickerList.Candidate(id: $0.objectID, name: displayName($0)) }
         } catch {
             send(.status(describe(error), error: true))
             return
         }
         let current = ((try? object.toOne(r.name)) ?? nil)?.objectID
         pickerTarget = (object.objectID, r.name, target.name, current)
-        send(.pickerOpened(title: "\(r.name) of \(Renderer.displayName(object)) → \(target.name)",
+        send(.pickerOpened(title: "\(r.name) of \(displayName(object)) → \(target.name)",
                            candidates: candidates, current: current))
     }
 
@@ -41,7 +44,7 @@ extension EffectRunner {
         let now = ((try? object.toOne(target.key)) ?? nil)
         if now?.objectID != target.base {
             pickerTarget?.base = now?.objectID
-            let theirs = now.map { Renderer.displayName($0) } ?? "∅"
+            let theirs = now.map { displayName($0) } ?? "∅"
             send(.status("\(target.key) is now \(theirs) (another writer) — Enter: yours, Esc: theirs", error: true))
             return
         }

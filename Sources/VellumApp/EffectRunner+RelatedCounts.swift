@@ -1,12 +1,31 @@
 import VellumStore
 
-/// The to-many counts of the selected record, counted once when it is selected and
-/// again only after a change event dropped them (`RelatedCounts`).
+/// The to-many counts of the selected record and of the rows on screen, counted
+/// once and again only after a change event dropped them (`RelatedCounts`).
 extension EffectRunner {
     func countRelatedOfSelection() {
-        guard let id = selectedID, !relatedCounts.has(id), let entity = container.model.entity(named: id.entityName) else { return }
-        let toMany = entity.relationships.filter(\.isToMany)
-        guard !toMany.isEmpty, let object = currentObject() else { return }
+        // Looked up by ID first: loading the row is needed only when something is to be counted.
+        guard let id = selectedID, !relatedCounts.has(id),
+              container.model.entity(named: id.entityName)?.relationships.contains(where: \.isToMany) == true,
+              let object = currentObject() else { return }
+        countRelated(of: object)
+    }
+
+    /// Counts the to-many columns of the rows `lines` shows that are not counted yet
+    /// (called before a frame is built, so the frame itself runs no query for them).
+    func countRelatedOfRows(_ lines: [TableLine]) {
+        guard let rows, state.relationshipColumns.values.contains(where: \.isToMany) else { return }
+        for case .row(let index) in lines {
+            guard let id = rows.id(at: index), !relatedCounts.has(id), let object = try? rows.object(at: index) else { continue }
+            countRelated(of: object)
+        }
+    }
+
+    private func countRelated(of object: ManagedObject) {
+        let id = object.objectID
+        guard !relatedCounts.has(id) else { return }
+        let toMany = object.entity.relationships.filter(\.isToMany)
+        guard !toMany.isEmpty else { return }
         var counts: [String: Int] = [:]
         var failures: [String: String] = [:]
         for r in toMany {
@@ -25,5 +44,10 @@ extension EffectRunner {
             return try object.toMany(rel.name).count
         }
         return try context.count(FetchRequest(entityName: rel.destination, predicate: membership(of: object, in: rel)))
+    }
+
+    /// `object` named as the user chose for its entity (`:display`), for statuses and the picker.
+    func displayName(_ object: ManagedObject) -> String {
+        DisplayName.of(object, key: state.displayKey(of: object.entity.name))
     }
 }

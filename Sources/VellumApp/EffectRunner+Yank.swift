@@ -20,11 +20,11 @@ extension EffectRunner {
             if yank.scope == .cell {
                 guard state.columnNames.indices.contains(state.cursorColumn) else { return }
                 let key = state.columnNames[state.cursorColumn]
-                let value = try objects[0].value(forKey: key)
+                let value = try tableValue(objects[0], key)
                 text = yank.format == .json ? ExportText.jsonValue(value) : ExportText.plain(value)
                 what = key
             } else {
-                let values = try objects.map { o in try keys.map { try o.value(forKey: $0) } }
+                let values = try objects.map { o in try keys.map { try tableValue(o, $0) } }
                 text = YankText.rows(keys: keys, values: values, format: yank.format)
                 what = Reducer.countText(objects.count, state.currentEntityName ?? "record").replacingOccurrences(of: " records", with: " rows")
                     + " as \(yank.format.rawValue.uppercased())"
@@ -35,5 +35,13 @@ extension EffectRunner {
         }
         terminalRequests.append(.copyToClipboard(text))
         send(.result(.yanked(text: text, what: what)))
+    }
+
+    /// What column `key` holds for `object`, as the table shows it: an attribute's
+    /// value, a to-one target's display name, a to-many's count.
+    func tableValue(_ object: ManagedObject, _ key: String) throws -> Value {
+        guard state.relationshipColumn(key) != nil, let r = object.entity.relationship(named: key) else { return try object.value(forKey: key) }
+        if r.isToMany { return .integer(Int64(try Self.relatedCount(object, r))) }
+        return try object.toOne(key).map { .string(try DisplayName.described($0, key: state.displayKey(of: $0.entity.name))) } ?? .null
     }
 }

@@ -112,6 +112,9 @@ final class EffectRunner {
         case .back: goBack()
         case .activateDetailField: activateDetailField(edit: false)
         case .editDetailField: activateDetailField(edit: true)
+        case .activateRelationship(let name, let edit):
+            guard let r = entity?.relationship(named: name), let object = currentObject() else { return }
+            activate(r, of: object, edit: edit)
         case .resolveConflict(let keepMine): resolveConflict(keepMine: keepMine)
         case .pickerChoose: choosePicked()
         case .openSummary: openSummary()
@@ -137,6 +140,7 @@ final class EffectRunner {
     func show(_ index: Int, base: VellumStore.QueryPredicate?, title: String?, select: ObjectID? = nil) {
         guard state.entityNames.indices.contains(index), let entity = container.model.entity(named: state.entityNames[index]) else { return }
         let columns = entity.attributes.filter { !$0.isTransient }
+        let relationshipColumns = entity.relationships.map { RelationshipColumn($0, destination: container.model.entity(named: $0.destination)) }
         var error: String?
         do {
             let predicate = state.filterText.isEmpty ? nil : try VellumStore.QueryPredicate(format: state.filterText)
@@ -149,10 +153,14 @@ final class EffectRunner {
             rows = nil
             error = describeQuery(failure)
         }
-        send(.listShown(ListShown(entityIndex: index, title: title, columnNames: columns.map(\.name),
-                                  columnTypes: columns.map(\.type), detailFieldCount: columns.count + entity.relationships.count,
+        var layouts = layoutFile?.load() ?? [:]
+        let layout = layouts.removeValue(forKey: entity.name)
+        send(.listShown(ListShown(entityIndex: index, title: title, columnNames: columns.map(\.name) + relationshipColumns.map(\.name),
+                                  columnTypes: columns.map(\.type) + relationshipColumns.map(\.displayType),
+                                  relationshipColumns: relationshipColumns,
+                                  detailFieldCount: columns.count + entity.relationships.count,
                                   rowCount: rows?.count ?? 0, cursorRow: select.map { rows?.index(of: $0) ?? 0 }, error: error,
-                                  columnLayout: layoutFile?.load()[entity.name])))
+                                  columnLayout: layout, otherColumnLayouts: layouts)))
         syncSelection()
     }
 
@@ -221,11 +229,18 @@ final class EffectRunner {
         let fields = detailFields()
         guard fields.indices.contains(state.detailCursor), let object = currentObject() else { return }
         switch fields[state.detailCursor] {
-        case .attribute(let a):
-            beginEdit(key: a.name)
-        case .relationship(let r) where !r.isToMany && edit:
+        case .attribute(let a): beginEdit(key: a.name)
+        case .relationship(let r): activate(r, of: object, edit: edit)
+        }
+    }
+
+    /// A relationship field or column activated: `edit` on a to-one opens the picker;
+    /// otherwise a to-one goes to its target and a to-many lists its members.
+    func activate(_ r: RelationshipDescription, of object: ManagedObject, edit: Bool) {
+        switch r {
+        case let r where !r.isToMany && edit:
             openPicker(object, r)
-        case .relationship(let r) where !r.isToMany:
+        case let r where !r.isToMany:
             guard let target = (try? object.toOne(r.name)) ?? nil,
                   let index = state.entityNames.firstIndex(of: target.entity.name) else {
                 send(.status("\(r.name) is empty — e picks one", error: true))
@@ -233,12 +248,12 @@ final class EffectRunner {
             }
             send(.result(.leftList(currentPlace())))
             show(index, base: nil, title: nil, select: target.objectID)
-            send(.status("\(r.name) of \(Renderer.displayName(object))"))
-        case .relationship(let r):
+            send(.status("\(r.name) of \(displayName(object))"))
+        default:
             guard let index = state.entityNames.firstIndex(of: r.destination) else { return }
             let base = Self.membership(of: object, in: r)
             send(.result(.leftList(currentPlace())))
-            show(index, base: base, title: "\(r.name) of \(Renderer.displayName(object))")
+            show(index, base: base, title: "\(r.name) of \(displayName(object))")
         }
     }
 

@@ -122,9 +122,6 @@ final class EventLoop {
         }
         let layout = Layout(size: size)
         session.setLayout(layout)
-        let model = ViewModel.build(state: session.state, layout: layout, fileName: fileName, entity: session.entity,
-                                    rows: session.rows, entityCounts: session.entityCounts, relatedCounts: session.relatedCounts,
-                                    pendingWrites: session.runner.pendingWrites)
-        Renderer.draw(model, theme: theme, on: screen)
+        Renderer.draw(session.viewModel(layout: layout, fileName: fileName), theme: theme, on: screen)
     }
 }

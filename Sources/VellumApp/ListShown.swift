@@ -6,8 +6,10 @@ public struct ListShown: Sendable, Equatable {
     public var entityIndex: Int
     /// A relationship list's restriction, said in the status bar (nil: the whole entity).
     public var title: String?
+    /// Attributes, then relationships (`relationshipColumns`).
     public var columnNames: [String]
     public var columnTypes: [AttributeType]
+    public var relationshipColumns: [RelationshipColumn] = []
     /// Attributes, then relationships, in the detail pane.
     public var detailFieldCount: Int
     public var rowCount: Int
@@ -17,6 +19,8 @@ public struct ListShown: Sendable, Equatable {
     public var error: String?
     /// The entity's column layout as saved in the user's state directory, if any.
     public var columnLayout: ColumnLayout? = nil
+    /// The other entities' saved layouts (their display keys name this list's to-one targets).
+    public var otherColumnLayouts: [String: ColumnLayout] = [:]
 }
 
 /// The rows of the open list moved or changed (a save, a merge, a new query).

@@ -16,9 +16,11 @@ extension Reducer {
     static func adoptColumns(_ list: ListShown, in s: inout AppState) {
         s.allColumnNames = list.columnNames
         s.allColumnTypes = list.columnTypes
+        s.relationshipColumns = Dictionary(list.relationshipColumns.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
         if let saved = list.columnLayout, let entity = s.currentEntityName, s.columnLayouts[entity] == nil {
             s.columnLayouts[entity] = saved
         }
+        for (entity, saved) in list.otherColumnLayouts where s.columnLayouts[entity] == nil { s.columnLayouts[entity] = saved }
         arrangeColumns(&s)
     }
 

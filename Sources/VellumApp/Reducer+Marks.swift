@@ -40,6 +40,10 @@ extension Reducer {
     @Sendable static func setMarked(_ s: inout AppState, _ argument: String) -> [Effect] {
         guard !s.marked.isEmpty else { s.setStatus("set: no rows marked (t marks a row, * all listed rows)", error: true); return [] }
         guard s.columnNames.indices.contains(s.cursorColumn) else { s.setStatus("set: no column", error: true); return [] }
+        if let r = s.cursorRelationshipColumn {
+            s.setStatus("set: \(r.name) is a relationship; :set sets an attribute column (Enter on a cell follows it)", error: true)
+            return []
+        }
         let edit = BulkEdit(key: s.columnNames[s.cursorColumn], text: argument)
         s.pendingBulkEdit = edit
         s.mode = .confirmBulkEdit

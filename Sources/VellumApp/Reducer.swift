@@ -64,7 +64,7 @@ public enum Reducer {
                 return open(&s, s.sidebarCursor)
             }
             if detail { return s.rowCount > 0 ? [.activateDetailField] : [] }
-            return beginEdit(&s)
+            return beginEdit(&s, follow: true)
         case .edit:
             if detail { return s.rowCount > 0 ? [.editDetailField] : [] }
             return sidebar ? [] : beginEdit(&s)
@@ -75,8 +75,14 @@ public enum Reducer {
             s.filterError = parseError(s.filterText)
         case .sortAscending, .sortDescending:
             guard s.columnNames.indices.contains(s.cursorColumn) else { return [] }
+            let column = s.columnNames[s.cursorColumn]
+            guard let path = s.sortKeyPath(ofColumn: column) else {
+                let destination = s.relationshipColumn(column)?.destination ?? column
+                s.setStatus("cannot sort by \(column): \(destination) has no name-like attribute (:display KEY names one)", error: true)
+                return []
+            }
             // Active only once the session has run it (`state.sort` is set there).
-            return [.applySort(VellumStore.QuerySortDescriptor(s.columnNames[s.cursorColumn], ascending: action == .sortAscending))]
+            return [.applySort(VellumStore.QuerySortDescriptor(keyPath: path, ascending: action == .sortAscending))]
         case .add: return s.currentEntityName == nil ? [] : [.addRecord]
         case .delete:
             if !s.marked.isEmpty { return confirmDeleteMarked(&s) }
@@ -173,8 +179,11 @@ public enum Reducer {
         return [.openEntity(index)]
     }
 
-    private static func beginEdit(_ s: inout AppState) -> [Effect] {
+    /// Enter (`follow`) or `e` on a cell: edits an attribute; on a relationship column
+    /// follows it (the target, or the list of members), and `e` on a to-one picks one.
+    private static func beginEdit(_ s: inout AppState, follow: Bool = false) -> [Effect] {
         guard s.rowCount > 0, s.columnNames.indices.contains(s.cursorColumn) else { return [] }
+        if let r = s.cursorRelationshipColumn { return [.activateRelationship(r.name, edit: !follow && !r.isToMany)] }
         return [.beginEdit]
     }
 

@@ -89,7 +89,7 @@ enum Renderer {
         let cells = table.rows.map(\.cells)
         let changes = s.currentColumnLayout.widthChanges
         // Room for the sort order's marks (`price ▼2`) in the headers.
-        let headers = s.columnNames.map { $0 + SortMarks.position(of: $0, in: s.sortDescriptors) }
+        let headers = s.columnNames.map { $0 + SortMarks.position(of: s.sortKeyPath(ofColumn: $0), in: s.sortDescriptors) }
         var widths = ColumnSizing.resized(ColumnSizing.widths(headers: headers, cells: cells), names: s.columnNames, changes: changes)
         var first = ColumnSizing.firstVisible(widths: widths, cursor: s.cursorColumn, available: r.width)
         var visible = Array(first..<widths.count)
@@ -106,8 +106,10 @@ enum Renderer {
         var x = r.col
         for c in visible where x < r.col + r.width {
             var title = s.columnNames[c]
-            if let sort = s.sort ?? table.effectiveSort, sort.keyPath == [title] { title += sort.ascending ? " ▲" : " ▼" }
-            title += SortMarks.position(of: s.columnNames[c], in: s.sortDescriptors)
+            // A relationship column shows the mark of the key it sorts by (`provider.name`, `images.@count`).
+            let path = s.sortKeyPath(ofColumn: title)
+            if let sort = s.sort ?? table.effectiveSort, sort.keyPath == path { title += sort.ascending ? " ▲" : " ▼" }
+            title += SortMarks.position(of: path, in: s.sortDescriptors)
             let style = c == s.cursorColumn ? t[.header].adding(.underline) : t[.header]
             screen.put(row: r.row, col: x, text: DisplayWidth.fit(title, toWidth: widths[c]), style: style, maxWidth: r.col + r.width - x)
             x += widths[c] + 1
@@ -192,42 +194,6 @@ enum Renderer {
         }
         if s.focus == .detail, s.mode == .browse, r.height > lines.count + 2 {
             screen.put(row: r.row + r.height - 1, col: r.col + 1, text: s.keyMap.hintLine(CommandTable.detailHint), style: t[.dim], maxWidth: r.width - 1)
-        }
-    }
-
-    /// A related object's display attribute (name/title), or its ID URI; a target
-    /// whose row is missing (a dangling reference written elsewhere) says so.
-    static func displayName(_ o: ManagedObject) -> String {
-        if o.isMissing { return "⚠ missing " + shortName(o) }
-        for key in Self.nameLikeKeys(of: o.entity) {
-            if let v = try? o.value(forKey: key), !v.isNull { return v.description }
-        }
-        return shortName(o)
-    }
-
-    /// `displayName` for the detail pane: a name that cannot be read (its row gone
-    /// from under a fault, another program's schema change) throws, so the pane says why.
-    static func describedName(_ o: ManagedObject) throws -> String {
-        if o.isMissing { return "⚠ missing " + shortName(o) }
-        for key in Self.nameLikeKeys(of: o.entity) {
-            let v = try o.value(forKey: key)
-            if !v.isNull { return v.description }
-        }
-        return shortName(o)
-    }
-
-    /// "Image p35" ("Image new" before its first save): what the detail pane's title
-    /// says. The object's URI repeats the store's UUID in front of every object, so a
-    /// picker or a status line of URIs could not tell two objects apart.
-    static func shortName(_ o: ManagedObject) -> String {
-        "\(o.entity.name) \(o.objectID.primaryKey.map { "p\($0)" } ?? "new")"
-    }
-
-    /// The entity's name-like attributes in order of preference, matched ignoring case:
-    /// other programs' databases say `Name` or `TITLE` (Chinook), not `name`.
-    static func nameLikeKeys(of entity: Entity) -> [String] {
-        ["name", "title", "displayname", "label"].compactMap { wanted in
-            entity.attributes.first { $0.name.lowercased() == wanted && !$0.isTransient }?.name
         }
     }
 

@@ -4,7 +4,8 @@ import VellumStore
 extension ViewModel {
     /// Reads what the frame shows from the row source: the visible rows' values and
     /// the shown record's fields; to-many relationships show the counts the runner
-    /// keeps (`RelatedCounts`), so no query runs for them here.
+    /// keeps (`RelatedCounts`, counted for the shown rows by `BrowserSession.viewModel`),
+    /// so no query runs for them here.
     @MainActor
     static func build(state s: AppState, layout: Layout, fileName: String, entity: Entity?, rows: RowSource?,
                       entityCounts: [Int], relatedCounts: RelatedCounts, pendingWrites: Int, now: Date = Date()) -> ViewModel {
@@ -17,9 +18,7 @@ extension ViewModel {
             // A row or value that cannot be read shows ⚠ and why, never a blank or a stand-in.
             let object = Result { try rows.object(at: index) }
             let cells = s.columnNames.indices.map { c in
-                failureText {
-                    OddValueMark.tableText(try object.get().value(forKey: s.columnNames[c]), s.columnTypes.indices.contains(c) ? s.columnTypes[c] : nil)
-                }
+                failureText { try cellText(object.get(), column: c, state: s, counts: relatedCounts) }
             }
             let loaded: ManagedObject? = if case .success(let o) = object { o } else { nil }
             let flashing = loaded.map { o in (s.flashes[o.objectID].map { $0 > now }) ?? false } ?? false
@@ -34,15 +33,31 @@ extension ViewModel {
         model.table = TableView(entityName: entity.name, rowCount: rows.count, effectiveSort: rows.effectiveSort,
                                 lines: lines, rows: tableRows)
         if !layout.detail.isEmpty, s.cursorRow < rows.count {
-            do { model.detail = detail(of: try rows.object(at: s.cursorRow), entity: entity, counts: relatedCounts) } catch {
+            do { model.detail = detail(of: try rows.object(at: s.cursorRow), entity: entity, state: s, counts: relatedCounts) } catch {
                 model.detail = DetailView(title: "⚠ row \(s.cursorRow + 1)", fields: [.init(name: "⚠", value: failure(error), isRelationship: false)])
             }
         }
         return model
     }
 
+    /// One cell: an attribute's value; a to-one's target by its display name (∅ for
+    /// none); a to-many's count as the runner counted it (`RelatedCounts`).
     @MainActor
-    private static func detail(of object: ManagedObject, entity: Entity, counts: RelatedCounts) -> DetailView {
+    static func cellText(_ object: ManagedObject, column c: Int, state s: AppState, counts: RelatedCounts) throws -> String {
+        let name = s.columnNames[c]
+        guard let r = s.relationshipColumn(name) else {
+            return OddValueMark.tableText(try object.value(forKey: name), s.columnTypes.indices.contains(c) ? s.columnTypes[c] : nil)
+        }
+        if r.isToMany {
+            if let reason = counts.failure(of: object.objectID, name) { return "⚠ " + reason }
+            return counts.count(of: object.objectID, name).map(String.init) ?? "…"
+        }
+        guard let target = try object.toOne(name) else { return Renderer.tableText(.null) }
+        return try DisplayName.described(target, key: s.displayKey(of: target.entity.name))
+    }
+
+    @MainActor
+    private static func detail(of object: ManagedObject, entity: Entity, state s: AppState, counts: RelatedCounts) -> DetailView {
         var fields: [DetailView.Field] = []
         for a in entity.attributes where !a.isTransient {
             fields.append(.init(name: a.name, value: failureText { OddValueMark.detailText(try object.value(forKey: a.name), a.type) }, isRelationship: false))
@@ -53,11 +68,11 @@ extension ViewModel {
                 value = "[" + relatedCountText(counts, object.objectID, rel) + "]"
             } else {
                 // ∅ only for no related record; a load that failed says why.
-                value = failureText { try object.toOne(rel.name).map(Renderer.describedName) ?? "∅" }
+                value = failureText { try object.toOne(rel.name).map { try DisplayName.described($0, key: s.displayKey(of: $0.entity.name)) } ?? "∅" }
             }
             fields.append(.init(name: rel.name, value: value, isRelationship: true))
         }
-        return DetailView(title: Renderer.shortName(object), fields: fields)
+        return DetailView(title: DisplayName.short(object), fields: fields)
     }
 
     /// The text `read` makes, or ⚠ and why it failed (as a failed to-many count shows).

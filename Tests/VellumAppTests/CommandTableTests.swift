@@ -27,7 +27,7 @@ import VellumTerminal
         }
         let typed = CommandTable.typedNames
         #expect(Set(typed).count == typed.count)
-        #expect(typed == ["export", "filter", "goto", "group", "id", "messages", "mouse", "q", "quit", "set", "sort", "theme", "track", "yank"])
+        #expect(typed == ["display", "export", "filter", "goto", "group", "id", "messages", "mouse", "q", "quit", "set", "sort", "theme", "track", "yank"])
     }
 
     @Test func theHintBarIsMadeFromTheBoundKeys() {

@@ -20,12 +20,12 @@ import VellumStore
 
     @Test func aCapitalisedNameAttributeNamesTheObject() throws {
         let artist = try Self.object(attribute: "Name", value: "AC/DC")
-        #expect(Renderer.displayName(artist) == "AC/DC")
+        #expect(DisplayName.of(artist) == "AC/DC")
     }
 
     @Test func aTitleInAnyCaseNamesTheObject() throws {
         let album = try Self.object(attribute: "TITLE", value: "Let There Be Rock")
-        #expect(Renderer.displayName(album) == "Let There Be Rock")
+        #expect(DisplayName.of(album) == "Let There Be Rock")
     }
 
     /// Regression: the fallback was the object's URI (`vellum://<store UUID>/Artist/p1`),
@@ -34,9 +34,9 @@ import VellumStore
         let model = try ModelBuilder().entity("Artist") { $0.attribute("Country", .string, optional: true) }.build()
         let context = try ManagedObjectContext(store: try PersistentStore(url: nil, model: model, options: .inMemory))
         let thing = try context.insert("Artist")
-        #expect(Renderer.displayName(thing) == "Artist new")
+        #expect(DisplayName.of(thing) == "Artist new")
         try context.save()
         let key = try #require(thing.objectID.primaryKey)
-        #expect(Renderer.displayName(thing) == "Artist p\(key)")
+        #expect(DisplayName.of(thing) == "Artist p\(key)")
     }
 }

@@ -97,6 +97,8 @@ public struct LineCommand: Sendable {
 /// What Tab offers for a command's first argument.
 public enum ArgumentCompletion: Sendable {
     case none, entities, columns, themes
+    /// `:display`: the attributes of the entity it would name (`Reducer.displayTarget`).
+    case displayKeys
     case choices([String])
 
     func candidates(in s: AppState) -> [String] {
@@ -105,6 +107,7 @@ public enum ArgumentCompletion: Sendable {
         case .entities: return s.entityNames
         case .columns: return s.allColumnNames.isEmpty ? s.columnNames : s.allColumnNames
         case .themes: return s.themeNames
+        case .displayKeys: return Reducer.displayTarget(s)?.attributes ?? []
         case .choices(let items): return items
         }
     }

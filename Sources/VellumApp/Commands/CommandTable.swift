@@ -74,6 +74,8 @@ public enum CommandTable {
                     guard !argument.isEmpty else { s.setStatus("usage: :id ID (vellum://… or p12)", error: true); return [] }
                     return [.jumpToRecord(argument)]
                 })),
+        Command("display", nil, keys: [], help: "name records by KEY in to-one columns, fields and the picker (none: name/title)",
+                line: LineCommand(names: ["display"], usage: ":display [KEY]", completion: .displayKeys, run: Reducer.display)),
         Command("mouse", nil, keys: [], help: "mouse capture on/off (off: the terminal selects text; on: hold Shift to)",
                 line: LineCommand(names: ["mouse"], usage: ":mouse [on|off]", completion: .choices(["on", "off"]), run: Reducer.mouse)),
         Command("track", .track, keys: [.ctrl("t")], help: "track other writers' changes (asks; off removes it)",
@@ -158,7 +160,7 @@ public enum CommandTable {
     }
 
     private static func sort(_ s: inout AppState, _ argument: String) -> [Effect] {
-        switch SortArgument.parse(argument) {
+        switch SortArgument.parse(argument).flatMap({ sorts in SortArgument.throughRelationshipColumns(sorts, s) }) {
         case .failure(let error):
             s.setStatus("sort: \(error.reason)", error: true)
             return []
@@ -187,7 +189,8 @@ public enum CommandTable {
     }
 
     private static func group(_ s: inout AppState, _ argument: String) -> [Effect] {
-        s.groupKey = argument.split(separator: " ").first.map(String.init)
+        // A relationship column groups by what it sorts by (`provider.name`, `images.@count`).
+        s.groupKey = argument.split(separator: " ").first.map { key in s.sortKeyPath(ofColumn: String(key))?.joined(separator: ".") ?? String(key) }
         s.cursorRow = 0; s.scrollOffset = 0
         return [.applyGroup]
     }

@@ -20,10 +20,31 @@ enum SortArgument {
         for key in keys {
             let name = key.hasPrefix("-") ? String(key.dropFirst()) : key
             guard !name.isEmpty, !name.contains("-") else { return .failure(SortArgumentError("'\(key)' is not a key (write name,-price)")) }
-            guard !sorts.contains(where: { $0.keyPath == [name] }) else { return .failure(SortArgumentError("'\(name)' is listed twice")) }
+            guard !sorts.contains(where: { $0.keyPath == VellumStore.QuerySortDescriptor(name).keyPath }) else {
+                return .failure(SortArgumentError("'\(name)' is listed twice"))
+            }
             sorts.append(VellumStore.QuerySortDescriptor(name, ascending: !key.hasPrefix("-")))
         }
         return .success(sorts)
+    }
+}
+
+extension SortArgument {
+    /// A relationship column's name stands for what the column sorts by: `provider`
+    /// for `provider.name` (its display key), `images` for `images.@count`.
+    static func throughRelationshipColumns(_ sorts: [VellumStore.QuerySortDescriptor], _ s: AppState)
+        -> Result<[VellumStore.QuerySortDescriptor], SortArgumentError> {
+        var result: [VellumStore.QuerySortDescriptor] = []
+        for var d in sorts {
+            if d.keyPath.count == 1, let r = s.relationshipColumn(d.keyPath[0]) {
+                guard let path = s.sortKeyPath(ofColumn: r.name) else {
+                    return .failure(SortArgumentError("\(r.destination) has no name-like attribute to sort \(r.name) by (:display KEY names one)"))
+                }
+                d.keyPath = path
+            }
+            result.append(d)
+        }
+        return .success(result)
     }
 }
 

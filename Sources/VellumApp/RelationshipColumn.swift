@@ -1,0 +1,49 @@
+import VellumStore
+
+/// A relationship shown as a table column, after the attributes: a to-one shows
+/// its target's display name, a to-many how many records it holds. Both sort
+/// (`provider.name`, `images.@count`) and filter (`/ images.@count > 3`).
+public struct RelationshipColumn: Sendable, Equatable {
+    public var name: String
+    public var destination: String
+    public var isToMany: Bool
+    /// The destination's attributes a display key can be (`:display KEY` completes them).
+    public var destinationAttributes: [String]
+    /// The destination's first name-like attribute (`DisplayName.nameLikeKeys`), if any.
+    public var defaultDisplayKey: String?
+
+    public init(_ relationship: RelationshipDescription, destination: Entity?) {
+        name = relationship.name
+        self.destination = relationship.destination
+        isToMany = relationship.isToMany
+        destinationAttributes = destination?.attributes.filter { !$0.isTransient }.map(\.name) ?? []
+        defaultDisplayKey = destination.flatMap { DisplayName.nameLikeKeys(of: $0).first }
+    }
+
+    /// What the table shows for the column's type: counts are numbers (right-aligned);
+    /// display names are text.
+    var displayType: AttributeType { isToMany ? .integer64 : .string }
+}
+
+extension AppState {
+    /// The relationship column named `name` of the open list, if it is one.
+    public func relationshipColumn(_ name: String) -> RelationshipColumn? { relationshipColumns[name] }
+
+    /// The relationship column under the cursor, if the cursor is on one.
+    public var cursorRelationshipColumn: RelationshipColumn? {
+        columnNames.indices.contains(cursorColumn) ? relationshipColumns[columnNames[cursorColumn]] : nil
+    }
+
+    /// The attribute that names `entity`'s records, as the user chose it (`:display`).
+    public func displayKey(of entity: String) -> String? { columnLayouts[entity]?.displayKey }
+
+    /// The key path a sort by column `name` uses: the attribute itself, a to-one's
+    /// display key through it, a to-many's count; nil when a to-one's target has no
+    /// attribute to name it by.
+    public func sortKeyPath(ofColumn name: String) -> [String]? {
+        guard let r = relationshipColumns[name] else { return [name] }
+        if r.isToMany { return [name, "@count"] }
+        let chosen = displayKey(of: r.destination).flatMap { r.destinationAttributes.contains($0) ? $0 : nil }
+        return (chosen ?? r.defaultDisplayKey).map { [name, $0] }
+    }
+}
