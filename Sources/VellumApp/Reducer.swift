@@ -73,7 +73,7 @@ public enum Reducer {
             s.promptError = nil
             s.editor = LineEditor(s.filterText)
             s.filterError = parseError(s.filterText)
-        case .sortAscending, .sortDescending:
+        case .sortAscending, .sortDescending, .sortThen:
             guard s.columnNames.indices.contains(s.cursorColumn) else { return [] }
             let column = s.columnNames[s.cursorColumn]
             guard let path = s.sortKeyPath(ofColumn: column) else {
@@ -82,6 +82,7 @@ public enum Reducer {
                 return []
             }
             // Active only once the session has run it (`state.sort` is set there).
+            if action == .sortThen { return sortThen(&s, by: path, column: column) }
             return [.applySort(VellumStore.QuerySortDescriptor(keyPath: path, ascending: action == .sortAscending))]
         case .add: return s.currentEntityName == nil ? [] : [.addRecord]
         case .delete:
@@ -177,6 +178,23 @@ public enum Reducer {
         s.cursorRow = 0; s.scrollOffset = 0; s.cursorColumn = 0
         s.filterError = nil
         return [.openEntity(index)]
+    }
+
+    /// `+`: the column becomes the next sort key (ascending); again, descending; again,
+    /// not a key. With no sort yet it is the sort; the primary key is changed by s/S.
+    private static func sortThen(_ s: inout AppState, by path: [String], column: String) -> [Effect] {
+        var sorts = s.sortDescriptors
+        guard !sorts.isEmpty else { return [.applySort(VellumStore.QuerySortDescriptor(keyPath: path))] }
+        if let at = sorts.firstIndex(where: { $0.keyPath == path }) {
+            guard at > 0 else {
+                s.setStatus("\(column) is the first sort key: s/S set its direction", error: true)
+                return []
+            }
+            if sorts[at].ascending { sorts[at].ascending = false } else { sorts.remove(at: at) }
+        } else {
+            sorts.append(VellumStore.QuerySortDescriptor(keyPath: path))
+        }
+        return [.applySorts(sorts)]
     }
 
     /// Enter (`follow`) or `e` on a cell: edits an attribute; on a relationship column

@@ -43,6 +43,32 @@ import VellumTerminal
 @MainActor @Suite(.serialized) struct MultiColumnSortSessionTests {
     let snapshots = SnapshotTests()
 
+    /// Issue 17: a key adds the cursor's column as the next sort key; again makes it
+    /// descending, again takes it out; the first key is left to s/S.
+    @Test func theSortThenKeyAddsFlipsAndDropsASecondaryKey() async throws {
+        let s = try await snapshots.session(TerminalSize(rows: 40, columns: 120), entity: "Task")
+        let keys = { s.state.sortDescriptors.map(\.description) }
+        let done = try #require(s.state.columnNames.firstIndex(of: "done")), priority = try #require(s.state.columnNames.firstIndex(of: "priority"))
+        try await snapshots.type("0" + String(repeating: "l", count: done) + "+", into: s)
+        #expect(keys() == ["done"], "with no sort yet, it is the sort")
+        try await snapshots.type("0" + String(repeating: "l", count: priority) + "+", into: s)
+        #expect(keys() == ["done", "priority"])
+        let rows = try #require(s.rows)
+        var shown: [[Int64]] = []
+        for i in 0..<rows.count {
+            let o = try rows.object(at: i)
+            shown.append([try o.value(forKey: "done").boolValue == true ? 1 : 0, try o.value(forKey: "priority").integerValue ?? -1])
+        }
+        #expect(shown == shown.sorted { $0.lexicographicallyPrecedes($1) })
+        #expect(snapshots.render(snapshots.model(s))[0].contains("priority ▲2"))
+        try await snapshots.type("+", into: s)
+        #expect(keys() == ["done", "-priority"])
+        try await snapshots.type("+", into: s)
+        #expect(keys() == ["done"])
+        try await snapshots.type("0" + String(repeating: "l", count: done) + "+", into: s)
+        #expect(keys() == ["done"] && s.state.statusMessage == "done is the first sort key: s/S set its direction")
+    }
+
     @Test func rowsFollowEveryKeyAndHeadersShowTheOrder() async throws {
         let s = try await snapshots.session(TerminalSize(rows: 40, columns: 120), entity: "Task")
         try await snapshots.type(":sort done,-priority\r", into: s)

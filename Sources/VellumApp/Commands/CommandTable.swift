@@ -36,6 +36,7 @@ public enum CommandTable {
                 line: LineCommand(names: ["filter"], usage: ":filter PRED", completion: .columns, run: filter)),
         Command("sort-ascending", .sortAscending, keys: [.char("s")], help: "sort by column ascending"),
         Command("sort-descending", .sortDescending, keys: [.char("S")], help: "sort by column descending"),
+        Command("sort-then", .sortThen, keys: [.char("+")], help: "then sort by column (again: descending, again: not)"),
         Command("summary", .summary, keys: [.char("F")], help: "column summary and histogram (Enter filters)"),
         Command("search", .search, keys: [.char("f")], help: "find text in string fields"),
         Command("search-next", .searchNext, keys: [.char("n")], help: "next match of the find"),
