@@ -13,6 +13,8 @@ public struct AppState: Sendable {
         case confirmBulkEdit
         /// `:track`/`:track off` waits for a yes (`pendingTracking`).
         case confirmTracking
+        /// `D` on a record with unique attributes asks for the copy's values (`duplicatePrompt`).
+        case duplicate
     }
     public enum Focus: Sendable, Equatable { case sidebar, table, detail }
 
@@ -71,6 +73,8 @@ public struct AppState: Sendable {
     public var editor = LineEditor()
     /// Why the value in the editor cannot be saved (edit mode).
     public var editError: String?
+    /// The unique attribute `D` asks a new value of, while in `.duplicate`.
+    public var duplicatePrompt: DuplicatePrompt?
     /// That another writer changed or deleted the edited field since the editor opened
     /// (edit mode): shown until the editor closes; Enter then asks mine/theirs. Never a
     /// prompt of its own while typing, so no typed key can answer one.

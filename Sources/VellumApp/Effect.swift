@@ -44,8 +44,11 @@ public enum Effect: Sendable, Equatable {
     case applyGroup
     /// `:export csv|json PATH`: write the current list (an existing file only when `replacing`).
     case export(format: String, path: String, replacing: Bool)
-    /// `D`: insert a copy of the selected record's attribute values.
+    /// `D`: insert a copy of the selected record's attribute values and to-one relationships
+    /// (asking first for new values of its unique attributes).
     case duplicateRecord
+    /// The value typed for the unique attribute `D` asked about (`AppState.duplicatePrompt`).
+    case duplicateValue(String)
     /// Change the marks (`AppState.marked`) by rows of the list.
     case mark(MarkChange)
     /// Copy the cell or rows to the clipboard and the register.

@@ -14,6 +14,8 @@ public enum EffectResult: Sendable, Equatable {
     case editBegan(text: String, isOptional: Bool, hint: String?)
     /// The editor stays open (with the typed text) and says why it was not saved.
     case editRefused(String)
+    /// `D`: the copy needs a new value of a unique attribute; the line opens on `prompt`.
+    case duplicateAsks(DuplicatePrompt)
     /// A write of the editor's text failed: the editor opens again with it and the reason.
     case editReopened(text: String, reason: String)
     /// Another writer changed or deleted what an edit, undo or redo was about to write.

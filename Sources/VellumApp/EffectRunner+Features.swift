@@ -2,7 +2,7 @@ import Foundation
 import VellumStore
 import VellumTerminal
 
-/// Column summary, text search, grouping, export and duplication.
+/// Column summary, text search, grouping and export.
 extension EffectRunner {
     /// The request behind the current list: entity, filter (and base), sort.
     func currentRequest() -> FetchRequest? {
@@ -132,28 +132,4 @@ extension EffectRunner {
 
     /// Rows read and written per step of an export (the context forgets each batch).
     static let exportBatchSize = 1000
-
-    // MARK: Duplicate
-
-    func duplicateRecord() {
-        guard let object = currentObject(), let entity = container.model.entity(named: object.objectID.entityName) else { return }
-        let keys = entity.attributes.filter { !$0.isTransient }.map(\.name)
-        let values: [(String, Value)]
-        do { values = try keys.map { ($0, try object.value(forKey: $0)) } } catch {
-            send(.status("duplicate: \(describe(error))", error: true))
-            return
-        }
-        let name = entity.name
-        write("duplicate \(name)", success: "duplicated the \(name)", { ctx in
-            let copy = try ctx.insert(name)
-            for (key, value) in values { try copy.setValue(value, forKey: key) }
-            return copy.objectID
-        }, then: { [weak self] id in
-            guard let self else { return }
-            selectedID = container.store.permanentID(for: id) ?? id
-        }, failed: { [weak self] error in
-            guard let self else { return }
-            send(.status("duplicate failed: \(describe(error))", error: true))
-        })
-    }
 }

@@ -38,6 +38,8 @@ final class EffectRunner {
     var editTarget: (id: ObjectID, key: String, base: Value)?
     /// The edited record as last seen (values and relationships), to re-add it if another writer deletes it.
     var editSnapshot: ObjectSnapshot?
+    /// `D` while it asks for the copy's unique values (`EffectRunner+Duplicate.swift`).
+    var pendingDuplicate: PendingDuplicate?
     /// Picker: the record and to-one being set, and the candidates.
     /// `base` is the target the record had when the picker opened: choosing over a different
     /// one (another writer set it meanwhile) would overwrite their change unseen.
@@ -123,6 +125,7 @@ final class EffectRunner {
         case .applyGroup: applyGroup()
         case .export(let format, let path, let replacing): export(format: format, path: path, replacing: replacing)
         case .duplicateRecord: duplicateRecord()
+        case .duplicateValue(let text): duplicateValue(text)
         case .saveColumnLayout(let entity, let layout): saveColumnLayout(layout, for: entity)
         case .mark(let change): mark(change)
         case .yank(let yank): self.yank(yank)

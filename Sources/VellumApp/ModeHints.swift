@@ -45,6 +45,9 @@ enum ModeHints {
             return keys.hintLine([(["move-down", "move-up"], "scroll"), (["cancel"], "close")])
         case .confirmTracking:
             return s.pendingTracking?.prompt(keys)
+        case .duplicate:
+            let last = s.duplicatePrompt.map { $0.position == $0.count } ?? true
+            return keys.hintLine([(["line-confirm"], last ? "make the copy" : "next value"), (["line-cancel"], "cancel: nothing is written")])
         case .browse, .help, .columnList:
             return nil
         }

@@ -23,7 +23,7 @@ enum ReadOnlyBrowsing {
         switch effect {
         case .beginEdit, .commitEdit, .addRecord, .deleteRecord, .undo, .redo, .editDetailField,
              .resolveConflict, .pickerChoose, .duplicateRecord, .deleteMarked, .setMarked,
-             .previewDeletion, .planTracking, .changeTracking, .activateRelationship(_, edit: true):
+             .previewDeletion, .planTracking, .changeTracking, .duplicateValue, .activateRelationship(_, edit: true):
             return true
         default:
             return false

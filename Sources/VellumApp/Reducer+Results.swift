@@ -49,6 +49,11 @@ extension Reducer {
             s.conflict = nil
             s.mode = .edit
             if let hint { s.setStatus(hint) }
+        case .duplicateAsks(let prompt):
+            s.duplicatePrompt = prompt
+            s.editor = LineEditor(prompt.text)
+            s.promptError = prompt.reason
+            s.mode = .duplicate
         case .editRefused(let reason):
             s.mode = .edit
             s.editError = reason

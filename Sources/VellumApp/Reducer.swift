@@ -28,6 +28,7 @@ public enum Reducer {
         case .confirmBulkEdit: return confirmBulkEdit(&state, key)
         case .confirmTracking: return confirmTracking(&state, key)
         case .messages: return messages(&state, key)
+        case .duplicate: return duplicate(&state, key)
         }
     }
 

@@ -200,8 +200,9 @@ enum Renderer {
     private static func statusBar(_ f: Frame, _ screen: any CellCanvas) {
         let r = f.layout.status, t = f.theme, s = f.state
         screen.fill(row: r.row, col: r.col, width: r.width, style: t[.status])
-        if s.mode == .filter || s.mode == .command || s.mode == .search {
-            let prompt = s.mode == .filter ? "/" : s.mode == .search ? (s.searchIsRegex ? "find regex: " : "find: ") : ":"
+        if s.mode == .filter || s.mode == .command || s.mode == .search || s.mode == .duplicate {
+            let prompt = s.mode == .filter ? "/" : s.mode == .search ? (s.searchIsRegex ? "find regex: " : "find: ")
+                : s.mode == .duplicate ? (s.duplicatePrompt?.label ?? "") : ":"
             screen.put(row: r.row, col: 0, text: prompt, style: t[.statusText])
             let w = DisplayWidth.of(prompt)
             editorLine(s.editor, row: r.row, col: w, width: r.width - w, style: t[.status], screen)
@@ -272,7 +273,7 @@ enum Renderer {
             screen.put(row: r.row, col: 0, text: caret + error.description, style: t[.error], maxWidth: r.width)
             return
         }
-        if s.mode == .filter || s.mode == .command || s.mode == .search, let refused = s.promptError {
+        if s.mode == .filter || s.mode == .command || s.mode == .search || s.mode == .duplicate, let refused = s.promptError {
             screen.put(row: r.row, col: 0, text: " " + refused, style: t[.error], maxWidth: r.width)
             return
         }

@@ -456,11 +456,12 @@ import VellumTerminal
         #expect(try copy.value(forKey: "title") == title && copy.value(forKey: "due") == due)
         await s.handle(.char("u"))
         #expect(s.state.rowCount == before)
-        // Provider names are unique: the copy is refused and the reason shown.
+        // Provider names are unique: D asks for the copy's; the same one is refused with the reason.
         try await command(s, "goto Provider")
         await s.handle(.char("D"))
-        #expect(s.state.statusIsError)
-        #expect(s.state.statusMessage?.hasPrefix("duplicate failed") == true)
+        #expect(s.state.mode == .duplicate)
+        await s.handle(.enter)
+        #expect(await waitUntil { s.state.promptError?.hasPrefix("not saved: ") == true })
         #expect(s.state.rowCount == 10)
     }
 }
