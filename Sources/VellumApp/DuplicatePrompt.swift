@@ -33,7 +33,7 @@ extension Reducer {
             s.promptError = nil
             return [.duplicateValue(s.editor.text)]
         case .linePaste?:
-            for c in s.register { _ = s.editor.handle(.char(c == "\n" || c == "\t" ? " " : c)) }
+            pasteRegister(&s)
         default:
             s.editor.handle(key)
             s.promptError = nil

@@ -219,13 +219,17 @@ public enum Reducer {
         case .lineToggle? where s.currentColumnType == .boolean:
             s.editor.setText(s.editor.text.lowercased() == "true" ? "false" : "true")
         case .linePaste?:
-            // Paste the register (the last yank) at the cursor; line breaks become spaces.
-            for c in s.register { _ = s.editor.handle(.char(c == "\n" || c == "\t" ? " " : c)) }
+            pasteRegister(&s)
         default:
             s.editor.handle(key)
         }
         s.editError = nil
         return []
+    }
+
+    /// Pastes the register (the last yank) at the editor's cursor; line breaks become spaces.
+    static func pasteRegister(_ s: inout AppState) {
+        for c in s.register { _ = s.editor.handle(.char(c == "\n" || c == "\t" ? " " : c)) }
     }
 
     private static func filter(_ s: inout AppState, _ key: VellumTerminal.Key) -> [Effect] {
