@@ -15,6 +15,8 @@ public struct AppState: Sendable {
         case confirmTracking
         /// `D` on a record with unique attributes asks for the copy's values (`duplicatePrompt`).
         case duplicate
+        /// `v`: the whole value of a cell or field (`pager`).
+        case pager
     }
     public enum Focus: Sendable, Equatable { case sidebar, table, detail }
 
@@ -75,6 +77,8 @@ public struct AppState: Sendable {
     public var editError: String?
     /// The unique attribute `D` asks a new value of, while in `.duplicate`.
     public var duplicatePrompt: DuplicatePrompt?
+    /// The full-value viewer's document and place, while in `.pager`.
+    public var pager: PagerState?
     /// That another writer changed or deleted the edited field since the editor opened
     /// (edit mode): shown until the editor closes; Enter then asks mine/theirs. Never a
     /// prompt of its own while typing, so no typed key can answer one.

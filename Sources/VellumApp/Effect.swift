@@ -38,6 +38,8 @@ public enum Effect: Sendable, Equatable {
     case pickerChoose
     /// `F`: summarize the current column over the current list (opens the overlay).
     case openSummary
+    /// `v`: the whole value of the cell (or the detail pane's field) in the viewer.
+    case openPager
     /// Move the selection to the next (or previous) row containing the text in a string field.
     case search(String, forward: Bool, regex: Bool = false)
     /// Rebuild the rows grouped into sections by `state.groupKey` (nil: ungrouped).

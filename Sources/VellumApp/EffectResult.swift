@@ -24,6 +24,8 @@ public enum EffectResult: Sendable, Equatable {
     case editTargetChanged(String)
     /// An editor, conflict prompt or picker is done (saved, resolved or refused).
     case backToBrowse
+    /// `v`: the viewer opens on a value.
+    case pagerOpened(PagerDocument)
     /// `F`: the column summary overlay.
     case summaryOpened(SummaryOverlay)
     /// `:id` found the record in the open list, at `row`.

@@ -120,6 +120,7 @@ final class EffectRunner {
         case .resolveConflict(let keepMine): resolveConflict(keepMine: keepMine)
         case .pickerChoose: choosePicked()
         case .openSummary: openSummary()
+        case .openPager: openPager()
         case .jumpToRecord(let text): jumpToRecord(text)
         case .search(let text, let forward, let regex): search(FindPattern(text, regex: regex), forward: forward)
         case .applyGroup: applyGroup()

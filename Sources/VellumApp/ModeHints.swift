@@ -45,6 +45,10 @@ enum ModeHints {
             return keys.hintLine([(["move-down", "move-up"], "scroll"), (["cancel"], "close")])
         case .confirmTracking:
             return s.pendingTracking?.prompt(keys)
+        case .pager:
+            if s.pager?.searching == true { return keys.hintLine([(["line-confirm"], "search"), (["line-cancel"], "cancel")]) }
+            return keys.hintLine([(["move-down", "move-up"], "scroll"), (["page-down", "page-up"], "page"), (["viewer-search"], "search"),
+                                  (["viewer-next", "viewer-previous"], "next/previous"), (["viewer-close"], "close")])
         case .duplicate:
             let last = s.duplicatePrompt.map { $0.position == $0.count } ?? true
             return keys.hintLine([(["line-confirm"], last ? "make the copy" : "next value"), (["line-cancel"], "cancel: nothing is written")])

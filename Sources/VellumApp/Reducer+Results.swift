@@ -49,6 +49,9 @@ extension Reducer {
             s.conflict = nil
             s.mode = .edit
             if let hint { s.setStatus(hint) }
+        case .pagerOpened(let document):
+            s.pager = PagerState(document: document)
+            s.mode = .pager
         case .duplicateAsks(let prompt):
             s.duplicatePrompt = prompt
             s.editor = LineEditor(prompt.text)

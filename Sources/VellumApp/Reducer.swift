@@ -29,6 +29,7 @@ public enum Reducer {
         case .confirmTracking: return confirmTracking(&state, key)
         case .messages: return messages(&state, key)
         case .duplicate: return duplicate(&state, key)
+        case .pager: return pager(&state, key)
         }
     }
 
@@ -113,6 +114,9 @@ public enum Reducer {
         case .summary:
             guard s.columnNames.indices.contains(s.cursorColumn) else { return [] }
             return [.openSummary]
+        case .view:
+            guard s.rowCount > 0, s.focus != .sidebar else { s.setStatus("no value here to view", error: true); return [] }
+            return [.openPager]
         case .search:
             s.mode = .search
             s.promptError = nil

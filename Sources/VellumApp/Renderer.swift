@@ -30,6 +30,7 @@ enum Renderer {
         if f.state.mode == .picker { picker(f, screen) }
         if f.state.mode == .conflict { conflict(f, screen) }
         if f.state.mode == .summary { summaryOverlay(f, screen) }
+        if f.state.mode == .pager { pager(f, screen) }
         if f.state.mode == .columnList { columnList(f, screen) }
         if f.state.mode == .messages { messages(f, screen) }
         if f.state.mode == .confirmTracking { trackingQuestion(f, screen) }
@@ -168,7 +169,7 @@ enum Renderer {
     }
 
     /// Draws a line editor, scrolled so the cursor is visible, and places the terminal cursor.
-    private static func editorLine(_ editor: LineEditor, row: Int, col: Int, width: Int, style: Style, _ screen: any CellCanvas) {
+    static func editorLine(_ editor: LineEditor, row: Int, col: Int, width: Int, style: Style, _ screen: any CellCanvas) {
         var chars = editor.characters[...]
         var cursorCol = editor.cursorColumn
         while cursorCol >= width, !chars.isEmpty {

@@ -51,7 +51,7 @@ import VellumTerminal
     /// The modes the table above does not reach: each opened with the keys a user presses.
     @Test(arguments: [
         ("summary", "F"), ("summary-histogram", "lF"), ("summary-dates", "llllF"), ("search", "fKettle"), ("column-list", "C"), ("confirm-bulk-edit", "tt:set Boxed\r"),
-        ("completion-menu", ":goto \t\t"), ("duplicate", ":goto Provider\rD"),
+        ("completion-menu", ":goto \t\t"), ("duplicate", ":goto Provider\rD"), ("pager", "v"),
     ])
     func moreModesReachedByKeys(mode: String, keys: String) async throws {
         for size in Self.sizes {
@@ -98,15 +98,15 @@ import VellumTerminal
     @Test func everyModeIsSnapshotted() {
         let covered: [AppState.Mode] = [.browse, .edit, .filter, .command, .help, .confirmDelete, .conflict, .picker,
                                         .summary, .search, .confirmReplace, .columnList, .confirmBulkEdit, .messages,
-                                        .confirmTracking, .duplicate]
+                                        .confirmTracking, .duplicate, .pager]
         // An exhaustive switch: adding a mode to AppState.Mode fails to compile here.
         for mode in covered {
             switch mode {
             case .browse, .edit, .filter, .command, .help, .confirmDelete, .conflict, .picker,
-                 .summary, .search, .confirmReplace, .columnList, .confirmBulkEdit, .messages, .confirmTracking, .duplicate: break
+                 .summary, .search, .confirmReplace, .columnList, .confirmBulkEdit, .messages, .confirmTracking, .duplicate, .pager: break
             }
         }
-        #expect(covered.count == 16)
+        #expect(covered.count == 17)
     }
 
     /// `:messages`: the last status messages with their times, a long one wrapped whole.

@@ -53,7 +53,7 @@ public enum KeyMode: String, Sendable, CaseIterable {
     case line
     /// The y/n questions: delete, `:set` on marked rows, `:export` over a file.
     case question
-    case conflict, picker, summary, columns
+    case conflict, picker, summary, columns, pager
 
     /// How help names the mode after a key (`m (conflict)`).
     var title: String {
@@ -65,6 +65,7 @@ public enum KeyMode: String, Sendable, CaseIterable {
         case .picker: return "picker"
         case .summary: return "summary"
         case .columns: return "columns"
+        case .pager: return "viewer"
         }
     }
 
@@ -81,6 +82,7 @@ public enum ModeAction: String, Sendable, CaseIterable {
     case pickerUp, pickerDown, pickerPageUp, pickerPageDown, pickerChoose, pickerCancel
     case summaryFilter, summaryClose
     case columnsToggle, columnsClose
+    case pagerSearch, pagerNext, pagerPrevious, pagerClose
 }
 
 /// A command typed after `:`: its names, usage, argument completion and handler.

@@ -38,6 +38,7 @@ public enum CommandTable {
         Command("sort-descending", .sortDescending, keys: [.char("S")], help: "sort by column descending"),
         Command("sort-then", .sortThen, keys: [.char("+")], help: "then sort by column (again: descending, again: not)"),
         Command("summary", .summary, keys: [.char("F")], help: "column summary and histogram (Enter filters)"),
+        Command("view", .view, keys: [.char("v")], help: "the whole value: wrapped text, JSON indented, binary as hex"),
         Command("search", .search, keys: [.char("f")], help: "find text in string fields"),
         Command("search-next", .searchNext, keys: [.char("n")], help: "next match of the find"),
         Command("search-previous", .searchPrevious, keys: [.char("N")], help: "previous match of the find"),
@@ -110,6 +111,10 @@ public enum CommandTable {
         Command("summary-close", .summaryClose, in: .summary, keys: [.escape, .char("q"), .char("F")], help: "close the summary"),
         Command("columns-toggle", .columnsToggle, in: .columns, keys: [.char(" "), .enter], help: "hide or show the column"),
         Command("columns-close", .columnsClose, in: .columns, keys: [.escape, .char("q"), .char("C")], help: "close the list"),
+        Command("viewer-search", .pagerSearch, in: .pager, keys: [.char("/")], help: "search the value (any case)"),
+        Command("viewer-next", .pagerNext, in: .pager, keys: [.char("n")], help: "next match"),
+        Command("viewer-previous", .pagerPrevious, in: .pager, keys: [.char("N")], help: "previous match"),
+        Command("viewer-close", .pagerClose, in: .pager, keys: [.escape, .char("q"), .char("v")], help: "close the viewer"),
     ]
 
     /// The hint bar in browse mode: commands shown together under one word, with
