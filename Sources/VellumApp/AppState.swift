@@ -77,6 +77,8 @@ public struct AppState: Sendable {
     public var editError: String?
     /// The unique attribute `D` asks a new value of, while in `.duplicate`.
     public var duplicatePrompt: DuplicatePrompt?
+    /// How far `{`/`}` moved the detail pane's edge (`Layout.detailStepRange`).
+    public var detailSteps = 0
     /// The full-value viewer's document and place, while in `.pager`.
     public var pager: PagerState?
     /// That another writer changed or deleted the edited field since the editor opened

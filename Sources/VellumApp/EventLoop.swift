@@ -120,7 +120,7 @@ final class EventLoop {
             Renderer.drawTooSmall(size: size, ignoredKeys: session.state.ignoredKeys, on: screen)
             return
         }
-        let layout = Layout(size: size)
+        let layout = Layout(size: size, detailSteps: session.state.detailSteps)
         session.setLayout(layout)
         Renderer.draw(session.viewModel(layout: layout, fileName: fileName), theme: theme, on: screen)
     }

@@ -6,7 +6,7 @@ import VellumTerminal
 public enum KeyAction: String, Sendable, CaseIterable {
     case moveDown, moveUp, top, bottom, pageDown, pageUp
     case columnLeft, columnRight, switchFocus, open, edit
-    case filter, sortAscending, sortDescending, sortThen, view, add, delete, undo, redo
+    case filter, sortAscending, sortDescending, sortThen, view, narrowDetail, widenDetail, add, delete, undo, redo
     case help, command, back, cancel, quit, suspend
     case summary, search, searchNext, searchPrevious, duplicate
     case hideColumn, columnList, narrowColumn, widenColumn, moveColumnLeft, moveColumnRight, firstColumn, lastColumn

@@ -29,8 +29,14 @@ public struct Layout: Sendable, Hashable {
         size.rows < minimumSize.rows || size.columns < minimumSize.columns
     }
 
-    /// Wide terminals put the detail pane on the right; narrow ones below the table.
-    public init(size: TerminalSize) {
+    /// How far `{`/`}` may move the detail pane's edge, in steps, either way.
+    public static let detailStepRange = -8...8
+
+    /// Wide terminals put the detail pane on the right (a third of the width beside the
+    /// sidebar, `detailSteps` × 4 columns more or less); narrow ones below the table
+    /// (a third of the height, a row more or less a step). The table keeps room for
+    /// its key column and the pane for a field either way.
+    public init(size: TerminalSize, detailSteps: Int = 0) {
         self.size = size
         let rows = max(0, size.rows), cols = max(0, size.columns)
         let mainHeight = max(0, rows - 2)
@@ -39,11 +45,11 @@ public struct Layout: Sendable, Hashable {
         let restCol = sideWidth + 1          // one column for the divider
         let restWidth = max(0, cols - restCol)
         if cols >= 100 {
-            let detailWidth = min(44, restWidth / 3)
+            let detailWidth = min(max(16, restWidth / 3 + 4 * detailSteps), restWidth - 40)
             table = Rect(row: 0, col: restCol, width: restWidth - detailWidth - 1, height: mainHeight)
             detail = Rect(row: 0, col: cols - detailWidth, width: detailWidth, height: mainHeight)
         } else {
-            let detailHeight = min(10, mainHeight / 3)
+            let detailHeight = min(max(3, min(10, mainHeight / 3) + detailSteps), mainHeight - 6)
             table = Rect(row: 0, col: restCol, width: restWidth, height: mainHeight - detailHeight - 1)
             detail = Rect(row: mainHeight - detailHeight, col: restCol, width: restWidth, height: detailHeight)
         }

@@ -117,6 +117,10 @@ public enum Reducer {
         case .view:
             guard s.rowCount > 0, s.focus != .sidebar else { s.setStatus("no value here to view", error: true); return [] }
             return [.openPager]
+        case .narrowDetail, .widenDetail:
+            let range = Layout.detailStepRange
+            s.detailSteps = min(range.upperBound, max(range.lowerBound, s.detailSteps + (action == .widenDetail ? 1 : -1)))
+            if let size = s.layout?.size { _ = reduce(&s, .layout(Layout(size: size, detailSteps: s.detailSteps))) }
         case .search:
             s.mode = .search
             s.promptError = nil

@@ -191,7 +191,10 @@ enum Renderer {
             let focused = s.focus == .detail && i == s.detailCursor
             if focused { screen.fill(row: r.row + 1 + i, col: r.col, width: r.width, style: t[.selection]) }
             screen.put(row: r.row + 1 + i, col: r.col + 1, text: DisplayWidth.fit(line.0, toWidth: keyWidth), style: focused ? t[.selection] : t[.dim])
-            screen.put(row: r.row + 1 + i, col: r.col + 2 + keyWidth, text: line.1, style: focused ? t[.selection] : line.2, maxWidth: r.width - keyWidth - 2)
+            // A value longer than the pane ends in "…" (`v` shows it whole).
+            let room = r.width - keyWidth - 2
+            screen.put(row: r.row + 1 + i, col: r.col + 2 + keyWidth, text: DisplayWidth.truncate(line.1, toWidth: room),
+                       style: focused ? t[.selection] : line.2, maxWidth: room)
         }
         if s.focus == .detail, s.mode == .browse, r.height > lines.count + 2 {
             screen.put(row: r.row + r.height - 1, col: r.col + 1, text: s.keyMap.hintLine(CommandTable.detailHint), style: t[.dim], maxWidth: r.width - 1)

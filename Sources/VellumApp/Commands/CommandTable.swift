@@ -39,6 +39,8 @@ public enum CommandTable {
         Command("sort-then", .sortThen, keys: [.char("+")], help: "then sort by column (again: descending, again: not)"),
         Command("summary", .summary, keys: [.char("F")], help: "column summary and histogram (Enter filters)"),
         Command("view", .view, keys: [.char("v")], help: "the whole value: wrapped text, JSON indented, binary as hex"),
+        Command("narrow-detail", .narrowDetail, keys: [.char("{")], help: "make the detail pane smaller"),
+        Command("widen-detail", .widenDetail, keys: [.char("}")], help: "make the detail pane larger"),
         Command("search", .search, keys: [.char("f")], help: "find text in string fields"),
         Command("search-next", .searchNext, keys: [.char("n")], help: "next match of the find"),
         Command("search-previous", .searchPrevious, keys: [.char("N")], help: "previous match of the find"),

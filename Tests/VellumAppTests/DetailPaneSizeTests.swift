@@ -1,0 +1,40 @@
+import Foundation
+import Testing
+@testable import VellumApp
+import VellumStore
+import VellumTerminal
+
+/// Issue 17: the detail pane widens with the screen, `{`/`}` resize it, and a long value
+/// ends with "…" (the viewer shows it whole).
+@MainActor @Suite(.serialized) struct DetailPaneSizeTests {
+    let snapshots = SnapshotTests()
+
+    @Test func thePaneGrowsWithTheScreenAndTheKeysMoveItsEdgeWithinBounds() {
+        let sizes = [120, 160, 240].map { Layout(size: TerminalSize(rows: 40, columns: $0)).detail.width }
+        #expect(sizes == sizes.sorted() && Set(sizes).count == 3, "\(sizes)")
+        let size = TerminalSize(rows: 40, columns: 160)
+        let widths = Layout.detailStepRange.map { Layout(size: size, detailSteps: $0).detail.width }
+        #expect(widths == widths.sorted() && widths.first! >= 16)
+        for steps in Layout.detailStepRange {
+            let l = Layout(size: size, detailSteps: steps)
+            #expect(l.table.width >= 40 - 1 && l.table.col + l.table.width < l.detail.col, "the table keeps room: \(l)")
+        }
+        // Below 100 columns the pane is under the table: the steps move its top edge.
+        let narrow = [-1, 0, 1].map { Layout(size: TerminalSize(rows: 24, columns: 80), detailSteps: $0).detail.height }
+        #expect(narrow == [6, 7, 8])
+    }
+
+    @Test func theKeysResizeThePaneAndALongValueEndsWithAnEllipsis() async throws {
+        let s = try await snapshots.session(TerminalSize(rows: 40, columns: 120), entity: "Image")
+        let before = try #require(s.state.layout?.detail.width)
+        try await snapshots.type("}}", into: s)
+        #expect(s.state.layout?.detail.width == before + 8 && s.state.detailSteps == 2)
+        try await snapshots.type("{{{", into: s)
+        #expect(s.state.layout?.detail.width == before - 4)
+        // The URL is longer than the pane: its line ends in "…" at the pane's edge.
+        let url = try #require(try s.rows?.object(at: 0).value(forKey: "url").description)
+        let line = try #require(snapshots.render(snapshots.model(s)).first { $0.contains(" url ") && $0.contains("https://") })
+        let field = try #require(line.range(of: " url ", options: .backwards).map { String(line[$0.lowerBound...]) })
+        #expect(field.hasSuffix("…") && !field.contains(url) && url.hasPrefix(String(field.dropFirst(" url ".count)).trimmingCharacters(in: .whitespaces).dropLast()), "\(field)")
+    }
+}
