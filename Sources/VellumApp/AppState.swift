@@ -151,8 +151,12 @@ public struct AppState: Sendable {
     public var foundCell: FoundCell?
     /// `:group KEY`: the section key path of the table, nil when ungrouped.
     public var groupKey: String?
-    /// Grouped tables: section header text by the row index that starts the section.
-    public var sectionHeaders: [Int: String] = [:]
+    /// Grouped tables: section names by the row index that starts the section.
+    public var sectionHeaders: [Int: String] = [:] { didSet { sectionStarts = sectionHeaders.keys.sorted() } }
+    /// The keys of `sectionHeaders`, in order (kept with them: a frame looks sections up by row).
+    public private(set) var sectionStarts: [Int] = []
+    /// Sections folded to their header line (`z`), by name, for the current grouping.
+    public var collapsedSections: Set<String> = []
     /// Theme names offered by `:theme` completion.
     public var themeNames: [String] = []
     /// Whether clicks and the wheel come to the browser; off, the terminal keeps the

@@ -3,8 +3,19 @@ import VellumTerminal
 
 /// One line of the table body: a record row or a section header (grouped tables).
 public enum TableLine: Sendable, Equatable {
+    /// An open section's header: `name (count)`.
     case header(String)
     case row(Int)
+    /// A folded section (`z`): its header, standing for its rows from `row` on.
+    case folded(String, row: Int)
+
+    /// The row a cursor on this line is at.
+    var row: Int? {
+        switch self {
+        case .row(let r), .folded(_, let r): return r
+        case .header: return nil
+        }
+    }
 }
 
 extension AppState {
@@ -15,9 +26,17 @@ extension AppState {
         func build(_ start: Int) -> [TableLine] {
             var lines: [TableLine] = []
             var i = start
+            // Starting inside a folded section starts at its line.
+            if let sec = section(of: i), isCollapsed(sec) { i = sec.start }
             while lines.count < height, i < rowCount {
-                if let h = sectionHeaders[i] {
-                    lines.append(.header(h))
+                if let h = sectionHeaders[i], let sec = section(of: i) {
+                    let title = "\(h) (\(sec.end - sec.start))"
+                    if isCollapsed(sec) {
+                        lines.append(.folded(title, row: i))
+                        i = sec.end
+                        continue
+                    }
+                    lines.append(.header(title))
                     if lines.count == height { break }
                 }
                 lines.append(.row(i))
@@ -27,8 +46,8 @@ extension AppState {
         }
         var start = min(scrollOffset, rowCount - 1)
         var lines = build(start)
-        while !lines.contains(.row(cursorRow)), start < cursorRow {
-            start += 1
+        while !lines.contains(where: { $0.row == cursorRow }), start < cursorRow {
+            start = section(of: start).map { isCollapsed($0) ? $0.end : start + 1 } ?? start + 1
             lines = build(start)
         }
         return lines
@@ -167,7 +186,7 @@ extension Reducer {
             } else if inside(layout.table) {
                 let line = e.y - layout.table.row - 1
                 let lines = s.tableLines(height: layout.visibleRows)
-                guard lines.indices.contains(line), case .row(let row) = lines[line] else { return [] }
+                guard lines.indices.contains(line), let row = lines[line].row else { return [] }
                 s.focus = .table
                 s.cursorRow = row
             } else if inside(layout.detail) {

@@ -53,6 +53,7 @@ extension Reducer {
         state.detailCursor = 0
         state.groupKey = nil
         state.sectionHeaders = [:]
+        state.collapsedSections = []
         state.rowCount = list.rowCount
         if let error = list.error { state.setStatus(error, error: true) }
         if let row = list.cursorRow { state.cursorRow = row }

@@ -90,6 +90,7 @@ extension Reducer {
             s.foundCell = cell
         case .groupRestored(let key):
             s.groupKey = key
+            s.collapsedSections = []
         case .exportNeedsConfirmation(let pending):
             s.pendingExport = pending
             s.mode = .confirmReplace

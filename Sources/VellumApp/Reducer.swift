@@ -45,6 +45,7 @@ public enum Reducer {
         movedOn(&s)
         if let effects = jumps(&s, action, count: count) { return effects }
         let sidebar = s.focus == .sidebar, detail = s.focus == .detail
+        let previousRow = s.cursorRow
         switch action {
         case .moveDown: if sidebar { s.sidebarCursor += 1 } else if detail { s.detailCursor += 1 } else { s.cursorRow += 1 }
         case .moveUp: if sidebar { s.sidebarCursor -= 1 } else if detail { s.detailCursor -= 1 } else { s.cursorRow -= 1 }
@@ -117,6 +118,7 @@ public enum Reducer {
         case .view:
             guard s.rowCount > 0, s.focus != .sidebar else { s.setStatus("no value here to view", error: true); return [] }
             return [.openPager]
+        case .foldSection, .foldAllSections: fold(&s, all: action == .foldAllSections)
         case .narrowDetail, .widenDetail:
             let range = Layout.detailStepRange
             s.detailSteps = min(range.upperBound, max(range.lowerBound, s.detailSteps + (action == .widenDetail ? 1 : -1)))
@@ -140,6 +142,10 @@ public enum Reducer {
         case .track: return [.planTracking(untrack: false)]
         }
         s.clamp()
+        if s.focus == .table, s.cursorRow != previousRow {
+            s.stepOverFoldedSection(movingDown: s.cursorRow > previousRow, from: previousRow)
+            s.clamp()
+        }
         return []
     }
 

@@ -119,9 +119,16 @@ enum Renderer {
             screen.put(row: r.row + 1, col: r.col + 1, text: s.filterText.isEmpty ? "no \(table.entityName) records — a adds one" : "no records match the filter", style: t[.dim])
         }
         for (line, entry) in lines.enumerated() {
-            guard case .header(let title) = entry else { continue }
-            screen.fill(row: r.row + 1 + line, col: r.col, width: r.width, style: t[.dim])
-            screen.put(row: r.row + 1 + line, col: r.col, text: "▸ " + title, style: t[.dim].adding(.bold), maxWidth: r.width)
+            let text: String, style: Style
+            switch entry {
+            case .row: continue
+            case .header(let title): text = "▾ " + title; style = t[.dim]
+            case .folded(let title, let row):
+                text = "▸ " + title
+                style = row == s.cursorRow ? (s.focus == .table ? t[.selection] : t[.text].adding(.bold)) : t[.dim]
+            }
+            screen.fill(row: r.row + 1 + line, col: r.col, width: r.width, style: style)
+            screen.put(row: r.row + 1 + line, col: r.col, text: text, style: style.adding(.bold), maxWidth: r.width)
         }
         let rowLines = lines.enumerated().compactMap { i, l -> Int? in if case .row = l { return i } else { return nil } }
         for (n, row) in table.rows.enumerated() {

@@ -80,13 +80,13 @@ public final class ResultsRowSource: RowSource {
         return starts
     }
 
-    /// Section headers by starting row: "name (count)", nil names shown as ∅.
+    /// Section names by starting row, nil names shown as ∅ (the table adds the counts).
     public func sectionHeaders() -> [Int: String] {
         guard sectionKeyPath != nil else { return [:] }
         let starts = sectionStarts
         var headers: [Int: String] = [:]
         for (i, section) in controller.sections.enumerated() where starts.indices.contains(i) {
-            headers[starts[i]] = "\(section.name.map { $0.isEmpty ? "\"\"" : $0 } ?? "∅") (\(section.numberOfObjects))"
+            headers[starts[i]] = section.name.map { $0.isEmpty ? "\"\"" : $0 } ?? "∅"
         }
         return headers
     }

@@ -55,7 +55,15 @@ struct E2EFeatureTests {
         #expect(t.wait(for: ":group country"), "\(t.screen)")
         t.keys("Enter")
         #expect(t.wait(for: "grouped by country"), "\(t.screen)")
-        #expect(t.screen.contains("▸ Brazil (1)"), "\(t.screen)")
+        #expect(t.screen.contains("▾ Brazil (1)"), "\(t.screen)")
+        // z folds the cursor's section to its line; Z unfolds them all again.
+        t.keys("g", "z")
+        #expect(t.wait(for: "▸ Brazil (1)"), "\(t.screen)")
+        #expect(!t.screen.contains("│Café São Paulo"), "the folded section's row is hidden: \(t.screen)")
+        t.keys("Z")
+        #expect(t.wait(for: "▸ Canada (1)"), "Z folds all: \(t.screen)")
+        t.keys("Z")
+        #expect(t.wait { $0.contains("▾ Brazil (1)") && $0.contains("▾ Canada (1)") }, "\(t.screen)")
     }
 
     @Test func mouseClickOpensEntityAndSelectsRow() throws {

@@ -39,6 +39,8 @@ public enum CommandTable {
         Command("sort-then", .sortThen, keys: [.char("+")], help: "then sort by column (again: descending, again: not)"),
         Command("summary", .summary, keys: [.char("F")], help: "column summary and histogram (Enter filters)"),
         Command("view", .view, keys: [.char("v")], help: "the whole value: wrapped text, JSON indented, binary as hex"),
+        Command("fold", .foldSection, keys: [.char("z")], help: "fold or unfold the row's section (:group)"),
+        Command("fold-all", .foldAllSections, keys: [.char("Z")], help: "fold every section, or unfold them all"),
         Command("narrow-detail", .narrowDetail, keys: [.char("{")], help: "make the detail pane smaller"),
         Command("widen-detail", .widenDetail, keys: [.char("}")], help: "make the detail pane larger"),
         Command("search", .search, keys: [.char("f")], help: "find text in string fields"),
@@ -199,6 +201,7 @@ public enum CommandTable {
     private static func group(_ s: inout AppState, _ argument: String) -> [Effect] {
         // A relationship column groups by what it sorts by (`provider.name`, `images.@count`).
         s.groupKey = argument.split(separator: " ").first.map { key in s.sortKeyPath(ofColumn: String(key))?.joined(separator: ".") ?? String(key) }
+        s.collapsedSections = []
         s.cursorRow = 0; s.scrollOffset = 0
         return [.applyGroup]
     }
