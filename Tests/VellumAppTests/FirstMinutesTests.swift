@@ -86,7 +86,7 @@ import VellumTerminal
         _ = Reducer.reduce(&s, .tick(t0))
         _ = Reducer.reduce(&s, .tick(t0.addingTimeInterval(3600)))
         #expect(s.statusMessage == "exported 10 rows to /tmp/p.csv")
-        _ = Reducer.reduce(&s, .key(.char("Z")))
+        _ = Reducer.reduce(&s, .key(.char("Q")))
         #expect(s.statusMessage == "exported 10 rows to /tmp/p.csv", "a key bound to nothing is not a move")
         _ = Reducer.reduce(&s, .key(.char("j")))
         #expect(s.statusMessage == nil && s.cursorRow == 1)
