@@ -41,6 +41,8 @@ public struct AppState: Sendable {
         public var sort: VellumStore.QuerySortDescriptor?
         public var selected: ObjectID?
         public var thenSort: [VellumStore.QuerySortDescriptor] = []
+        /// The column the cursor was on (by name: the columns are arranged again on return).
+        public var column: String? = nil
     }
 
     /// Facts about the data the reducer needs for cursor arithmetic.

@@ -141,7 +141,7 @@ final class EffectRunner {
     // MARK: Lists and navigation
 
     /// Shows entity `index`, optionally restricted by `base` (relationship lists).
-    func show(_ index: Int, base: VellumStore.QueryPredicate?, title: String?, select: ObjectID? = nil) {
+    func show(_ index: Int, base: VellumStore.QueryPredicate?, title: String?, select: ObjectID? = nil, column: String? = nil) {
         guard state.entityNames.indices.contains(index), let entity = container.model.entity(named: state.entityNames[index]) else { return }
         let columns = entity.attributes.filter { !$0.isTransient }
         let relationshipColumns = entity.relationships.map { RelationshipColumn($0, destination: container.model.entity(named: $0.destination)) }
@@ -164,7 +164,7 @@ final class EffectRunner {
                                   relationshipColumns: relationshipColumns,
                                   detailFieldCount: columns.count + entity.relationships.count,
                                   rowCount: rows?.count ?? 0, cursorRow: select.map { rows?.index(of: $0) ?? 0 }, error: error,
-                                  columnLayout: layout, otherColumnLayouts: layouts)))
+                                  columnLayout: layout, otherColumnLayouts: layouts, cursorColumn: column)))
         syncSelection()
     }
 
@@ -173,13 +173,14 @@ final class EffectRunner {
     /// Where the user is now, to come back to.
     func currentPlace() -> AppState.Place {
         AppState.Place(entityIndex: state.selectedEntity, basePredicate: currentBase, title: state.navigationTitle,
-                       filterText: state.filterText, sort: state.sort, selected: selectedID, thenSort: state.thenSort)
+                       filterText: state.filterText, sort: state.sort, selected: selectedID, thenSort: state.thenSort,
+                       column: state.columnNames.indices.contains(state.cursorColumn) ? state.columnNames[state.cursorColumn] : nil)
     }
 
     func goBack() {
         guard let place = state.backStack.last else { return }
         send(.result(.wentBack))
-        show(place.entityIndex, base: place.basePredicate, title: place.title, select: place.selected)
+        show(place.entityIndex, base: place.basePredicate, title: place.title, select: place.selected, column: place.column)
     }
 
     /// Requests to the terminal found while running effects (a yank's clipboard copy),

@@ -21,6 +21,8 @@ public struct ListShown: Sendable, Equatable {
     public var columnLayout: ColumnLayout? = nil
     /// The other entities' saved layouts (their display keys name this list's to-one targets).
     public var otherColumnLayouts: [String: ColumnLayout] = [:]
+    /// The column to put the cursor on, by name (going back to a list: where it was).
+    public var cursorColumn: String? = nil
 }
 
 /// The rows of the open list moved or changed (a save, a merge, a new query).

@@ -21,7 +21,7 @@ extension Reducer {
             s.columnLayouts[entity] = saved
         }
         for (entity, saved) in list.otherColumnLayouts where s.columnLayouts[entity] == nil { s.columnLayouts[entity] = saved }
-        arrangeColumns(&s)
+        arrangeColumns(&s, keeping: list.cursorColumn)
     }
 
     /// `columnNames`/`columnTypes` from all columns and the layout; the cursor stays on its column.

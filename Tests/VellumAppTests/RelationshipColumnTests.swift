@@ -139,6 +139,21 @@ import VellumTerminal
         #expect(s.state.mode == .picker)
     }
 
+    /// Back from a followed relationship, the cursor is on the column (and record) it left from.
+    @Test func goingBackReturnsToTheColumnFollowed() async throws {
+        let url = try SessionTests.makeStore()
+        let s = try await session(url, entity: "Product")
+        try await snapshots.type("jj", into: s)
+        let product = try #require(s.rows?.id(at: s.state.cursorRow))
+        try await moveTo("provider", in: s)
+        try await snapshots.type("\r", into: s)
+        #expect(s.state.currentEntityName == "Provider")
+        await s.handle(.backspace)
+        #expect(s.state.currentEntityName == "Product")
+        #expect(s.state.columnNames[s.state.cursorColumn] == "provider")
+        #expect(s.rows?.id(at: s.state.cursorRow) == product)
+    }
+
     @Test func countsFollowAnotherWritersInsert() async throws {
         let url = try SessionTests.makeStore()
         let s = try await session(url, entity: "Provider")
