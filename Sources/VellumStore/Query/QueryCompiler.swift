@@ -37,9 +37,9 @@ public enum QueryCompiler {
         for d in sortDescriptors {
             try d.check(entity: entity, model: model)
             let o: SQLOperand
-            if d.countedCollection != nil {
+            if let collection = d.countedCollection {
                 // A correlated COUNT, as the predicate `books.@count` compiles.
-                o = try c.operand(d.expression, scope: scope)
+                o = try c.operand(.aggregate(.count, collection: collection, attribute: []), scope: scope)
                 terms.append((o.sql, .integer64))
             } else {
                 let r = try ResolvedKeyPath.resolve(d.keyPath, from: entity, model: model)

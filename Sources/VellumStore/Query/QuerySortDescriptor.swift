@@ -93,13 +93,6 @@ public struct QuerySortDescriptor: Sendable, Hashable, CustomStringConvertible {
 
     static let countKey = "@count"
 
-    /// What the key orders by, as a query expression (the SQL and the in-memory
-    /// order are both made from it).
-    var expression: QueryExpression {
-        if let collection = countedCollection { return .aggregate(.count, collection: collection, attribute: []) }
-        return .keyPath(keyPath)
-    }
-
     /// The value `object` sorts by (the same value the SQL sort term selects).
     static func sortValue<S: KeyValueSource>(of d: QuerySortDescriptor, _ object: S) throws -> Value {
         if let collection = d.countedCollection { return .integer(Int64(try KeyPathComparison.objects(collection, object).count)) }
