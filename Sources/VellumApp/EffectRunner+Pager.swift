@@ -19,16 +19,7 @@ extension EffectRunner {
         }
         let title = "\(DisplayName.short(object)) · \(key)"
         do {
-            if let r = object.entity.relationship(named: key) {
-                if r.isToMany {
-                    send(.result(.pagerOpened(PagerDocument(title: title, value: .integer(Int64(try Self.relatedCount(object, r)))))))
-                } else {
-                    let name = try object.toOne(key).map { try DisplayName.described($0, key: state.displayKey(of: $0.entity.name)) }
-                    send(.result(.pagerOpened(PagerDocument(title: title, value: name.map(Value.string) ?? .null))))
-                }
-                return
-            }
-            let value = try object.value(forKey: key)
+            let value = try tableValue(object, key)
             let type = object.entity.attribute(named: key)?.type
             // A keyed archive (a transformable) shows decoded, as its cell does.
             if case .data = value, type == .transformable {

@@ -21,9 +21,9 @@ extension EffectRunner {
         }
     }
 
+    /// Callers check `relatedCounts.has` first, before loading the object.
     private func countRelated(of object: ManagedObject) {
         let id = object.objectID
-        guard !relatedCounts.has(id) else { return }
         let toMany = object.entity.relationships.filter(\.isToMany)
         guard !toMany.isEmpty else { return }
         var counts: [String: Int] = [:]

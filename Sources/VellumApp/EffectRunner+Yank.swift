@@ -37,11 +37,11 @@ extension EffectRunner {
         send(.result(.yanked(text: text, what: what)))
     }
 
-    /// What column `key` holds for `object`, as the table shows it: an attribute's
+    /// What property `key` holds for `object`, as the table shows it: an attribute's
     /// value, a to-one target's display name, a to-many's count.
     func tableValue(_ object: ManagedObject, _ key: String) throws -> Value {
-        guard state.relationshipColumn(key) != nil, let r = object.entity.relationship(named: key) else { return try object.value(forKey: key) }
+        guard let r = object.entity.relationship(named: key) else { return try object.value(forKey: key) }
         if r.isToMany { return .integer(Int64(try Self.relatedCount(object, r))) }
-        return try object.toOne(key).map { .string(try DisplayName.described($0, key: state.displayKey(of: $0.entity.name))) } ?? .null
+        return try state.targetName(of: object, key).map(Value.string) ?? .null
     }
 }

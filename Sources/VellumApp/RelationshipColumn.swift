@@ -37,6 +37,12 @@ extension AppState {
     /// The attribute that names `entity`'s records, as the user chose it (`:display`).
     public func displayKey(of entity: String) -> String? { columnLayouts[entity]?.displayKey }
 
+    /// The display name of `object`'s to-one `key` target (nil: none), as a column, a
+    /// detail field, a yank and the viewer show it; a name that cannot be read throws.
+    func targetName(of object: ManagedObject, _ key: String) throws -> String? {
+        try object.toOne(key).map { try DisplayName.described($0, key: displayKey(of: $0.entity.name)) }
+    }
+
     /// The key path a sort by column `name` uses: the attribute itself, a to-one's
     /// display key through it, a to-many's count; nil when a to-one's target has no
     /// attribute to name it by.

@@ -52,8 +52,7 @@ extension ViewModel {
             if let reason = counts.failure(of: object.objectID, name) { return "⚠ " + reason }
             return counts.count(of: object.objectID, name).map(String.init) ?? "…"
         }
-        guard let target = try object.toOne(name) else { return Renderer.tableText(.null) }
-        return try DisplayName.described(target, key: s.displayKey(of: target.entity.name))
+        return try s.targetName(of: object, name) ?? Renderer.tableText(.null)
     }
 
     @MainActor
@@ -68,7 +67,7 @@ extension ViewModel {
                 value = "[" + relatedCountText(counts, object.objectID, rel) + "]"
             } else {
                 // ∅ only for no related record; a load that failed says why.
-                value = failureText { try object.toOne(rel.name).map { try DisplayName.described($0, key: s.displayKey(of: $0.entity.name)) } ?? "∅" }
+                value = failureText { try s.targetName(of: object, rel.name) ?? "∅" }
             }
             fields.append(.init(name: rel.name, value: value, isRelationship: true))
         }
