@@ -71,45 +71,65 @@ public struct PagerDocument: Sendable, Equatable {
         }
     }
 
-    /// The lines wrapped to `width` display columns (a long word is cut where it must be).
+    /// The lines wrapped to `width` display columns, after the last space that fits
+    /// (a long word is cut where it must be). One pass over the characters, each
+    /// measured once: a megabyte on one line wraps in linear time.
     public func wrapped(width: Int) -> [String] {
         let width = max(1, width)
         var out: [String] = []
         for line in lines {
-            var rest = Substring(line)
-            if rest.isEmpty { out.append(""); continue }
-            while !rest.isEmpty {
-                if DisplayWidth.of(String(rest)) <= width { out.append(String(rest)); break }
-                var cut = rest.startIndex, used = 0
-                while cut < rest.endIndex {
-                    let w = DisplayWidth.of(String(rest[cut]))
-                    if used + w > width { break }
-                    used += w
-                    cut = rest.index(after: cut)
+            var piece: [Character] = [], used = 0
+            var afterSpace: Int?   // piece index just after its last space, and the width up to there
+            var usedAtSpace = 0
+            for c in line {
+                let w = DisplayWidth.of(String(c))
+                while used + w > width, !piece.isEmpty {
+                    let cut = afterSpace.flatMap { $0 < piece.count ? $0 : nil } ?? piece.count
+                    out.append(String(piece[..<cut]))
+                    piece.removeFirst(cut)
+                    used = cut == afterSpace ? used - usedAtSpace : 0
+                    afterSpace = nil
                 }
-                if cut == rest.startIndex { cut = rest.index(after: cut) }
-                // Break after the last space in the piece, when there is one.
-                if let space = rest[..<cut].lastIndex(of: " "), space > rest.startIndex { cut = rest.index(after: space) }
-                out.append(String(rest[..<cut]))
-                rest = rest[cut...]
+                piece.append(c)
+                used += w
+                if c == " " { afterSpace = piece.count; usedAtSpace = used }
             }
+            out.append(String(piece))
         }
         return out
     }
 }
 
-/// The viewer's place: the document, the first line shown and the search.
+/// The viewer's place: the document, its lines wrapped to the viewer's width (once
+/// per width, not per key or frame), the first line shown and the search.
 public struct PagerState: Sendable, Equatable {
     public var document: PagerDocument
     public var scroll = 0
     /// The text searched for (case-insensitive), and whether the search line is open.
     public var query = ""
     public var searching = false
+    private var wrappedLines: [String] = []
+    private var wrappedWidth = 0
+
+    public init(document: PagerDocument, width: Int) {
+        self.document = document
+        fit(width: width)
+    }
+
+    /// Wraps the document again when the width changed (a resize).
+    public mutating func fit(width: Int) {
+        guard width != wrappedWidth else { return }
+        wrappedLines = document.wrapped(width: width)
+        wrappedWidth = width
+    }
+
+    /// The lines at `width`: the kept ones, or wrapped now for a width not fitted yet.
+    public func lines(width: Int) -> [String] { width == wrappedWidth ? wrappedLines : document.wrapped(width: width) }
 
     /// Wrapped lines holding the query, in order.
     public func matches(width: Int) -> [Int] {
         guard !query.isEmpty else { return [] }
-        let lines = document.wrapped(width: width)
+        let lines = lines(width: width)
         return lines.indices.filter { lines[$0].range(of: query, options: .caseInsensitive) != nil }
     }
 }

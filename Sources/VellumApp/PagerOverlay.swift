@@ -13,6 +13,6 @@ struct PagerOverlay {
     /// Lines of text inside the frame.
     var pageSize: Int { max(1, box.height - 2) }
 
-    func maxScroll(_ pager: PagerState) -> Int { max(0, pager.document.wrapped(width: textWidth).count - pageSize) }
+    func maxScroll(_ pager: PagerState) -> Int { max(0, pager.lines(width: textWidth).count - pageSize) }
     func clamped(_ scroll: Int, _ pager: PagerState) -> Int { min(max(0, scroll), maxScroll(pager)) }
 }

@@ -13,6 +13,7 @@ extension Reducer {
         case .layout(let layout):
             state.layout = layout
             state.pageSize = max(1, layout.visibleRows)
+            state.pager?.fit(width: PagerOverlay(size: layout.size).textWidth)
             state.clamp()
         case .terminalTooSmall(let tooSmall):
             guard tooSmall != state.terminalTooSmall else { break }

@@ -5,6 +5,7 @@ extension Reducer {
     static func pager(_ s: inout AppState, _ key: VellumTerminal.Key) -> [Effect] {
         guard var p = s.pager else { s.mode = .browse; return [] }
         let overlay = PagerOverlay(size: s.layout?.size ?? HelpOverlay.fallbackSize)
+        p.fit(width: overlay.textWidth)
         if p.searching {
             switch s.keyMap.modeAction(for: key, in: .line) {
             case .lineCancel?: p.searching = false

@@ -50,7 +50,7 @@ extension Reducer {
             s.mode = .edit
             if let hint { s.setStatus(hint) }
         case .pagerOpened(let document):
-            s.pager = PagerState(document: document)
+            s.pager = PagerState(document: document, width: PagerOverlay(size: s.layout?.size ?? HelpOverlay.fallbackSize).textWidth)
             s.mode = .pager
         case .duplicateAsks(let prompt):
             s.duplicatePrompt = prompt

@@ -9,7 +9,7 @@ extension Renderer {
         box(screen, top: b.top, left: b.left, width: b.width, height: b.height, style: t[.border])
         screen.fill(row: b.top + 1, col: b.left + 1, width: b.width - 2, height: b.height - 2, style: t[.text])
         screen.put(row: b.top, col: b.left + 2, text: " \(p.document.title) (\(p.document.kind)) ", style: t[.header], maxWidth: b.width - 4)
-        let lines = p.document.wrapped(width: overlay.textWidth)
+        let lines = p.lines(width: overlay.textWidth)
         for (y, i) in (p.scroll..<min(lines.count, p.scroll + overlay.pageSize)).enumerated() {
             let row = b.top + 1 + y, line = lines[i]
             screen.put(row: row, col: b.left + 1, text: line, style: t[.text], maxWidth: overlay.textWidth)

@@ -23,6 +23,11 @@ import VellumTerminal
         #expect(text.wrapped(width: 9) == ["one two ", "three ", "four", "", "five"])
         #expect(PagerDocument(title: "t", value: .string(String(repeating: "x", count: 10))).wrapped(width: 4) == ["xxxx", "xxxx", "xx"])
         #expect(PagerDocument(title: "t", value: .null).lines == ["∅"])
+        // One long line (no line breaks): every piece fits, and together they are the text.
+        let long = (0..<3000).map { $0 % 7 == 0 ? "word\($0) " : "x" }.joined()
+        let pieces = PagerDocument(title: "t", value: .string(long)).wrapped(width: 40)
+        #expect(pieces.allSatisfy { $0.count <= 40 } && pieces.joined() == long && pieces.count > long.count / 40)
+        #expect(PagerDocument(title: "t", value: .string("ab cdef")).wrapped(width: 3) == ["ab ", "cde", "f"])
     }
 
     /// A store whose one record has a long note, a JSON document and bytes.
