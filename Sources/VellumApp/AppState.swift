@@ -17,6 +17,8 @@ public struct AppState: Sendable {
         case duplicate
         /// `v`: the whole value of a cell or field (`pager`).
         case pager
+        /// `a` (a record that needs values) or `A`: the new record's fields (`form`).
+        case form
     }
     public enum Focus: Sendable, Equatable { case sidebar, table, detail }
 
@@ -81,6 +83,8 @@ public struct AppState: Sendable {
     public var duplicatePrompt: DuplicatePrompt?
     /// How far `{`/`}` moved the detail pane's edge (`Layout.detailStepRange`).
     public var detailSteps = 0
+    /// The new record's fields, while in `.form` (and the picker opened from it).
+    public var form: RecordForm?
     /// The full-value viewer's document and place, while in `.pager`.
     public var pager: PagerState?
     /// That another writer changed or deleted the edited field since the editor opened

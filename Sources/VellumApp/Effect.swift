@@ -15,7 +15,12 @@ public enum Effect: Sendable, Equatable {
     case applySort(VellumStore.QuerySortDescriptor?)
     /// `:sort a,-b`: sort by several keys, the first the primary order.
     case applySorts([VellumStore.QuerySortDescriptor])
-    case addRecord
+    /// `a`: insert a record at once, or open the form when it needs values (`A`: `form` true, always the form).
+    case addRecord(form: Bool)
+    /// Enter on a to-one of the form: the picker, choosing into the form.
+    case formPick(String)
+    /// Save the complete form (`AppState.form`) as one insert.
+    case saveForm
     case deleteRecord
     case setTheme(String)
     /// `:id ID`: go to the record (a URI as `vellum query` prints it, or `p12` in the open entity).

@@ -24,6 +24,12 @@ public enum EffectResult: Sendable, Equatable {
     case editTargetChanged(String)
     /// An editor, conflict prompt or picker is done (saved, resolved or refused).
     case backToBrowse
+    /// `a`/`A`: the new record's form opens.
+    case formOpened(RecordForm)
+    /// The form's save was refused: it stays open with the reason, at `field` when one is named.
+    case formRefused(String, field: String?)
+    /// The form's record was saved: the form closes.
+    case formSaved
     /// `v`: the viewer opens on a value.
     case pagerOpened(PagerDocument)
     /// `F`: the column summary overlay.

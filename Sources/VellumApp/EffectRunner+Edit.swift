@@ -150,16 +150,6 @@ extension EffectRunner {
         writeField((target.id, target.key, theirsValue ?? .null), value, typed: conflict.mine, success: "saved \(target.key) (kept mine)")
     }
 
-    func addRecord() {
-        guard let name = state.currentEntityName else { return }
-        write("add \(name)", success: "added a \(name)", { ctx in try ctx.insert(name).objectID }, then: { [weak self] id in
-            guard let self else { return }
-            selectedID = container.store.permanentID(for: id) ?? id
-        }, failed: { [weak self] error in
-            self?.send(.store(.saveFailed(self?.describe(error) ?? "")))
-        })
-    }
-
     func deleteRecord() {
         guard let object = currentObject() else { return }
         let id = object.objectID

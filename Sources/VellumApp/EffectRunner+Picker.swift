@@ -6,15 +6,7 @@ extension EffectRunner {
     func openPicker(_ object: ManagedObject, _ r: RelationshipDescription) {
         guard let target = container.model.entity(named: r.destination) else { return }
         let candidates: [PickerList.Candidate]
-        do {
-            var request = FetchRequest(entityName: target.name)
-            // In the order of the names it shows (the chosen display key's, else name/title).
-            if let key = DisplayName.sortKey(of: target, chosen: state.displayKey(of: target.name)) {
-                request.sortDescriptors = [VellumStore.QuerySortDescriptor(key)]
-            } else if let sort = ResultsRowSource.defaultSort(for: target) { request.sortDescriptors = [sort] }
-            request.fetchLimit = 2000
-            candidates = try context.fetch(request).map { PickerList.Candidate(id: $0.objectID, name: displayName($0)) }
-        } catch {
+        do { candidates = try pickerCandidates(of: target.name) } catch {
             send(.status(describe(error), error: true))
             return
         }
@@ -22,6 +14,18 @@ extension EffectRunner {
         pickerTarget = (object.objectID, r.name, target.name, current)
         send(.pickerOpened(title: "\(r.name) of \(displayName(object)) → \(target.name)",
                            candidates: candidates, current: current))
+    }
+
+    /// The records of `entityName` a picker offers, in the order of the names it shows
+    /// (the chosen display key's, else name/title); at most 2,000.
+    func pickerCandidates(of entityName: String) throws -> [PickerList.Candidate] {
+        guard let target = container.model.entity(named: entityName) else { throw StoreError.unknownEntity(entityName) }
+        var request = FetchRequest(entityName: target.name)
+        if let key = DisplayName.sortKey(of: target, chosen: state.displayKey(of: target.name)) {
+            request.sortDescriptors = [VellumStore.QuerySortDescriptor(key)]
+        } else if let sort = ResultsRowSource.defaultSort(for: target) { request.sortDescriptors = [sort] }
+        request.fetchLimit = 2000
+        return try context.fetch(request).map { PickerList.Candidate(id: $0.objectID, name: displayName($0)) }
     }
 
     func choosePicked() {

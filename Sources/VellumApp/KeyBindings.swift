@@ -6,7 +6,7 @@ import VellumTerminal
 public enum KeyAction: String, Sendable, CaseIterable {
     case moveDown, moveUp, top, bottom, pageDown, pageUp
     case columnLeft, columnRight, switchFocus, open, edit
-    case filter, sortAscending, sortDescending, sortThen, view, narrowDetail, widenDetail, foldSection, foldAllSections, add, delete, undo, redo
+    case filter, sortAscending, sortDescending, sortThen, view, narrowDetail, widenDetail, foldSection, foldAllSections, add, addWithForm, delete, undo, redo
     case help, command, back, cancel, quit, suspend
     case summary, search, searchNext, searchPrevious, duplicate
     case hideColumn, columnList, narrowColumn, widenColumn, moveColumnLeft, moveColumnRight, firstColumn, lastColumn
@@ -26,7 +26,7 @@ public enum KeyBindings {
     ]
 
     /// The modes whose keys are commands, in the order help and docs list them (`line` has its own section).
-    static let promptModes: [KeyMode] = [.question, .conflict, .picker, .summary, .columns, .pager]
+    static let promptModes: [KeyMode] = [.question, .conflict, .picker, .summary, .columns, .pager, .form]
 
     /// Keys of the prompts and overlays: their commands with the bound keys (`m (conflict)`),
     /// then what is not a command (the cancel keys of slow work, the help's scrolling, the mouse).

@@ -52,6 +52,16 @@ enum ModeHints {
         case .duplicate:
             let last = s.duplicatePrompt.map { $0.position == $0.count } ?? true
             return keys.hintLine([(["line-confirm"], last ? "make the copy" : "next value"), (["line-cancel"], "cancel: nothing is written")])
+        case .form:
+            guard let form = s.form else { return nil }
+            if form.confirmingDiscard {
+                return "Discard the values typed for the new \(form.entity)? \(yes(keys)), any other key = no (back to the form)"
+            }
+            let enter = form.current?.isToOne == true ? "pick" : form.cursor == form.fields.count - 1 ? "save" : "next"
+            var parts = [keys.hintLine([(["form-next", "form-previous"], "field"), (["form-confirm"], enter), (["form-save"], "save"),
+                                        (["form-cancel"], "cancel")])]
+            if form.current?.attribute?.type == .boolean { parts.append(keys.hintLine([(["toggle-boolean"], "toggle")])) }
+            return parts.filter { !$0.isEmpty }.joined(separator: "  ")
         case .browse, .help, .columnList:
             return nil
         }

@@ -22,7 +22,7 @@ enum ReadOnlyBrowsing {
     static func writes(_ effect: Effect) -> Bool {
         switch effect {
         case .beginEdit, .commitEdit, .addRecord, .deleteRecord, .undo, .redo, .editDetailField,
-             .resolveConflict, .pickerChoose, .duplicateRecord, .deleteMarked, .setMarked,
+             .resolveConflict, .pickerChoose, .saveForm, .duplicateRecord, .deleteMarked, .setMarked,
              .previewDeletion, .planTracking, .changeTracking, .duplicateValue, .activateRelationship(_, edit: true):
             return true
         default:

@@ -49,6 +49,22 @@ extension Reducer {
             s.conflict = nil
             s.mode = .edit
             if let hint { s.setStatus(hint) }
+        case .formOpened(let form):
+            s.form = form
+            s.mode = .form
+            s.editor = form.editor
+        case .formRefused(let reason, let field):
+            guard var form = s.form else { s.setStatus(reason, error: true); return }
+            form.isSaving = false
+            form.refusal = reason
+            if let field, let i = form.fields.firstIndex(where: { $0.name == field }), s.mode == .form {
+                form.cursor = i
+                s.editor = form.editor
+            }
+            s.form = form
+        case .formSaved:
+            s.form = nil
+            if s.mode == .form || s.mode == .picker { s.mode = .browse }
         case .pagerOpened(let document):
             s.pager = PagerState(document: document, width: PagerOverlay(size: s.layout?.size ?? HelpOverlay.fallbackSize).textWidth)
             s.mode = .pager
@@ -73,6 +89,7 @@ extension Reducer {
             s.editNotice = notice
         case .backToBrowse:
             s.mode = .browse
+            s.form = nil
             s.editError = nil
             s.editNotice = nil
             s.conflict = nil

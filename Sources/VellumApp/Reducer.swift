@@ -30,6 +30,7 @@ public enum Reducer {
         case .messages: return messages(&state, key)
         case .duplicate: return duplicate(&state, key)
         case .pager: return pager(&state, key)
+        case .form: return form(&state, key)
         }
     }
 
@@ -87,7 +88,7 @@ public enum Reducer {
             // Active only once the session has run it (`state.sort` is set there).
             if action == .sortThen { return sortThen(&s, by: path, column: column) }
             return [.applySort(VellumStore.QuerySortDescriptor(keyPath: path, ascending: action == .sortAscending))]
-        case .add: return s.currentEntityName == nil ? [] : [.addRecord]
+        case .add, .addWithForm: return s.currentEntityName == nil ? [] : [.addRecord(form: action == .addWithForm)]
         case .delete:
             if !s.marked.isEmpty { return confirmDeleteMarked(&s) }
             guard s.rowCount > 0 else { s.setStatus("nothing to delete", error: true); return [] }
@@ -168,6 +169,9 @@ public enum Reducer {
 
     private static func picker(_ s: inout AppState, _ key: VellumTerminal.Key) -> [Effect] {
         switch s.keyMap.modeAction(for: key, in: .picker) {
+        case .pickerCancel? where s.form != nil:
+            pickIntoForm(&s, choose: false)
+            return []
         case .pickerCancel?:
             s.mode = .browse
             s.setStatus("picker cancelled")
@@ -176,6 +180,7 @@ public enum Reducer {
         case .pickerDown?: s.pickerCursor += 1
         case .pickerPageUp?: s.pickerCursor -= 10
         case .pickerPageDown?: s.pickerCursor += 10
+        case .pickerChoose? where s.form != nil: pickIntoForm(&s, choose: true)
         case .pickerChoose?: return [.pickerChoose]
         default:
             // After the search changed the highlight goes to the first match: ∅ (clear)

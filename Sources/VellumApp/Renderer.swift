@@ -27,6 +27,7 @@ enum Renderer {
         bottomLine(f, screen)
         if f.state.mode == .command { completionMenu(f, screen) }
         if f.state.mode == .help { help(f, screen) }
+        if f.state.mode == .form || f.state.mode == .picker && f.state.form != nil { form(f, screen) }
         if f.state.mode == .picker { picker(f, screen) }
         if f.state.mode == .conflict { conflict(f, screen) }
         if f.state.mode == .summary { summaryOverlay(f, screen) }

@@ -52,6 +52,7 @@ import VellumTerminal
     @Test(arguments: [
         ("summary", "F"), ("summary-histogram", "lF"), ("summary-dates", "llllF"), ("search", "fKettle"), ("column-list", "C"), ("confirm-bulk-edit", "tt:set Boxed\r"),
         ("completion-menu", ":goto \t\t"), ("duplicate", ":goto Provider\rD"), ("pager", "v"),
+        ("form", ":goto Provider\raNord\t"), ("form-product", ":goto Product\rA\t-3\t"),
     ])
     func moreModesReachedByKeys(mode: String, keys: String) async throws {
         for size in Self.sizes {
@@ -98,15 +99,15 @@ import VellumTerminal
     @Test func everyModeIsSnapshotted() {
         let covered: [AppState.Mode] = [.browse, .edit, .filter, .command, .help, .confirmDelete, .conflict, .picker,
                                         .summary, .search, .confirmReplace, .columnList, .confirmBulkEdit, .messages,
-                                        .confirmTracking, .duplicate, .pager]
+                                        .confirmTracking, .duplicate, .pager, .form]
         // An exhaustive switch: adding a mode to AppState.Mode fails to compile here.
         for mode in covered {
             switch mode {
             case .browse, .edit, .filter, .command, .help, .confirmDelete, .conflict, .picker,
-                 .summary, .search, .confirmReplace, .columnList, .confirmBulkEdit, .messages, .confirmTracking, .duplicate, .pager: break
+                 .summary, .search, .confirmReplace, .columnList, .confirmBulkEdit, .messages, .confirmTracking, .duplicate, .pager, .form: break
             }
         }
-        #expect(covered.count == 17)
+        #expect(covered.count == 18)
     }
 
     /// `:messages`: the last status messages with their times, a long one wrapped whole.

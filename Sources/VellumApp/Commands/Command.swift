@@ -54,6 +54,8 @@ public enum KeyMode: String, Sendable, CaseIterable {
     /// The y/n questions: delete, `:set` on marked rows, `:export` over a file.
     case question
     case conflict, picker, summary, columns, pager
+    /// The new-record form (`a`, `A`): typed characters go to the current field.
+    case form
 
     /// How help names the mode after a key (`m (conflict)`).
     var title: String {
@@ -66,12 +68,13 @@ public enum KeyMode: String, Sendable, CaseIterable {
         case .summary: return "summary"
         case .columns: return "columns"
         case .pager: return "viewer"
+        case .form: return "form"
         }
     }
 
     /// Typed characters are text here (the edited value, the picker's search), so a
     /// character key cannot be bound in this mode.
-    var typesText: Bool { self == .line || self == .picker }
+    var typesText: Bool { self == .line || self == .picker || self == .form }
 }
 
 /// What a key does in a prompt or overlay (the reducer's switch per mode).
@@ -83,6 +86,7 @@ public enum ModeAction: String, Sendable, CaseIterable {
     case summaryFilter, summaryClose
     case columnsToggle, columnsClose
     case pagerSearch, pagerNext, pagerPrevious, pagerClose
+    case formNext, formPrevious, formConfirm, formSave, formCancel
 }
 
 /// A command typed after `:`: its names, usage, argument completion and handler.

@@ -46,7 +46,8 @@ public enum CommandTable {
         Command("search", .search, keys: [.char("f")], help: "find text in string fields"),
         Command("search-next", .searchNext, keys: [.char("n")], help: "next match of the find"),
         Command("search-previous", .searchPrevious, keys: [.char("N")], help: "previous match of the find"),
-        Command("add", .add, keys: [.char("a")], help: "add a record"),
+        Command("add", .add, keys: [.char("a")], help: "add a record (a form when it needs values: a required field without a default)"),
+        Command("add-with-form", .addWithForm, keys: [.char("A")], help: "add a record through a form of every field"),
         Command("duplicate", .duplicate, keys: [.char("D")], help: "duplicate the record"),
         Command("delete", .delete, keys: [.char("d")], help: "delete the record (asks y/n)"),
         Command("undo", .undo, keys: [.char("u")], help: "undo last edit/add/delete (saved; asks if another writer changed it)"),
@@ -119,6 +120,11 @@ public enum CommandTable {
         Command("viewer-next", .pagerNext, in: .pager, keys: [.char("n")], help: "next match"),
         Command("viewer-previous", .pagerPrevious, in: .pager, keys: [.char("N")], help: "previous match"),
         Command("viewer-close", .pagerClose, in: .pager, keys: [.escape, .char("q"), .char("v")], help: "close the viewer"),
+        Command("form-next", .formNext, in: .form, keys: [.tab, .down], help: "next field (typing fills the field; Space toggles a boolean)"),
+        Command("form-previous", .formPrevious, in: .form, keys: [.backTab, .up], help: "previous field"),
+        Command("form-confirm", .formConfirm, in: .form, keys: [.enter], help: "next field; on a to-one, pick the record; on the last, save"),
+        Command("form-save", .formSave, in: .form, keys: [.ctrl("s")], help: "save the new record (only when every field is valid)"),
+        Command("form-cancel", .formCancel, in: .form, keys: [.escape], help: "close the form (asks first when values were typed)"),
     ]
 
     /// The hint bar in browse mode: commands shown together under one word, with
