@@ -72,7 +72,7 @@ extension Reducer {
         s.mode = .form
         guard choose, var form = s.form else { return }
         let shown = s.picker.shown
-        guard shown.indices.contains(s.pickerCursor), shown.count > 1 || s.editor.text.isEmpty || s.pickerCursor == 0 else {
+        guard shown.indices.contains(s.pickerCursor), shown.count > 1 || s.editor.text.isEmpty else {
             s.mode = .picker
             s.setStatus("nothing matches '\(s.editor.text)' — change the search, or Esc", error: true)
             return
