@@ -44,6 +44,8 @@ final class EffectRunner {
     /// `base` is the target the record had when the picker opened: choosing over a different
     /// one (another writer set it meanwhile) would overwrite their change unseen.
     var pickerTarget: (id: ObjectID, key: String, entity: String, base: ObjectID?)?
+    /// Membership picker: the record and to-many being changed, and its members when it opened.
+    var membershipTarget: (id: ObjectID, key: String, base: Set<ObjectID>)?
 
     /// Where column layouts are kept (nil: not kept, as in tests).
     let layoutFile: ColumnLayoutFile?
@@ -120,7 +122,7 @@ final class EffectRunner {
             guard let r = entity?.relationship(named: name), let object = currentObject() else { return }
             activate(r, of: object, edit: edit)
         case .resolveConflict(let keepMine): resolveConflict(keepMine: keepMine)
-        case .pickerChoose: choosePicked()
+        case .pickerChoose: if state.picker.isMembership { saveMembership() } else { choosePicked() }
         case .openSummary: openSummary()
         case .openPager: openPager()
         case .jumpToRecord(let text): jumpToRecord(text)
@@ -247,6 +249,8 @@ final class EffectRunner {
         switch r {
         case let r where !r.isToMany && edit:
             openPicker(object, r)
+        case let r where edit:
+            openMembershipPicker(object, r)
         case let r where !r.isToMany:
             guard let target = (try? object.toOne(r.name)) ?? nil,
                   let index = state.entityNames.firstIndex(of: target.entity.name) else {

@@ -18,7 +18,7 @@ public enum Input: Sendable, Equatable {
     /// The status says so, except a start-up theme that loaded (`quietly`).
     case themeLoaded(name: String, error: String?, quietly: Bool = false)
     /// The to-one picker opened over these candidates, on the current target if any.
-    case pickerOpened(title: String, candidates: [PickerList.Candidate], current: ObjectID?)
+    case pickerOpened(title: String, candidates: [PickerList.Candidate], current: ObjectID?, chosen: Set<ObjectID>? = nil)
     /// A list was opened (effect result).
     case listShown(ListShown)
     /// The open list's rows moved or changed (effect result, store event).

@@ -29,6 +29,9 @@ enum ModeHints {
         case .conflict:
             let back = s.conflict?.replay == nil ? "back to the editor" : "decide later"
             return keys.hintLine([(["keep-mine"], "keep mine"), (["take-theirs"], "take theirs"), (["conflict-back"], back)])
+        case .picker where s.picker.isMembership:
+            return "type to search  " + keys.hintLine([(["picker-up", "picker-down"], "move"), (["picker-toggle"], "choose/unchoose"),
+                                                       (["picker-choose"], "save"), (["picker-cancel"], "cancel")])
         case .picker:
             return "type to search  " + keys.hintLine([(["picker-up", "picker-down"], "choose"), (["picker-choose"], "set"),
                                                        (["picker-cancel"], "cancel")])

@@ -34,11 +34,11 @@ extension Reducer {
             state.rowCount = rows.rowCount
             state.sectionHeaders = rows.sectionHeaders
             state.clamp()
-        case .pickerOpened(let title, let candidates, let current):
+        case .pickerOpened(let title, let candidates, let current, let chosen):
             state.pickerTitle = title
             state.editor = LineEditor()
             state.mode = .picker
-            state.picker = PickerList(candidates: candidates)
+            state.picker = PickerList(candidates: candidates, chosen: chosen)
             state.pickerCursor = current.flatMap { state.picker.shown.firstIndex(of: $0) } ?? 0
         }
         return []

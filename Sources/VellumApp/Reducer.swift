@@ -182,10 +182,14 @@ public enum Reducer {
         case .pickerPageDown?: s.pickerCursor += 10
         case .pickerChoose? where s.form != nil: pickIntoForm(&s, choose: true)
         case .pickerChoose?: return [.pickerChoose]
+        case .pickerToggle? where s.picker.isMembership:
+            guard s.picker.shown.indices.contains(s.pickerCursor), let id = s.picker.shown[s.pickerCursor] else { return [] }
+            s.picker.toggle(id)
+            s.pickerCursor += 1
         default:
             // After the search changed the highlight goes to the first match: ∅ (clear)
             // is only ever chosen explicitly.
-            if s.editor.handle(key) { s.pickerCursor = s.picker.search(s.editor.text) == 0 ? 0 : 1 }
+            if s.editor.handle(key) { s.pickerCursor = s.picker.search(s.editor.text) == 0 ? 0 : s.picker.firstMatch }
         }
         s.clamp()
         return []
@@ -221,7 +225,7 @@ public enum Reducer {
     /// follows it (the target, or the list of members), and `e` on a to-one picks one.
     private static func beginEdit(_ s: inout AppState, follow: Bool = false) -> [Effect] {
         guard s.rowCount > 0, s.columnNames.indices.contains(s.cursorColumn) else { return [] }
-        if let r = s.cursorRelationshipColumn { return [.activateRelationship(r.name, edit: !follow && !r.isToMany)] }
+        if let r = s.cursorRelationshipColumn { return [.activateRelationship(r.name, edit: !follow)] }
         return [.beginEdit]
     }
 

@@ -372,7 +372,12 @@ enum Renderer {
         for (line, i) in (first..<min(s.pickerItems.count, first + listHeight)).enumerated() {
             let st = i == s.pickerCursor ? f.theme[.selection] : style
             screen.fill(row: top + 3 + line, col: left + 1, width: width - 2, style: st)
-            screen.put(row: top + 3 + line, col: left + 2, text: s.pickerItems[i], style: st, maxWidth: width - 4)
+            let mark = s.picker.chosen.map { chosen in s.picker.shown[i].map { chosen.contains($0) } == true ? "[x] " : "[ ] " } ?? ""
+            screen.put(row: top + 3 + line, col: left + 2, text: mark + s.pickerItems[i], style: st, maxWidth: width - 4)
+        }
+        if s.picker.isMembership {
+            let tally = " \(s.picker.tally) "
+            screen.put(row: top + height - 1, col: left + max(2, width - 2 - DisplayWidth.of(tally)), text: tally, style: f.theme[.border], maxWidth: width - 4)
         }
         editorLine(s.editor, row: top + 2, col: left + 10, width: width - 12, style: style, screen)
     }

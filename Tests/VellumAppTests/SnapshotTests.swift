@@ -53,6 +53,7 @@ import VellumTerminal
         ("summary", "F"), ("summary-histogram", "lF"), ("summary-dates", "llllF"), ("search", "fKettle"), ("column-list", "C"), ("confirm-bulk-edit", "tt:set Boxed\r"),
         ("completion-menu", ":goto \t\t"), ("duplicate", ":goto Provider\rD"), ("pager", "v"),
         ("form", ":goto Provider\raNord\t"), ("form-product", ":goto Product\rA\t-3\t"),
+        ("membership-picker", ":goto Provider\r$e\t"),
     ])
     func moreModesReachedByKeys(mode: String, keys: String) async throws {
         for size in Self.sizes {

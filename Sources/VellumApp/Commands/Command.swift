@@ -82,7 +82,7 @@ public enum ModeAction: String, Sendable, CaseIterable {
     case lineConfirm, lineCancel, lineComplete, lineCompletePrevious, lineToggle, linePaste, lineRegex
     case yes, no
     case keepMine, takeTheirs, conflictBack
-    case pickerUp, pickerDown, pickerPageUp, pickerPageDown, pickerChoose, pickerCancel
+    case pickerUp, pickerDown, pickerPageUp, pickerPageDown, pickerChoose, pickerCancel, pickerToggle
     case summaryFilter, summaryClose
     case columnsToggle, columnsClose
     case pagerSearch, pagerNext, pagerPrevious, pagerClose
