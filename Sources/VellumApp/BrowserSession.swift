@@ -20,8 +20,9 @@ public final class BrowserSession {
     public static let flashDuration = AppState.flashDuration
 
     /// `opening`: the entity whose list shows first (else the first entity).
-    public init(container: PersistentContainer, layoutFile: ColumnLayoutFile? = nil, opening: String? = nil) {
-        runner = EffectRunner(container: container, layoutFile: layoutFile)
+    public init(container: PersistentContainer, layoutFile: ColumnLayoutFile? = nil, settingsFile: BrowserSettingsFile? = nil,
+                opening: String? = nil) {
+        runner = EffectRunner(container: container, layoutFile: layoutFile, settingsFile: settingsFile)
         runner.session = self
         runner.start(opening: opening)
     }

@@ -10,10 +10,7 @@ public struct ColumnLayoutFile: Sendable {
 
     /// The file for the store at `storePath`, or nil when there is no state directory.
     public init?(environment: [String: String], storePath: String) {
-        let base: URL
-        if let xdg = environment["XDG_STATE_HOME"], !xdg.isEmpty { base = URL(fileURLWithPath: xdg) }
-        else if let home = environment["HOME"], !home.isEmpty { base = URL(fileURLWithPath: home).appendingPathComponent(".local/state") }
-        else { return nil }
+        guard let base = StateDirectory.url(environment: environment) else { return nil }
         let absolute = URL(fileURLWithPath: storePath).standardizedFileURL.path
         // The store's name for people, a hash of its full path so two demo.sqlite files differ.
         let name = URL(fileURLWithPath: absolute).lastPathComponent + "-" + Self.hash(absolute) + ".json"

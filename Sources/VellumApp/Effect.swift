@@ -67,6 +67,8 @@ public enum Effect: Sendable, Equatable {
     case previewDeletion
     /// Set `key` of every marked record to the value `text` stands for: one save, one undo step.
     case setMarked(key: String, text: String)
+    /// Keep the browser's settings (the detail pane's size) in the user's state directory.
+    case saveSettings(BrowserSettings)
     /// Keep an entity's column layout in the user's state directory (never the store).
     case saveColumnLayout(entity: String, ColumnLayout)
     /// `:track`/`:track off`: find what would be added to (or removed from) the file and ask.

@@ -49,8 +49,11 @@ final class EffectRunner {
 
     /// Where column layouts are kept (nil: not kept, as in tests).
     let layoutFile: ColumnLayoutFile?
+    /// Where the browser's own settings are kept (nil: not kept, as in tests).
+    let settingsFile: BrowserSettingsFile?
 
-    init(container: PersistentContainer, layoutFile: ColumnLayoutFile? = nil) {
+    init(container: PersistentContainer, layoutFile: ColumnLayoutFile? = nil, settingsFile: BrowserSettingsFile? = nil) {
+        self.settingsFile = settingsFile
         self.container = container
         self.layoutFile = layoutFile
         container.viewContext.mergePolicy = .error
@@ -69,6 +72,7 @@ final class EffectRunner {
             self?.send(.store(.mergeFailed(ErrorText.describe(error))))
             self?.redraw()
         }
+        if let settingsFile { send(.settingsLoaded(settingsFile.load())) }
         refreshCounts()
         if !state.entityNames.isEmpty { show(opening.flatMap(state.entityNames.firstIndex) ?? 0, base: nil, title: nil) }
     }
@@ -132,6 +136,7 @@ final class EffectRunner {
         case .duplicateRecord: duplicateRecord()
         case .duplicateValue(let text): duplicateValue(text)
         case .saveColumnLayout(let entity, let layout): saveColumnLayout(layout, for: entity)
+        case .saveSettings(let settings): saveSettings(settings)
         case .mark(let change): mark(change)
         case .yank(let yank): self.yank(yank)
         case .deleteMarked: deleteMarked()

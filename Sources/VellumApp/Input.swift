@@ -25,6 +25,8 @@ public enum Input: Sendable, Equatable {
     case rowsChanged(RowsChanged)
     /// The key bindings: the command table's defaults with the user's bindings file applied.
     case keyMapLoaded(KeyMap)
+    /// The browser's settings as the user left them (`BrowserSettingsFile`).
+    case settingsLoaded(BrowserSettings)
     /// Whether the browser starts with the mouse captured (`--no-mouse` says no).
     case mouseCaptureStarted(Bool)
     /// What an effect found in the store (the runner reports it; only the reducer writes the state).

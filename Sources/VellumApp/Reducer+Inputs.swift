@@ -26,6 +26,10 @@ extension Reducer {
         case .status(let message, let error): state.setStatus(message, error: error)
         case .welcome(let live): state.setStatus(welcome(state.keyMap, live: live), kind: .welcome)
         case .keyMapLoaded(let map): state.keyMap = map
+        case .settingsLoaded(let settings):
+            let range = Layout.detailStepRange
+            state.detailSteps = min(range.upperBound, max(range.lowerBound, settings.detailSteps ?? 0))
+            if let size = state.layout?.size { _ = reduce(&state, .layout(Layout(size: size, detailSteps: state.detailSteps))) }
         case .mouseCaptureStarted(let on): state.mouseCapture = on
         case .result(let result): apply(result, to: &state)
         case .listShown(let list): show(list, in: &state)

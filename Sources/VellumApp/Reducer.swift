@@ -122,8 +122,11 @@ public enum Reducer {
         case .foldSection, .foldAllSections: fold(&s, all: action == .foldAllSections)
         case .narrowDetail, .widenDetail:
             let range = Layout.detailStepRange
-            s.detailSteps = min(range.upperBound, max(range.lowerBound, s.detailSteps + (action == .widenDetail ? 1 : -1)))
+            let steps = min(range.upperBound, max(range.lowerBound, s.detailSteps + (action == .widenDetail ? 1 : -1)))
+            guard steps != s.detailSteps else { return [] }
+            s.detailSteps = steps
             if let size = s.layout?.size { _ = reduce(&s, .layout(Layout(size: size, detailSteps: s.detailSteps))) }
+            return [.saveSettings(BrowserSettings(detailSteps: steps))]
         case .search:
             s.mode = .search
             s.promptError = nil

@@ -73,6 +73,7 @@ public enum VellumBrowser {
         while true {
             let session = BrowserSession(container: container,
                                          layoutFile: ColumnLayoutFile(environment: environment, storePath: storePath),
+                                         settingsFile: BrowserSettingsFile(environment: environment),
                                          opening: reopenedEntity ?? (demo ? DemoStore.firstEntity : nil))
             session.send(.themeLoaded(name: theme.name, error: nil, quietly: true))
             let bindings = BindingsFile.load(environment: environment)

@@ -37,4 +37,26 @@ import VellumTerminal
         let field = try #require(line.range(of: " url ", options: .backwards).map { String(line[$0.lowerBound...]) })
         #expect(field.hasSuffix("…") && !field.contains(url) && url.hasPrefix(String(field.dropFirst(" url ".count)).trimmingCharacters(in: .whitespaces).dropLast()), "\(field)")
     }
+
+    @Test func thePaneSizeIsKeptForTheNextRunInTheStateDirectoryNeverInTheStore() async throws {
+        let dir = TempDir()
+        let file = BrowserSettingsFile(url: dir.url.appendingPathComponent("vellum/browser.json"))
+        let url = try SessionTests.makeStore()
+        let storeBytes = try Data(contentsOf: url)
+        let first = BrowserSession(container: try SessionTests.open(url), settingsFile: file)
+        first.setLayout(Layout(size: TerminalSize(rows: 40, columns: 120)))
+        let before = try #require(first.state.layout?.detail.width)
+        try await snapshots.type("}}", into: first)
+        #expect(file.load() == BrowserSettings(detailSteps: 2))
+        // The next session opens with the pane as it was left.
+        let second = BrowserSession(container: try SessionTests.open(url), settingsFile: file)
+        // As the event loop lays out each frame: with the steps in the state.
+        second.setLayout(Layout(size: TerminalSize(rows: 40, columns: 120), detailSteps: second.state.detailSteps))
+        #expect(second.state.detailSteps == 2 && second.state.layout?.detail.width == before + 8)
+        #expect(try Data(contentsOf: url) == storeBytes, "nothing is written to the store")
+        // A damaged file is read as no settings, and the browser still opens.
+        try Data("{ not json".utf8).write(to: file.url)
+        let third = BrowserSession(container: try SessionTests.open(url), settingsFile: file)
+        #expect(third.state.detailSteps == 0)
+    }
 }
