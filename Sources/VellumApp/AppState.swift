@@ -161,6 +161,10 @@ public struct AppState: Sendable {
     public var sectionHeaders: [Int: String] = [:] { didSet { sectionStarts = sectionHeaders.keys.sorted() } }
     /// The keys of `sectionHeaders`, in order (kept with them: a frame looks sections up by row).
     public private(set) var sectionStarts: [Int] = []
+    /// `:group KEY sum(price)`: what each section header adds beside its count.
+    public var sectionAggregate: SectionAggregate?
+    /// That figure per section, by the header's name (as in `sectionHeaders`).
+    public var sectionFigures: [String: String] = [:]
     /// Sections folded to their header line (`z`), by name, for the current grouping.
     public var collapsedSections: Set<String> = []
     /// Theme names offered by `:theme` completion.

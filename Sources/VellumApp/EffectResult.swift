@@ -38,6 +38,8 @@ public enum EffectResult: Sendable, Equatable {
     case jumpedToRow(Int)
     /// A text search found the row; the column of the cell it found (when shown) and the cell to mark.
     case found(row: Int, column: Int? = nil, cell: FoundCell? = nil)
+    /// `:group KEY sum(price)`: each section's figure, by section name.
+    case sectionFigures([String: String])
     /// `:group` failed; the grouping stays as it was.
     case groupRestored(String?)
     /// `:export` to an existing file waits for a yes.

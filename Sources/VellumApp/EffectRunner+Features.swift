@@ -81,7 +81,8 @@ extension EffectRunner {
         source.sectionKeyPath = state.groupKey
         let outcome = cancellable("grouping") { try source.reload() }
         if case .done = outcome {
-            send(.status(state.groupKey.map { "grouped by \($0)" } ?? "ungrouped"))
+            send(.status(state.groupKey.map { "grouped by \($0)" + (state.sectionAggregate.map { " with \($0.label)" } ?? "") } ?? "ungrouped"))
+            refreshSectionFigures()
         } else {
             source.sectionKeyPath = old
             send(.result(.groupRestored(old)))

@@ -45,6 +45,7 @@ extension EffectRunner {
         }
         if let remote = container.lastRemoteChange { send(.store(.remoteWriter(author: remote.author, at: remote.date))) }
         recountEntities(resizedBy: change)
+        if state.sectionAggregate != nil { scheduleSectionFigures() }
         followSelection()
         redraw()
     }

@@ -34,6 +34,8 @@ final class EffectRunner {
     /// Changes seen but not yet applied to the state (coalesced, applied after all observers ran).
     var pendingChange: ObjectsDidChange?
     var changeScheduled = false
+    /// Section figures (`:group KEY sum(price)`) are due again after a change.
+    var sectionFiguresScheduled = false
     /// The field being edited: record, key, and the value it had when the editor opened.
     var editTarget: (id: ObjectID, key: String, base: Value)?
     /// The edited record as last seen (values and relationships), to re-add it if another writer deletes it.

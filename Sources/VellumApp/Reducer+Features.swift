@@ -30,7 +30,8 @@ extension AppState {
             if let sec = section(of: i), isCollapsed(sec) { i = sec.start }
             while lines.count < height, i < rowCount {
                 if let h = sectionHeaders[i], let sec = section(of: i) {
-                    let title = "\(h) (\(sec.end - sec.start))"
+                    let figure = sectionAggregate.flatMap { a in sectionFigures[h].map { " · \(a.label) \($0)" } } ?? ""
+                    let title = "\(h) (\(sec.end - sec.start))\(figure)"
                     if isCollapsed(sec) {
                         lines.append(.folded(title, row: i))
                         i = sec.end

@@ -57,6 +57,8 @@ extension Reducer {
         state.detailFieldCount = list.detailFieldCount
         state.detailCursor = 0
         state.groupKey = nil
+        state.sectionAggregate = nil
+        state.sectionFigures = [:]
         state.sectionHeaders = [:]
         state.collapsedSections = []
         state.rowCount = list.rowCount

@@ -105,6 +105,8 @@ extension Reducer {
             s.cursorRow = row
             if let column { s.cursorColumn = column }
             s.foundCell = cell
+        case .sectionFigures(let figures):
+            s.sectionFigures = figures
         case .groupRestored(let key):
             s.groupKey = key
             s.collapsedSections = []

@@ -65,8 +65,8 @@ public enum CommandTable {
                 line: LineCommand(names: ["sort"], usage: ":sort KEY[,-KEY…]", completion: .columns, run: sort)),
         Command("goto", nil, keys: [], help: "open an entity",
                 line: LineCommand(names: ["goto"], usage: ":goto ENTITY", completion: .entities, run: goto)),
-        Command("group", nil, keys: [], help: "group rows into sections by KEY (none: ungroup)",
-                line: LineCommand(names: ["group"], usage: ":group [KEY]", completion: .columns, run: group)),
+        Command("group", nil, keys: [], help: "group rows into sections by KEY, each with its count and a figure (none: ungroup)",
+                line: LineCommand(names: ["group"], usage: ":group [KEY [sum(K)|avg(K)|min(K)|max(K)|count()]]", completion: .columns, run: group)),
         Command("export", nil, keys: [], help: "write the current list to a file (never over a database; whole or not at all)",
                 line: LineCommand(names: ["export"], usage: ":export csv|json PATH", completion: .choices(["csv", "json"]), run: export)),
         Command("set", nil, keys: [], help: "set the column of every marked row to VALUE (asks; one save, one undo)",
@@ -207,7 +207,19 @@ public enum CommandTable {
 
     private static func group(_ s: inout AppState, _ argument: String) -> [Effect] {
         // A relationship column groups by what it sorts by (`provider.name`, `images.@count`).
-        s.groupKey = argument.split(separator: " ").first.map { key in s.sortKeyPath(ofColumn: String(key))?.joined(separator: ".") ?? String(key) }
+        let words = argument.split(separator: " ", maxSplits: 1).map(String.init)
+        var aggregate: SectionAggregate?
+        if words.count == 2 {
+            switch SectionAggregate.parse(words[1]) {
+            case .success(let a): aggregate = a
+            case .failure(let usage):
+                s.setStatus(usage.reason, error: true)
+                return []
+            }
+        }
+        s.groupKey = words.first.map { key in s.sortKeyPath(ofColumn: key)?.joined(separator: ".") ?? key }
+        s.sectionAggregate = s.groupKey == nil ? nil : aggregate
+        s.sectionFigures = [:]
         s.collapsedSections = []
         s.cursorRow = 0; s.scrollOffset = 0
         return [.applyGroup]
