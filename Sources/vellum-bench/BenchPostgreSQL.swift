@@ -7,7 +7,7 @@ import Foundation
 /// removed at exit (`atexit`, so also when a benchmark fails), and by a detached
 /// watchdog if this process is killed.
 final class BenchPostgreSQL {
-    static let skipReason = "skipped: no PostgreSQL server binaries (set VELLUM_PG_BIN)"
+    static let skipReason = "no PostgreSQL server binaries (set VELLUM_PG_BIN)"
 
     let directory: String
     let port: Int
@@ -84,7 +84,8 @@ final class BenchPostgreSQL {
         while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
         guard status == 0 else {
             let output = log.flatMap { try? String(contentsOfFile: $0, encoding: .utf8) } ?? ""
-            throw BenchError("\(command.joined(separator: " ")) failed (wait status \(status))\n\(output)")
+            let how = status & 0x7f == 0 ? "exit status \((status >> 8) & 0xff)" : "signal \(status & 0x7f)"
+            throw BenchError("\(command.joined(separator: " ")) failed (\(how))\n\(output)")
         }
     }
 

@@ -29,9 +29,9 @@ enum Report {
         let rows = results.filter { $0.skipped == nil }.map(row)
         var widths = header.map(\.count)
         for r in rows { for (i, c) in r.enumerated() { widths[i] = max(widths[i], c.count) } }
-        var out = line(header, widths: widths) + "\n"
+        var out = rows.isEmpty ? "" : line(header, widths: widths) + "\n"
         for r in rows { out += line(r, widths: widths) + "\n" }
-        for r in results { if let reason = r.skipped { out += "\(r.name)  \(reason)\n" } }
+        for r in results { if let reason = r.skipped { out += "\(r.name)  skipped: \(reason)\n" } }
         return out
     }
 
