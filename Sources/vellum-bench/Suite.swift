@@ -203,13 +203,14 @@ import VellumStore
         return Measurement(value: best, baseline: bestRaw)
     }
 
-    /// `best` of two fetches of the same rows whose (ms, checksum) must agree.
+    /// `best` of two fetches of the same rows whose (ms, checksum) must agree in every run.
     func bestFetch(_ runs: Int, _ measure: () throws -> (Double, Int64), baseline: () throws -> (Double, Int64)) throws -> Measurement {
-        var sums: (Int64, Int64) = (0, 0)
-        let m = try best(runs, { let (ms, sum) = try measure(); sums.0 = sum; return ms },
-                         baseline: { let (ms, sum) = try baseline(); sums.1 = sum; return ms })
-        if sums.0 != sums.1 { throw BenchError("fetch checksums differ: \(sums.0) and baseline \(sums.1)") }
-        return m
+        var sum: Int64 = 0
+        return try best(runs, { let (ms, s) = try measure(); sum = s; return ms }, baseline: {
+            let (ms, s) = try baseline()
+            if s != sum { throw BenchError("fetch checksums differ: \(sum), baseline \(s)") }
+            return ms
+        })
     }
 
     func controllerFetch(_ count: Int) throws -> Measurement {
