@@ -23,6 +23,8 @@ struct Result: Sendable {
     let name: String
     let unit: String
     let measurement: Measurement
+    /// Why the benchmark did not run (`Skipped`): printed instead of its figures.
+    var skipped: String? = nil
 }
 
 enum Timing {

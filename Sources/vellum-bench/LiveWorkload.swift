@@ -343,7 +343,7 @@ enum LiveWorkload {
         let output = try FileHandle(forWritingTo: outputURL)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        process.arguments = ["--child", "remote-writer", url.path, String(commits)]
+        process.arguments = ["--child", "remote-writer", RecordWorkload.location(url), String(commits)]
         process.standardOutput = output
         let status: Int32 = try await withCheckedThrowingContinuation { continuation in
             process.terminationHandler = { p in continuation.resume(returning: p.terminationStatus) }
@@ -371,9 +371,9 @@ enum LiveWorkload {
         return latencies
     }
 
-    /// Child side of remote-latency.
+    /// Child side of remote-latency (`path`: a store file or a `postgresql://` URL).
     static func remoteWriter(path: String, commits: Int) throws {
-        let store = try PersistentStore(url: URL(fileURLWithPath: path), model: nil, options: StoreOptions(createIfMissing: false))
+        let store = try RecordWorkload.openStore(RecordWorkload.url(location: path), model: nil, options: StoreOptions(createIfMissing: false))
         let ctx = try ManagedObjectContext(store: store)
         ctx.transactionAuthor = "remote-writer"
         var lines = ""

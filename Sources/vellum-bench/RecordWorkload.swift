@@ -56,6 +56,20 @@ enum RecordWorkload {
 
     // MARK: - Vellum
 
+    /// A store at a file URL or a `postgresql://…?schema=` URL (the pg-* benchmarks).
+    static func openStore(_ url: URL, model: ManagedObjectModel?, options: StoreOptions) throws -> PersistentStore {
+        if PostgreSQLURL.isPostgreSQL(url.absoluteString) {
+            return try PersistentStore(postgreSQL: PostgreSQLURL(url.absoluteString), model: model, options: options)
+        }
+        return try PersistentStore(url: url, model: model, options: options)
+    }
+
+    /// `url` as a `--child` argument, and back (`openStore` takes either kind).
+    static func location(_ url: URL) -> String { url.isFileURL ? url.path : url.absoluteString }
+    static func url(location: String) -> URL {
+        PostgreSQLURL.isPostgreSQL(location) ? URL(string: location)! : URL(fileURLWithPath: location)
+    }
+
     /// How the insert benchmark gives an object its values.
     enum InsertStyle {
         /// `insert(entity)` then `setValue(_:at:)` with attribute indexes looked up once.
@@ -66,7 +80,7 @@ enum RecordWorkload {
 
     /// Creates a store (untimed), then times one context inserting every row and one save.
     static func vellumInsert(at url: URL, rows: [Row], options: StoreOptions = StoreOptions(), style: InsertStyle = .indexed) throws -> Double {
-        let store = try PersistentStore(url: url, model: try model(), options: options)
+        let store = try openStore(url, model: try model(), options: options)
         var failure: (any Error)?
         let ms = Timing.milliseconds {
             do {
@@ -119,7 +133,7 @@ enum RecordWorkload {
     /// (and its 100k objects) is released inside the timed region, as in real use;
     /// the raw side's strings are released as it goes.
     static func vellumFetch(at url: URL) throws -> (Double, Int64) {
-        let store = try PersistentStore(url: url, model: nil, options: StoreOptions(createIfMissing: false))
+        let store = try openStore(url, model: nil, options: StoreOptions(createIfMissing: false))
         var checksum: Int64 = 0
         var failure: (any Error)?
         let ms = Timing.milliseconds {

@@ -24,22 +24,26 @@ enum Report {
         return out
     }
 
+    /// Skipped benchmarks get a line of their own under the table.
     static func table(_ results: [Result]) -> String {
-        let rows = results.map(row)
+        let rows = results.filter { $0.skipped == nil }.map(row)
         var widths = header.map(\.count)
         for r in rows { for (i, c) in r.enumerated() { widths[i] = max(widths[i], c.count) } }
-        var out = line(header, widths: widths) + "\n"
+        var out = rows.isEmpty ? "" : line(header, widths: widths) + "\n"
         for r in rows { out += line(r, widths: widths) + "\n" }
+        for r in results { if let reason = r.skipped { out += "\(r.name)  skipped: \(reason)\n" } }
         return out
     }
 
-    /// One JSON object: {"name","unit","value","baseline","ratio"}; baseline/ratio null when absent.
+    /// One JSON object: {"name","unit","value","baseline","ratio"}; baseline/ratio null when absent;
+    /// {"name","unit","skipped"} for a benchmark that did not run.
     static func jsonLine(_ r: Result) -> String {
         func number(_ d: Double?) -> String {
             guard let d, d.isFinite else { return "null" }
             return String(format: "%.3f", d)
         }
         let string = ExportText.jsonString
+        if let reason = r.skipped { return "{\"name\":\(string(r.name)),\"unit\":\(string(r.unit)),\"skipped\":\(string(reason))}" }
         return "{\"name\":\(string(r.name)),\"unit\":\(string(r.unit)),\"value\":\(number(r.measurement.value)),"
             + "\"baseline\":\(number(r.measurement.baseline)),\"ratio\":\(number(r.measurement.ratio))}"
     }

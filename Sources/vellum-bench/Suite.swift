@@ -17,6 +17,7 @@ import VellumStore
         "foreign-remote-refresh-10k", "foreign-remote-refresh-1m",
         "foreign-remote-refresh-tracked-10k", "foreign-remote-refresh-tracked-1m",
         "migrate-add-attribute-1m", "migrate-rebuild-1m",
+        "pg-insert-100k", "pg-fetch-100k", "pg-queue-writes-10k", "pg-remote-latency-p50", "pg-remote-latency-p99",
     ]
 
     let directory: URL
@@ -98,12 +99,34 @@ import VellumStore
         }
     }
 
-    /// (p50, p99) of another process's commit → this process's controller change set.
-    func remoteLatency() async throws -> [Double] {
-        try await memoized("remote") {
-            let l = try await LiveWorkload.remoteLatencies(at: freshPath("remote"), outputURL: freshPath("remote-writer-out"), commits: 500)
+    /// (p50, p99) of another process's commit → this process's controller change set
+    /// (`store`: a file, or a PostgreSQL schema for pg-remote-latency).
+    func remoteLatency(_ key: String, store: () throws -> URL) async throws -> [Double] {
+        try await memoized(key) {
+            let l = try await LiveWorkload.remoteLatencies(at: try store(), outputURL: freshPath("\(key)-writer-out"), commits: 500)
             return [percentile(l, 50), percentile(l, 99)]
         }
+    }
+
+    func pgRemoteLatency() async throws -> [Double] {
+        try await remoteLatency("pg-remote") { let pg = try postgreSQL(); return pg.storeURL(schema: pg.freshSchema("remote")) }
+    }
+
+    /// The bench's PostgreSQL server, started on first use (a failure, or `Skipped`, is kept).
+    private var server: Swift.Result<BenchPostgreSQL, any Error>?
+    func postgreSQL() throws -> BenchPostgreSQL {
+        if server == nil { server = Swift.Result { try BenchPostgreSQL() } }
+        return try server!.get()
+    }
+
+    /// A schema holding the 100k records (made once with Vellum, shared by both pg-fetch sides).
+    private var pgPopulated: String?
+    func pgPopulatedSchema() throws -> String {
+        if let pgPopulated { return pgPopulated }
+        let pg = try postgreSQL(), schema = pg.freshSchema("fetch")
+        _ = try RecordWorkload.vellumInsert(at: pg.storeURL(schema: schema), rows: rows)
+        pgPopulated = schema
+        return schema
     }
 
     /// p50 of another program's one-row update → change set in an open list of a plain
@@ -168,14 +191,26 @@ import VellumStore
         return url
     }
 
-    /// Best of `runs` of `measure` and of `baseline`, interleaved so both see the same load.
-    func best(_ runs: Int, _ measure: () throws -> Double, baseline: () throws -> Double) rethrows -> Measurement {
-        var best = Double.infinity, bestRaw = Double.infinity
+    /// Best of `runs` of `measure` and of `baseline`, interleaved so both see the same load:
+    /// the lowest (times), or with `highest` the highest (throughputs).
+    func best(_ runs: Int, highest: Bool = false, _ measure: () throws -> Double, baseline: () throws -> Double) rethrows -> Measurement {
+        let better: (Double, Double) -> Double = highest ? { max($0, $1) } : { min($0, $1) }
+        var best = highest ? 0 : Double.infinity, bestRaw = best
         for _ in 0..<runs {
-            best = min(best, try measure())
-            bestRaw = min(bestRaw, try baseline())
+            best = better(best, try measure())
+            bestRaw = better(bestRaw, try baseline())
         }
         return Measurement(value: best, baseline: bestRaw)
+    }
+
+    /// `best` of two fetches of the same rows whose (ms, checksum) must agree in every run.
+    func bestFetch(_ runs: Int, _ measure: () throws -> (Double, Int64), baseline: () throws -> (Double, Int64)) throws -> Measurement {
+        var sum: Int64 = 0
+        return try best(runs, { let (ms, s) = try measure(); sum = s; return ms }, baseline: {
+            let (ms, s) = try baseline()
+            if s != sum { throw BenchError("fetch checksums differ: \(sum), baseline \(s)") }
+            return ms
+        })
     }
 
     func controllerFetch(_ count: Int) throws -> Measurement {
@@ -233,15 +268,7 @@ import VellumStore
             Benchmark(name: "fetch-100k", unit: "ms") { [self] in
                 let url = try populatedStore()
                 _ = try RecordWorkload.rawFetch(at: url.path)  // warm the page cache
-                var best = Double.infinity, bestRaw = Double.infinity
-                for _ in 0..<Self.runs {
-                    let (ms, sum) = try RecordWorkload.vellumFetch(at: url)
-                    let (rawMs, rawSum) = try RecordWorkload.rawFetch(at: url.path)
-                    if sum != rawSum { throw BenchError("fetch checksums differ: vellum \(sum), raw \(rawSum)") }
-                    best = min(best, ms)
-                    bestRaw = min(bestRaw, rawMs)
-                }
-                return Measurement(value: best, baseline: bestRaw)
+                return try bestFetch(Self.runs, { try RecordWorkload.vellumFetch(at: url) }, baseline: { try RecordWorkload.rawFetch(at: url.path) })
             },
             // Typed access (generated `Record`), each beside the untyped figure of the same run.
             Benchmark(name: "insert-100k-typed", unit: "ms") { [self] in
@@ -256,15 +283,7 @@ import VellumStore
             Benchmark(name: "fetch-100k-typed", unit: "ms") { [self] in
                 let url = try populatedStore()
                 _ = try RecordWorkload.vellumFetch(at: url)  // warm the page cache
-                var best = Double.infinity, bestUntyped = Double.infinity
-                for _ in 0..<Self.runs {
-                    let (ms, sum) = try TypedRecordWorkload.fetch(at: url)
-                    let (untypedMs, untypedSum) = try RecordWorkload.vellumFetch(at: url)
-                    if sum != untypedSum { throw BenchError("fetch checksums differ: typed \(sum), untyped \(untypedSum)") }
-                    best = min(best, ms)
-                    bestUntyped = min(bestUntyped, untypedMs)
-                }
-                return Measurement(value: best, baseline: bestUntyped)
+                return try bestFetch(Self.runs, { try TypedRecordWorkload.fetch(at: url) }, baseline: { try RecordWorkload.vellumFetch(at: url) })
             },
             Benchmark(name: "insert-100k-peak-rss", unit: "MB") { [self] in
                 let kb = try Memory.peakResidentKBOfChild(["--child", "insert", directory.path])
@@ -280,12 +299,8 @@ import VellumStore
             // Throughput: higher is better, so ratio < 1 means Vellum is slower.
             Benchmark(name: "queue-writes-10k", unit: "writes/s") { [self] in
                 let rows = RecordWorkload.rows(10_000)
-                var best = 0.0, bestRaw = 0.0
-                for _ in 0..<2 {
-                    best = max(best, try LiveWorkload.queueWrites(at: freshPath("queue"), rows: rows))
-                    bestRaw = max(bestRaw, try LiveWorkload.rawQueueWrites(at: freshPath("raw-queue").path, rows: rows))
-                }
-                return Measurement(value: best, baseline: bestRaw)
+                return try best(2, highest: true, { try LiveWorkload.queueWrites(at: freshPath("queue"), rows: rows) },
+                                baseline: { try LiveWorkload.rawQueueWrites(at: freshPath("raw-queue").path, rows: rows) })
             },
             Benchmark(name: "queue-lone-write-p50", unit: "ms") { [self] in
                 let l = try await loneWrite()
@@ -309,8 +324,8 @@ import VellumStore
                 let u = try await controllerUpdate()
                 return Measurement(value: u[1], baseline: u[2])
             },
-            Benchmark(name: "remote-latency-p50", unit: "ms") { [self] in Measurement(value: try await remoteLatency()[0]) },
-            Benchmark(name: "remote-latency-p99", unit: "ms") { [self] in Measurement(value: try await remoteLatency()[1]) },
+            Benchmark(name: "remote-latency-p50", unit: "ms") { [self] in Measurement(value: try await remoteLatency("remote") { freshPath("remote") }[0]) },
+            Benchmark(name: "remote-latency-p99", unit: "ms") { [self] in Measurement(value: try await remoteLatency("remote") { freshPath("remote") }[1]) },
             Benchmark(name: "monitor-idle-cpu", unit: "cpu-ms/s") { [self] in
                 // Both children idle at the same time (3 s), so one costs no extra wall time.
                 let withMonitor = try ChildProcess.start(["--child", "idle-cpu", "3", freshPath("idle").path])
@@ -402,6 +417,25 @@ import VellumStore
             Benchmark(name: "foreign-remote-refresh-1m", unit: "ms") { [self] in try await foreignRefresh(1_000_000, updates: 10, tracked: false) },
             Benchmark(name: "foreign-remote-refresh-tracked-10k", unit: "ms") { [self] in try await foreignRefresh(10_000, updates: 40, tracked: true) },
             Benchmark(name: "foreign-remote-refresh-tracked-1m", unit: "ms") { [self] in try await foreignRefresh(1_000_000, updates: 20, tracked: true) },
+            // PostgreSQL (the bench's own server, BenchPostgreSQL): each beside raw libpq doing the same work.
+            Benchmark(name: "pg-insert-100k", unit: "ms") { [self] in
+                let pg = try postgreSQL(), rows = self.rows
+                return try best(Self.runs, { try RecordWorkload.vellumInsert(at: pg.storeURL(schema: pg.freshSchema("insert")), rows: rows) },
+                                baseline: { try PostgreSQLWorkload.rawInsert(url: pg.databaseURL, schema: pg.freshSchema("raw_insert"), rows: rows) })
+            },
+            Benchmark(name: "pg-fetch-100k", unit: "ms") { [self] in
+                let pg = try postgreSQL(), schema = try pgPopulatedSchema()
+                _ = try PostgreSQLWorkload.rawFetch(url: pg.databaseURL, schema: schema)  // warm the server's buffers
+                return try bestFetch(Self.runs, { try RecordWorkload.vellumFetch(at: pg.storeURL(schema: schema)) },
+                                     baseline: { try PostgreSQLWorkload.rawFetch(url: pg.databaseURL, schema: schema) })
+            },
+            Benchmark(name: "pg-queue-writes-10k", unit: "writes/s") { [self] in
+                let pg = try postgreSQL(), rows = RecordWorkload.rows(10_000)
+                return try best(2, highest: true, { try LiveWorkload.queueWrites(at: pg.storeURL(schema: pg.freshSchema("queue")), rows: rows) },
+                                baseline: { try PostgreSQLWorkload.rawQueueWrites(url: pg.databaseURL, schema: pg.freshSchema("raw_queue"), rows: rows) })
+            },
+            Benchmark(name: "pg-remote-latency-p50", unit: "ms") { [self] in Measurement(value: try await pgRemoteLatency()[0]) },
+            Benchmark(name: "pg-remote-latency-p99", unit: "ms") { [self] in Measurement(value: try await pgRemoteLatency()[1]) },
         ]
     }
 

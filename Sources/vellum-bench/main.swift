@@ -31,7 +31,10 @@ do {
     var results: [Result] = []
     for b in selected {
         FileHandle.standardError.write(Data("running \(b.name)…\n".utf8))
-        let r = Result(name: b.name, unit: b.unit, measurement: try await b.run())
+        let r: Result
+        do { r = Result(name: b.name, unit: b.unit, measurement: try await b.run()) } catch let s as Skipped {
+            r = Result(name: b.name, unit: b.unit, measurement: Measurement(value: .nan), skipped: s.reason)
+        }
         results.append(r)
         if json { print(Report.jsonLine(r)) }
     }
