@@ -48,7 +48,8 @@ public enum Effect: Sendable, Equatable {
     /// Move the selection to the next (or previous) row containing the text in a string field.
     case search(String, forward: Bool, regex: Bool = false)
     /// Rebuild the rows grouped into sections by `state.groupKey` (nil: ungrouped).
-    case applyGroup
+    /// `previous`: the figure the sections showed, back if the grouping fails.
+    case applyGroup(previous: SectionAggregate?)
     /// `:export csv|json PATH`: write the current list (an existing file only when `replacing`).
     case export(format: String, path: String, replacing: Bool)
     /// `D`: insert a copy of the selected record's attribute values and to-one relationships

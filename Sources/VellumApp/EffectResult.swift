@@ -41,7 +41,7 @@ public enum EffectResult: Sendable, Equatable {
     /// `:group KEY sum(price)`: each section's figure, by section name.
     case sectionFigures([String: String])
     /// `:group` failed; the grouping stays as it was.
-    case groupRestored(String?)
+    case groupRestored(String?, SectionAggregate?)
     /// `:export` to an existing file waits for a yes.
     case exportNeedsConfirmation(PendingExport)
     /// `:track`/`:track off` waits for a yes, naming what it would change.

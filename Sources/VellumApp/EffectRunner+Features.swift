@@ -75,7 +75,7 @@ extension EffectRunner {
 
     // MARK: Grouping
 
-    func applyGroup() {
+    func applyGroup(previous: SectionAggregate?) {
         guard let source = rows as? ResultsRowSource else { return }
         let old = source.sectionKeyPath
         source.sectionKeyPath = state.groupKey
@@ -85,7 +85,7 @@ extension EffectRunner {
             refreshSectionFigures()
         } else {
             source.sectionKeyPath = old
-            send(.result(.groupRestored(old)))
+            send(.result(.groupRestored(old, previous)))
             try? source.reload()
             if case .failed(let error) = outcome { send(.status("group: \(describe(error))", error: true)) }
             else { send(.status("group cancelled; the list is unchanged", error: true)) }

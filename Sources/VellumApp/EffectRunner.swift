@@ -133,7 +133,7 @@ final class EffectRunner {
         case .openPager: openPager()
         case .jumpToRecord(let text): jumpToRecord(text)
         case .search(let text, let forward, let regex): search(FindPattern(text, regex: regex), forward: forward)
-        case .applyGroup: applyGroup()
+        case .applyGroup(let previous): applyGroup(previous: previous)
         case .export(let format, let path, let replacing): export(format: format, path: path, replacing: replacing)
         case .duplicateRecord: duplicateRecord()
         case .duplicateValue(let text): duplicateValue(text)

@@ -107,8 +107,9 @@ extension Reducer {
             s.foundCell = cell
         case .sectionFigures(let figures):
             s.sectionFigures = figures
-        case .groupRestored(let key):
+        case .groupRestored(let key, let aggregate):
             s.groupKey = key
+            s.sectionAggregate = aggregate
             s.collapsedSections = []
         case .exportNeedsConfirmation(let pending):
             s.pendingExport = pending

@@ -82,9 +82,9 @@ import VellumTerminal
 
     @Test func groupExportDuplicateCommands() {
         var s = state()
-        #expect(Reducer.runCommand(&s, "group price") == [.applyGroup])
+        #expect(Reducer.runCommand(&s, "group price") == [.applyGroup(previous: nil)])
         #expect(s.groupKey == "price")
-        #expect(Reducer.runCommand(&s, "group") == [.applyGroup])
+        #expect(Reducer.runCommand(&s, "group") == [.applyGroup(previous: nil)])
         #expect(s.groupKey == nil)
         #expect(Reducer.runCommand(&s, "export csv /tmp/a b.csv") == [.export(format: "csv", path: "/tmp/a b.csv", replacing: false)])
         #expect(Reducer.runCommand(&s, "export JSON out.json") == [.export(format: "json", path: "out.json", replacing: false)])

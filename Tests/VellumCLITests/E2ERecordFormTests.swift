@@ -83,4 +83,44 @@ struct E2ERecordFormTests {
         #expect(t.wait(for: "duplicated the Provider"), "\(t.screen)")
         #expect(store.sql("SELECT country FROM Provider WHERE name = '\(original[0]) II'") == original[1])
     }
+
+    @Test(arguments: sizes)
+    func theMembershipPickerMovesAProductToTheProviderAsOneChange(width: Int, height: Int) throws {
+        let store = try E2EStore()
+        let t = Tmux.browser(store.command, entity: "Provider", width: width, height: height)
+        defer { t.kill() }
+        let provider = store.sql("SELECT _pk || '|' || name FROM Provider ORDER BY name LIMIT 1").split(separator: "|").map(String.init)
+        let before = store.sql("SELECT count(*) FROM Product WHERE provider = \(provider[0])")
+        let outsider = store.sql("SELECT name FROM Product WHERE provider <> \(provider[0]) ORDER BY name LIMIT 1")
+        t.keys("$", "e")
+        #expect(t.wait(for: "products of \(provider[1])"), "\(t.screen)")
+        #expect(t.screen.contains("\(before) chosen"), "\(t.screen)")
+        t.type(outsider)
+        #expect(t.wait(for: "[ ] \(outsider)"), "\(t.screen)")
+        t.keys("Tab")
+        #expect(t.wait(for: "[x] \(outsider)") && t.screen.contains("chosen (+1)"), "\(t.screen)")
+        #expect(store.sql("SELECT count(*) FROM Product WHERE provider = \(provider[0])") == before, "nothing before Enter")
+        t.keys("Enter")
+        #expect(t.wait(for: "products: added 1"), "\(t.screen)")
+        #expect(store.sql("SELECT v.name FROM Product p JOIN Provider v ON v._pk = p.provider WHERE p.name = '\(outsider)'") == provider[1])
+        // Undo takes it back.
+        t.keys("u")
+        #expect(t.wait(for: "undid"), "\(t.screen)")
+        #expect(store.sql("SELECT count(*) FROM Product WHERE provider = \(provider[0])") == before)
+    }
+
+    @Test(arguments: sizes)
+    func sectionHeadersShowTheirFigureAndFollowTheSQLiteShell(width: Int, height: Int) throws {
+        let store = try E2EStore()
+        let t = Tmux.browser(store.command, entity: "Product", width: width, height: height)
+        defer { t.kill() }
+        t.keys(":"); t.type("group provider sum(stock)"); t.keys("Enter")
+        #expect(t.wait(for: "grouped by provider.name with sum(stock)"), "\(t.screen)")
+        t.keys("g")
+        let first = store.sql("SELECT v.name || '|' || sum(p.stock) FROM Product p JOIN Provider v ON v._pk = p.provider GROUP BY v.name ORDER BY v.name LIMIT 1")
+            .split(separator: "|").map(String.init)
+        #expect(t.wait(for: "· sum(stock) \(first[1])"), "\(t.screen)")
+        _ = store.sql("UPDATE Product SET stock = stock + 1000, _version = _version + 1 WHERE _pk = (SELECT p._pk FROM Product p JOIN Provider v ON v._pk = p.provider WHERE v.name = '\(first[0])' LIMIT 1)")
+        #expect(t.wait(for: "· sum(stock) \(Int(first[1])! + 1000)"), "\(t.screen)")
+    }
 }

@@ -65,8 +65,8 @@ public enum CommandTable {
                 line: LineCommand(names: ["sort"], usage: ":sort KEY[,-KEY…]", completion: .columns, run: sort)),
         Command("goto", nil, keys: [], help: "open an entity",
                 line: LineCommand(names: ["goto"], usage: ":goto ENTITY", completion: .entities, run: goto)),
-        Command("group", nil, keys: [], help: "group rows into sections by KEY, each with its count and a figure (none: ungroup)",
-                line: LineCommand(names: ["group"], usage: ":group [KEY [sum(K)|avg(K)|min(K)|max(K)|count()]]", completion: .columns, run: group)),
+        Command("group", nil, keys: [], help: "group rows into sections by KEY (none: ungroup); FN(K) adds sum/avg/min/max/count of K per section",
+                line: LineCommand(names: ["group"], usage: ":group [KEY [FN(K)]]", completion: .columns, run: group)),
         Command("export", nil, keys: [], help: "write the current list to a file (never over a database; whole or not at all)",
                 line: LineCommand(names: ["export"], usage: ":export csv|json PATH", completion: .choices(["csv", "json"]), run: export)),
         Command("set", nil, keys: [], help: "set the column of every marked row to VALUE (asks; one save, one undo)",
@@ -217,12 +217,13 @@ public enum CommandTable {
                 return []
             }
         }
+        let previous = s.sectionAggregate
         s.groupKey = words.first.map { key in s.sortKeyPath(ofColumn: key)?.joined(separator: ".") ?? key }
         s.sectionAggregate = s.groupKey == nil ? nil : aggregate
         s.sectionFigures = [:]
         s.collapsedSections = []
         s.cursorRow = 0; s.scrollOffset = 0
-        return [.applyGroup]
+        return [.applyGroup(previous: previous)]
     }
 
     private static func export(_ s: inout AppState, _ argument: String) -> [Effect] {
