@@ -68,6 +68,9 @@ public enum Effect: Sendable, Equatable {
     case previewDeletion
     /// Set `key` of every marked record to the value `text` stands for: one save, one undo step.
     case setMarked(key: String, text: String)
+    /// `:set` asks: what the marked rows' `key` holds now, as shown, to tell later which
+    /// ones another writer changed before the yes.
+    case noteBulkEditBase(key: String)
     /// Keep the browser's settings (the detail pane's size) in the user's state directory.
     case saveSettings(BrowserSettings)
     /// Keep an entity's column layout in the user's state directory (never the store).

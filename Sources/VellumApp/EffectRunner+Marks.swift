@@ -43,6 +43,24 @@ extension EffectRunner {
         })
     }
 
+    /// Reads the marked rows' `key` as the view context has them (at most `bulkEditBaseLimit`
+    /// rows, in one fetch; past that the question is about rows never shown, and the
+    /// save checks nothing per row).
+    func noteBulkEditBase(key: String) {
+        bulkEditBase = nil
+        guard let name = state.currentEntityName, state.marked.count <= Self.bulkEditBaseLimit else { return }
+        let keys = state.marked.compactMap(\.primaryKey)
+        var request = FetchRequest(entityName: name)
+        request.predicate = .comparison(Comparison(.evaluatedObject, .in, .list(keys.map { .constant(.integer($0)) })))
+        var values: [ObjectID: Value] = [:]
+        for o in (try? context.fetch(request)) ?? [] {
+            if let v = try? o.value(forKey: key) { values[o.objectID] = v }
+        }
+        bulkEditBase = (key, values)
+    }
+
+    static let bulkEditBaseLimit = 10_000
+
     func setMarked(key: String, text: String) {
         guard let name = state.currentEntityName, let attribute = container.model.entity(named: name)?.attribute(named: key) else { return }
         guard FieldText.isEditable(attribute.type) else {
@@ -56,16 +74,27 @@ extension EffectRunner {
         }
         let ids = Array(state.marked)
         let what = Reducer.countText(ids.count, name)
+        let base = bulkEditBase?.key == key ? bulkEditBase?.values ?? [:] : [:]
+        bulkEditBase = nil
+        let displayKey = state.displayKey(of: name)
         send(.status("saving \(key) of \(what)…"))
         write("set \(key) of \(what)", success: "set \(key) of \(what)", { ctx in
-            var gone = 0
+            var outcome = BulkEditOutcome()
             for id in ids {
-                do { try ctx.existingObject(with: id).setValue(value, forKey: key) } catch StoreError.objectNotFound { gone += 1 }
+                let object: ManagedObject
+                do { object = try ctx.existingObject(with: id) } catch StoreError.objectNotFound { outcome.gone += 1; continue }
+                // Changed by another writer since the question showed it: theirs stays, and is reported.
+                let stored = try object.value(forKey: key)
+                if let seen = base[id], seen != stored {
+                    outcome.leftAlone.append("\(DisplayName.of(object, key: displayKey)) (\(seen) → \(stored))")
+                    continue
+                }
+                try object.setValue(value, forKey: key)
             }
-            return gone
-        }, then: { [weak self] gone in
-            guard let self, gone > 0 else { return }
-            send(.status("set \(key) of \(Reducer.countText(ids.count - gone, name)); \(gone) already gone"))
+            return outcome
+        }, then: { [weak self] outcome in
+            guard let self, outcome.gone > 0 || !outcome.leftAlone.isEmpty else { return }
+            send(.status(outcome.report(key: key, set: ids.count - outcome.gone - outcome.leftAlone.count, of: name), error: !outcome.leftAlone.isEmpty))
         }, failed: { [weak self] error in
             guard let self else { return }
             send(.store(.saveFailed("\(key) of \(what) not set (nothing written): \(describe(error))")))

@@ -48,6 +48,8 @@ final class EffectRunner {
     var pickerTarget: (id: ObjectID, key: String, entity: String, base: ObjectID?)?
     /// Membership picker: the record and to-many being changed, and its members when it opened.
     var membershipTarget: (id: ObjectID, key: String, base: Set<ObjectID>)?
+    /// `:set` asked: the marked rows' values of `key` as shown then (rows loaded in the view context).
+    var bulkEditBase: (key: String, values: [ObjectID: Value])?
 
     /// Where column layouts are kept (nil: not kept, as in tests).
     let layoutFile: ColumnLayoutFile?
@@ -144,6 +146,7 @@ final class EffectRunner {
         case .deleteMarked: deleteMarked()
         case .previewDeletion: previewDeletion()
         case .setMarked(let key, let text): setMarked(key: key, text: text)
+        case .noteBulkEditBase(let key): noteBulkEditBase(key: key)
         case .planTracking(let untrack): await planTracking(untrack: untrack)
         case .changeTracking(let change): await changeTracking(change)
         }

@@ -49,7 +49,7 @@ extension Reducer {
         s.mode = .confirmBulkEdit
         let value = argument.isEmpty ? "empty" : "'\(argument)'"
         s.setStatus("set \(edit.key) of \(countText(s.marked.count, s.currentEntityName ?? "record")) (marked) to \(value)? y/n")
-        return []
+        return [.noteBulkEditBase(key: edit.key)]
     }
 
     static func confirmBulkEdit(_ s: inout AppState, _ key: VellumTerminal.Key) -> [Effect] {

@@ -59,6 +59,33 @@ import VellumTerminal
         #expect(s.state.statusIsError)
     }
 
+    /// Per-row conflicts: a marked row another writer changed after the question showed
+    /// it keeps their value, and the status names it with both values; the rest are set.
+    @Test func bulkEditLeavesARowAnotherWriterChangedSinceTheQuestionAndNamesIt() async throws {
+        let s = try await SessionLiveTests().session("Task")
+        for _ in 0..<3 { await s.handle(.char("t")) }
+        for _ in 0..<3 { await s.handle(.char("l")) }      // priority
+        let marked = try #require(s.rows).rowIDs.prefix(3).compactMap(\.primaryKey)
+        await command(s, "set 5")
+        #expect(s.state.mode == .confirmBulkEdit)
+        // While the question is open, another program sets the second row's priority.
+        let path = s.container.store.path
+        _ = try sqliteScalar(path, "UPDATE Task SET priority = 0, _version = _version + 1 WHERE _pk = \(marked[1]); SELECT 1")
+        let title = try sqliteScalar(path, "SELECT title FROM Task WHERE _pk = \(marked[1])")
+        await s.handle(.char("y"))
+        await s.writesSettled()
+        #expect(try count(s, "priority = 5 AND _pk IN (\(marked[0]), \(marked[2]))") == "2")
+        #expect(try count(s, "priority = 0 AND _pk = \(marked[1])") == "1", "their value stays")
+        #expect(await waitUntil { s.state.statusMessage?.contains("set priority of 2 Task records; 1 changed by another writer since you asked") == true },
+                "\(s.state.statusMessage ?? "")")
+        #expect(s.state.statusMessage?.contains("\(title) (") == true && s.state.statusMessage?.contains("→ 0)") == true, "\(s.state.statusMessage ?? "")")
+        // The undo step takes back the two rows set, not theirs.
+        await s.handle(.char("u"))
+        await s.writesSettled()
+        #expect(try count(s, "priority = 0 AND _pk = \(marked[1])") == "1")
+        #expect(try count(s, "priority = 5 AND _pk IN (\(marked[0]), \(marked[2]))") == "0")
+    }
+
     @Test func bulkDeleteAsksWithTheCountAndUndoesInOneStep() async throws {
         let s = try await SessionLiveTests().session("Task")
         let total = try count(s, "1")
