@@ -102,5 +102,5 @@ extension EffectRunner {
 /// The record picked for a to-one was deleted by another writer before the save.
 struct PickedRecordGone: Error, CustomStringConvertible {
     let key: String
-    var description: String { "the record picked as \(key) was deleted meanwhile; pick another" }
+    var description: String { "the \(key) picked was deleted meanwhile: pick another" }
 }
