@@ -15,6 +15,7 @@ extension SaveWriter {
             let (target, match) = rowWriteTarget(table)
             try describingFailures(table, deleting: true) {
                 try db.run("DELETE FROM \(target) WHERE \(match)", [.integer(o.objectID.primaryKey!)])
+                try Self.checkOneRow(db, table, deleting: true)
             }
         }
         for o in updated { try describingFailures(layout.table(of: o.entity.name)!, deleting: false) { try updateChangedColumns(o, db) } }
@@ -41,6 +42,15 @@ extension SaveWriter {
         let n = try bindRow(o, s, columns: columns, from: 1, storedForm: storedForm(table: m.table))
         s.bind(o.objectID.primaryKey!, at: n)
         try s.runToCompletion()
+        try Self.checkOneRow(db, m.table, deleting: false)
+    }
+
+    /// A write by key changes one row: more means the key does not tell rows apart (a
+    /// repeated or colliding key), and the whole save is refused before anything is kept.
+    private static func checkOneRow(_ db: Connection, _ table: String, deleting: Bool) throws {
+        let n = db.changedRows
+        guard n > 1 else { return }
+        throw StoreError.invalidOperation("\(deleting ? "deleting" : "changing") one row of \(table) would have \(deleting ? "deleted" : "changed") \(n): they share its key, so nothing was written")
     }
 
     private func insertGivenColumns(_ o: ManagedObject, _ db: Connection) throws {

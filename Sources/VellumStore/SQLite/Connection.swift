@@ -128,6 +128,9 @@ public final class Connection {
         }
     }
 
+    /// Rows the last INSERT, UPDATE or DELETE changed (SQLite; -1 through a server).
+    public var changedRows: Int { handle == nil ? -1 : Int(sqlite3_changes64(handle)) }
+
     /// Runs a statement with bindings and no results.
     public func run(_ sql: String, _ values: [Value] = []) throws(StoreError) {
         let s = try cachedStatement(sql)

@@ -12,13 +12,25 @@ extension ForeignLayout {
     func rowKeySQL(_ table: ForeignSchema.Table) -> String? {
         let q = dialect
         switch table.identity {
-        case .keyColumn(let c): return q.quote(c)
-        case .keyDigest(let columns): return "vellum_row_version(\(columns.map(q.quote).joined(separator: ", ")))"
+        case .keyColumn(let c): return Self.nullKeyed(q.quote(c), table, q)
+        case .keyDigest(let columns): return Self.nullKeyed("vellum_row_version(\(columns.map(q.quote).joined(separator: ", ")))", table, q)
         case .rowDigest(let columns):
             let list = columns.map(q.quote).joined(separator: ", ")
             return "vellum_row_version(\(list), row_number() OVER (PARTITION BY \(list)))"
         case .rowid, nil: return nil
         }
+    }
+
+    /// SQLite lets a rowid table's declared key hold NULL unless it is `NOT NULL`: such
+    /// rows would all share the key of NULL (and one write would change them all), so a
+    /// row whose key is NULL is known by a digest of its rowid instead — unique, though
+    /// `VACUUM` may renumber it, as it may any rowid. Keys that cannot be NULL stay as
+    /// they are (an integer key keeps its index for lookups).
+    static func nullKeyed(_ key: String, _ table: ForeignSchema.Table, _ q: any SQLDialect) -> String {
+        let nullable = table.primaryKey.filter { name in table.hasRowID && table.column(named: name)?.notNull != true }
+        guard !nullable.isEmpty else { return key }
+        let isNull = nullable.map { "\(q.quote($0)) IS NULL" }.joined(separator: " OR ")
+        return "(CASE WHEN \(isNull) THEN vellum_row_version('null key', rowid) ELSE \(key) END)"
     }
 
     /// Creates the TEMP views that give mapped tables without a rowid (and views) a `rowid`.
