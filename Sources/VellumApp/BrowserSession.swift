@@ -47,8 +47,9 @@ public final class BrowserSession {
     /// What a frame of `layout` shows. The shown rows' to-many columns are counted
     /// first (once per record until a change drops them), so building runs no COUNT.
     public func viewModel(layout: Layout, fileName: String) -> ViewModel {
-        runner.countRelatedOfRows(state.tableLines(height: layout.visibleRows))
-        return ViewModel.build(state: state, layout: layout, fileName: fileName, entity: entity, rows: rows,
+        let lines = state.tableLines(height: layout.visibleRows)
+        runner.countRelatedOfRows(lines)
+        return ViewModel.build(state: state, layout: layout, fileName: fileName, entity: entity, rows: rows, lines: lines,
                                entityCounts: entityCounts, relatedCounts: relatedCounts, pendingWrites: runner.pendingWrites)
     }
 

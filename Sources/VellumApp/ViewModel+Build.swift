@@ -7,12 +7,13 @@ extension ViewModel {
     /// keeps (`RelatedCounts`, counted for the shown rows by `BrowserSession.viewModel`),
     /// so no query runs for them here.
     @MainActor
-    static func build(state s: AppState, layout: Layout, fileName: String, entity: Entity?, rows: RowSource?,
+    /// `lines`: the frame's table lines when the caller has them (else worked out here).
+    static func build(state s: AppState, layout: Layout, fileName: String, entity: Entity?, rows: RowSource?, lines given: [TableLine]? = nil,
                       entityCounts: [Int], relatedCounts: RelatedCounts, pendingWrites: Int, now: Date = Date()) -> ViewModel {
         var model = ViewModel(state: s, layout: layout, fileName: fileName, entityCounts: entityCounts,
                               pendingWrites: pendingWrites, table: nil, detail: nil)
         guard let entity, let rows else { return model }
-        let lines = s.tableLines(height: layout.visibleRows)
+        let lines = given ?? s.tableLines(height: layout.visibleRows)
         var tableRows: [TableView.Row] = []
         for case .row(let index) in lines {
             // A row or value that cannot be read shows ⚠ and why, never a blank or a stand-in.
