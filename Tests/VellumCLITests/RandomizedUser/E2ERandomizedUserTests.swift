@@ -68,6 +68,7 @@ struct E2ERandomizedUserTests {
         var actions: [ScriptedUser.Action] = []
         var screen = t.screen
         var openedAt: Double?
+        var opened: (at: Double, screen: String)?
         for step in 0..<steps {
             let mode = ScriptedUser.mode(of: screen)
             if mode == .conflict, !actions.isEmpty { actions[actions.count - 1].promptShown = true }
@@ -80,7 +81,7 @@ struct E2ERandomizedUserTests {
             // The picker's warning that another writer set the relationship meanwhile is a prompt too.
             let warned = mode == .picker && screen.contains("(another writer) — Enter: yours")
             actions.append(ScriptedUser.Action(step: step, mode: mode, keys: keys, intent: intent, start: start,
-                                               editorOpenedAt: openedAt, promptShown: warned))
+                                               editorOpenedAt: openedAt, editorSeen: opened, promptShown: warned))
             // Let the browser take the keys in: wait for the screen to change (a save, a prompt,
             // a moved cursor), briefly when nothing is expected to change.
             // In an editor, prompt or picker every key changes the screen; in the list a key may not.
@@ -88,8 +89,11 @@ struct E2ERandomizedUserTests {
             t.wait(mode == .browse && intent == .keys ? 0.3 : 2) { $0 != before }
             screen = t.settledScreen()
             let now = ScriptedUser.mode(of: screen)
-            if (now == .edit || now == .picker), mode != .edit, mode != .picker, mode != .conflict { openedAt = start }
-            if now != .edit && now != .picker && now != .conflict { openedAt = nil }
+            if (now == .edit || now == .picker), mode != .edit, mode != .picker, mode != .conflict {
+                openedAt = start
+                opened = (Date().timeIntervalSince1970, screen)
+            }
+            if now != .edit && now != .picker && now != .conflict { openedAt = nil; opened = nil }
             #expect(running(screen), "the browser exited at step \(step) (seed \(seed)): keys \(keys), screen before:\n\(before)\nafter:\n\(screen)")
             if !running(screen) { break }
         }

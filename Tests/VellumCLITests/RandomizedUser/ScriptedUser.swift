@@ -27,6 +27,9 @@ struct ScriptedUser {
         var start: Double
         /// When the editor or picker this action commits was opened (nil when none).
         var editorOpenedAt: Double?
+        /// When the opened editor was first seen, and the screen then: the browser read the
+        /// value it starts from between `editorOpenedAt` and this time.
+        var editorSeen: (at: Double, screen: String)?
         /// A conflict prompt appeared in answer to this action.
         var promptShown = false
     }

@@ -131,7 +131,12 @@ struct StoreAudit {
             case .keepMine: sawIt = true
             case .confirmDelete: sawIt = true   // a delete rule (nullify) of a record the user deleted
             case .pick where a.promptShown: sawIt = true
-            case .commitEdit, .commitEmpty, .pick: sawIt = (a.editorOpenedAt ?? 0) > history[h].time
+            case .commitEdit, .commitEmpty, .pick:
+                // Committed before the keys opened the editor; or while it was opening, when
+                // the editor then showed the value written (a unique token): seen either way.
+                let t = history[h].time
+                let shownOnOpening = a.editorSeen.map { $0.at > t && w.value.map($0.screen.contains) == true } ?? false
+                sawIt = (a.editorOpenedAt ?? 0) > t || shownOnOpening
             default: sawIt = false
             }
             if !sawIt {
