@@ -37,7 +37,11 @@ extension TUIWorkload {
         return try t.waitMillis(since: start, timeout: 120, what, until: done)
     }
 
-    static func logRuns(_ name: String, _ ms: [Double]) { log("\(name) ms: " + ms.map { String(format: "%.1f", $0) }.joined(separator: " ")) }
+    /// The runs' times and the pane process's VmRSS after them (which step the memory grows at).
+    static func logRuns(_ t: BenchTmux, _ name: String, _ ms: [Double]) {
+        let rss = t.panePID.flatMap { vmKB("VmRSS", pid: $0) }.map { String(format: "; VmRSS %.1f MB", Double($0) / 1024) } ?? ""
+        log("\(name) ms: " + ms.map { String(format: "%.1f", $0) }.joined(separator: " ") + rss)
+    }
 
     /// tui-find-1m, in the default name order (before the sort), cursor anywhere above the last row.
     static func measureFind(_ t: BenchTmux, into f: inout Figures) throws {
@@ -48,7 +52,7 @@ extension TUIWorkload {
                 $0.contains("\(findText): match 1 of 1") && $0.contains(last) && $0.contains("record \(findText)")
             })
         }
-        logRuns("find", f.find)
+        logRuns(t, "find", f.find)
         // The find put the cursor on the found `name` cell; tui-sort-1m sorts column 0.
         for _ in 0..<3 { t.keys("h") }
     }
@@ -64,13 +68,13 @@ extension TUIWorkload {
             })
             _ = try typedLine(t, "/", "", "the filter cleared") { $0.contains(all) && !$0.contains("filter: ") }
         }
-        logRuns("filter", f.filter)
+        logRuns(t, "filter", f.filter)
 
         for _ in 0..<3 {
             f.group.append(try typedLine(t, ":", "group \(groupKey)", "grouped by \(groupKey)") { $0.contains("grouped by \(groupKey)") })
             _ = try typedLine(t, ":", "group", "ungrouped") { $0.contains("ungrouped") }
         }
-        logRuns("group", f.group)
+        logRuns(t, "group", f.group)
 
         let title = "Summary of \(summaryColumn) ("
         for _ in 0..<3 {
@@ -78,7 +82,7 @@ extension TUIWorkload {
             t.keys("Escape")  // on its own: ESC followed by a key would read as Alt-key
             _ = try t.waitMillis(since: Clocks.monotonicNanos(), timeout: 10, "the summary closed") { !$0.contains(title) }
         }
-        logRuns("summary", f.summary)
+        logRuns(t, "summary", f.summary)
 
         let exportMs = try typedLine(t, ":", "export csv \(exportPath)", "the export") { $0.contains("exported \(rowCount) rows") }
         defer { try? FileManager.default.removeItem(atPath: exportPath) }
