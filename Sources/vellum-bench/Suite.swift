@@ -13,6 +13,7 @@ import VellumStore
         "monitor-idle-cpu", "history-overhead-insert", "history-overhead-update",
         "tui-first-screen-1m", "tui-rss-1m", "tui-sort-1m", "tui-key-redraw-p50", "tui-key-redraw-p99",
         "tui-key-redraw-saving-p50", "tui-key-redraw-saving-p99", "tui-remote-to-screen",
+        "tui-filter-contains-1m", "tui-find-1m", "tui-summary-1m", "tui-group-1m", "tui-rss-after-ops-1m",
         "foreign-fetch-100k", "foreign-first-screen-1m", "coredata-open-model", "coredata-fetch-100k", "coredata-insert-100k",
         "foreign-remote-refresh-10k", "foreign-remote-refresh-1m",
         "foreign-remote-refresh-tracked-10k", "foreign-remote-refresh-tracked-1m",
@@ -391,6 +392,12 @@ import VellumStore
                 return Measurement(value: percentile(f.keyRedrawSaving, 99), baseline: percentile(f.keyRedraw, 99))
             },
             Benchmark(name: "tui-remote-to-screen", unit: "ms") { [self] in Measurement(value: percentile(try tui().remote, 50)) },
+            // Issue #17: median of 3 each (TUIOperations.swift); no baseline, as the other tui figures.
+            Benchmark(name: "tui-filter-contains-1m", unit: "ms") { [self] in Measurement(value: percentile(try tui().filter, 50)) },
+            Benchmark(name: "tui-find-1m", unit: "ms") { [self] in Measurement(value: percentile(try tui().find, 50)) },
+            Benchmark(name: "tui-summary-1m", unit: "ms") { [self] in Measurement(value: percentile(try tui().summary, 50)) },
+            Benchmark(name: "tui-group-1m", unit: "ms") { [self] in Measurement(value: percentile(try tui().group, 50)) },
+            Benchmark(name: "tui-rss-after-ops-1m", unit: "MB") { [self] in Measurement(value: try tui().rssAfterOpsMB) },
             Benchmark(name: "coredata-open-model", unit: "ms") { [self] in
                 let url = try CoreDataModelWorkload.fixture(copyInto: directory)
                 let best = try Timing.best(of: 20) { try CoreDataModelWorkload.open(url) }

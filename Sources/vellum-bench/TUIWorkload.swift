@@ -115,6 +115,12 @@ enum TUIWorkload {
         var keyEchoBaseline: [Double] = []
         var captureOnly: [Double] = []
         var remote: [Double] = []
+        /// Issue #17 (TUIOperations.swift).
+        var find: [Double] = []
+        var filter: [Double] = []
+        var group: [Double] = []
+        var summary: [Double] = []
+        var rssAfterOpsMB = 0.0
     }
 
     /// `vellum` next to this executable (`.build/release/vellum` for a release build).
@@ -212,6 +218,7 @@ enum TUIWorkload {
             if i > 5 { f.keyRedraw.append(ms) }
         }
         f.keyRedrawSaving = try keyRedrawWhileSaving(t, store: store, fromRow: 106)
+        try measureFind(t, into: &f)
 
         // tui-sort-1m: `s`/`S` on column 0 (`key`, unindexed) → sort marker and first row.
         t.keys("g")
@@ -223,6 +230,8 @@ enum TUIWorkload {
             f.sort.append(ms)
             log(String(format: "sort %@: %.1f ms", key, ms))
         }
+        let exportPath = store.deletingLastPathComponent().appendingPathComponent("tui-export.csv").path
+        try measureOperations(t, pid: pid, exportPath: exportPath, into: &f)
         t.close(waitingFor: pid)
 
         // Baseline for key → redraw: a key to `cat` echoed by the tty, same send/poll loop.
