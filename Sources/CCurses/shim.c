@@ -64,6 +64,7 @@ int ccurses_get_wch(uint32_t *ch) {
 
 uint32_t ccurses_button1_pressed(void) { return (uint32_t)BUTTON1_PRESSED; }
 uint32_t ccurses_button1_clicked(void) { return (uint32_t)BUTTON1_CLICKED; }
+uint32_t ccurses_button1_released(void) { return (uint32_t)BUTTON1_RELEASED; }
 uint32_t ccurses_button4_pressed(void) { return (uint32_t)BUTTON4_PRESSED; }
 uint32_t ccurses_button5_pressed(void) { return (uint32_t)BUTTON5_PRESSED; }
 uint32_t ccurses_enable_mouse(void) {

@@ -178,6 +178,10 @@ public struct AppState: Sendable {
     public var keyMap = KeyMap.defaults
     /// Where the panels are (set by the loop on each draw), for mouse clicks.
     public var layout: Layout?
+    /// Where the last frame drew the table's columns, for the mouse (a header's right edge).
+    public var placedColumns: [ColumnPlacement.Placed] = []
+    /// A header's right edge held down with the mouse: released, the column takes the new width.
+    public var columnDrag: ColumnDrag?
     /// "Terminal too small" is shown: keys reach nothing (counted, so the screen can say so).
     public var terminalTooSmall = false
     public var ignoredKeys = 0

@@ -49,8 +49,12 @@ public final class BrowserSession {
     public func viewModel(layout: Layout, fileName: String) -> ViewModel {
         let lines = state.tableLines(height: layout.visibleRows)
         runner.countRelatedOfRows(lines)
-        return ViewModel.build(state: state, layout: layout, fileName: fileName, entity: entity, rows: rows, lines: lines,
-                               entityCounts: entityCounts, relatedCounts: relatedCounts, pendingWrites: runner.pendingWrites)
+        let model = ViewModel.build(state: state, layout: layout, fileName: fileName, entity: entity, rows: rows, lines: lines,
+                                    entityCounts: entityCounts, relatedCounts: relatedCounts, pendingWrites: runner.pendingWrites)
+        // The mouse acts on what was drawn: a header edge is where this frame put it.
+        let placed = model.table?.columns.placed ?? []
+        if placed != state.placedColumns { send(.columnsPlaced(placed)) }
+        return model
     }
 
     /// The loop says whether "Terminal too small" is shown; keys are ignored while it is.

@@ -12,6 +12,8 @@ public enum Input: Sendable, Equatable {
     case tick(Date)
     /// The panels as drawn (the table's height is the page size).
     case layout(Layout)
+    /// Where a frame drew the table's columns (sent when it changes).
+    case columnsPlaced([ColumnPlacement.Placed])
     /// Whether "Terminal too small" is shown (keys are ignored while it is).
     case terminalTooSmall(Bool)
     /// A theme was loaded (`error`: why the asked-for one was not, and this is the fallback).

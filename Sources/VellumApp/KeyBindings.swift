@@ -49,6 +49,7 @@ public enum KeyBindings {
     static let fixed: [(label: String, help: String)] = [
         ("Esc ^C (… cancels)", "stop slow work: filter, sort, find, group, export…"),
         ("click / wheel (mouse)", "select row, open entity / scroll"),
+        ("drag header edge (mouse)", "resize the column; click a title: choose it"),
     ]
 
     /// The `line` commands, for help and docs (`Enter`, `Esc`, `Tab`…).

@@ -67,6 +67,40 @@ extension Reducer {
         return save(layout, &s, keeping: name)
     }
 
+    /// A press on the header: on a column's right edge (its last cell or the gap after it) it
+    /// starts a resize that the release finishes; elsewhere on a title it chooses that column.
+    static func headerPressed(_ s: inout AppState, at x: Int) -> [Effect] {
+        s.columnDrag = nil
+        if let edge = s.placedColumns.first(where: { $0.hasRightEdge(at: x) }) {
+            s.columnDrag = ColumnDrag(column: edge.name, fromX: x, width: edge.width, naturalWidth: edge.naturalWidth)
+        } else if let column = s.placedColumns.first(where: { x >= $0.x && x < $0.x + $0.width }) {
+            choose(column.name, &s)
+        }
+        return []
+    }
+
+    /// The button let go after a press on a header edge: the column takes the width the
+    /// edge was moved to (kept in the entity's column layout, as `<` and `>` keep theirs).
+    static func columnDragEnded(_ s: inout AppState, at x: Int) -> [Effect] {
+        guard let drag = s.columnDrag else { return [] }
+        s.columnDrag = nil
+        guard x != drag.fromX else {
+            choose(drag.column, &s)   // let go where pressed: a click on the title's last cell
+            return []
+        }
+        var layout = s.currentColumnLayout
+        let change = drag.widthChange(releasedAt: x)
+        layout.widthChanges[drag.column] = change
+        s.setStatus("\(drag.column) is \(max(1, drag.naturalWidth + change)) wide (< and > resize from the keyboard)")
+        return save(layout, &s, keeping: drag.column)
+    }
+
+    private static func choose(_ column: String, _ s: inout AppState) {
+        guard let index = s.columnNames.firstIndex(of: column) else { return }
+        s.focus = .table
+        s.cursorColumn = index
+    }
+
     /// Hides `name` unless it is the last column shown.
     private static func hide(_ name: String, in layout: inout ColumnLayout, _ s: inout AppState) -> Bool {
         guard layout.shown(s.allColumnNames).count > 1 else {

@@ -185,6 +185,7 @@ extension Reducer {
                 s.clamp()
                 return open(&s, index)
             } else if inside(layout.table) {
+                if e.y == layout.table.row { return headerPressed(&s, at: e.x) }
                 let line = e.y - layout.table.row - 1
                 let lines = s.tableLines(height: layout.visibleRows)
                 guard lines.indices.contains(line), let row = lines[line].row else { return [] }
@@ -196,6 +197,8 @@ extension Reducer {
                 s.focus = .detail
                 s.detailCursor = field
             }
+        case .release:
+            return columnDragEnded(&s, at: e.x)
         }
         s.clamp()
         return []

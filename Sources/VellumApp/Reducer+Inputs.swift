@@ -10,6 +10,7 @@ extension Reducer {
         case .tick(let now):
             _ = state.expireFlashes(now: now)
             clockTicked(&state, now)
+        case .columnsPlaced(let placed): state.placedColumns = placed
         case .layout(let layout):
             state.layout = layout
             state.pageSize = max(1, layout.visibleRows)

@@ -89,32 +89,19 @@ enum Renderer {
         // Grouped tables interleave section header lines with the rows.
         let lines = table.lines
         let cells = table.rows.map(\.cells)
-        let changes = s.currentColumnLayout.widthChanges
-        // Room for the sort order's marks (`price ▼2`) in the headers.
-        let headers = s.columnNames.map { $0 + SortMarks.position(of: s.sortKeyPath(ofColumn: $0), in: s.sortDescriptors) }
-        var widths = ColumnSizing.resized(ColumnSizing.widths(headers: headers, cells: cells), names: s.columnNames, changes: changes)
-        var first = ColumnSizing.firstVisible(widths: widths, cursor: s.cursorColumn, available: r.width)
-        var visible = Array(first..<widths.count)
-        if first > 0 {
-            // Scrolled right: the key (first) column stays in view on the left.
-            first = max(1, ColumnSizing.firstVisible(widths: widths, cursor: s.cursorColumn, available: r.width - widths[0] - 1))
-            visible = [0] + Array(first..<widths.count)
-        } else {
-            ColumnSizing.distributeSpare(&widths, from: first, headers: headers, cells: cells, available: r.width,
-                                         fixed: Set(s.columnNames.indices.filter { changes[s.columnNames[$0]] != nil }))
-        }
+        let placed = table.columns.placed
         // Header with sort marker.
         screen.fill(row: r.row, col: r.col, width: r.width, style: t[.header])
-        var x = r.col
-        for c in visible where x < r.col + r.width {
-            var title = s.columnNames[c]
+        for column in placed {
+            let c = column.column
+            var title = column.name
             // A relationship column shows the mark of the key it sorts by (`provider.name`, `images.@count`).
             let path = s.sortKeyPath(ofColumn: title)
             if let sort = s.sort ?? table.effectiveSort, sort.keyPath == path { title += sort.ascending ? " ▲" : " ▼" }
             title += SortMarks.position(of: path, in: s.sortDescriptors)
             let style = c == s.cursorColumn ? t[.header].adding(.underline) : t[.header]
-            screen.put(row: r.row, col: x, text: DisplayWidth.fit(title, toWidth: widths[c]), style: style, maxWidth: r.col + r.width - x)
-            x += widths[c] + 1
+            screen.put(row: r.row, col: column.x, text: DisplayWidth.fit(title, toWidth: column.width), style: style,
+                       maxWidth: r.col + r.width - column.x)
         }
         if table.rowCount == 0 {
             screen.put(row: r.row + 1, col: r.col + 1, text: s.filterText.isEmpty ? "no \(table.entityName) records — a adds one" : "no records match the filter", style: t[.dim])
@@ -141,23 +128,21 @@ enum Renderer {
             screen.fill(row: y, col: r.col, width: r.width, style: rowStyle)
             // A marked row shows a bullet on the divider left of it, over no value.
             if row.marked, r.col > 0 { screen.put(row: y, col: r.col - 1, text: "•", style: t[.accent].adding(.bold)) }
-            x = r.col
-            for c in visible where x < r.col + r.width {
+            for column in placed {
+                let c = column.column, x = column.x
                 let style = selected && c == s.cursorColumn && s.focus == .table ? t[.cursor] : rowStyle
                 let align: TextAlignment = (s.columnTypes.indices.contains(c) && s.columnTypes[c].isNumeric) ? .right : .left
                 // A column cut by the table edge is fitted to what shows, so right-aligned
                 // values are not pushed past the edge.
-                let shown = min(widths[c], r.col + r.width - x)
+                let shown = column.shown(before: r.col + r.width)
                 screen.put(row: y, col: x, text: DisplayWidth.fit(cells[n][c], toWidth: shown, alignment: align), style: style, maxWidth: shown)
                 if let found = row.found, found.column == c, align == .left, s.mode != .edit {
                     foundMark(found.characters, of: cells[n][c], at: x, row: y, width: shown, style: t[.highlight].adding(.bold), screen)
                 }
-                x += widths[c] + 1
             }
             if selected && s.mode == .edit {
                 // Inline editor over the cell, extended to the table edge.
-                var cx = r.col
-                for c in visible where c < s.cursorColumn { cx += widths[c] + 1 }
+                let cx = placed.first { $0.column == s.cursorColumn }?.x ?? r.col
                 let w = max(8, r.col + r.width - cx)
                 editorLine(s.editor, row: y, col: cx, width: w, style: t[.cursor], screen)
             }

@@ -33,6 +33,9 @@ extension ViewModel {
         }
         model.table = TableView(entityName: entity.name, rowCount: rows.count, effectiveSort: rows.effectiveSort,
                                 lines: lines, rows: tableRows)
+        // Room for the sort order's marks (`price ▼2`) in the headers.
+        let headers = s.columnNames.map { $0 + SortMarks.position(of: s.sortKeyPath(ofColumn: $0), in: s.sortDescriptors) }
+        model.table?.columns = ColumnPlacement.place(s, in: layout.table, headers: headers, cells: tableRows.map(\.cells))
         if !layout.detail.isEmpty, s.cursorRow < rows.count {
             do { model.detail = detail(of: try rows.object(at: s.cursorRow), entity: entity, state: s, counts: relatedCounts) } catch {
                 model.detail = DetailView(title: "⚠ row \(s.cursorRow + 1)", fields: [.init(name: "⚠", value: failure(error), isRelationship: false)])

@@ -27,6 +27,8 @@ public struct TableView: Sendable, Equatable {
     public var lines: [TableLine]
     /// Per `.row` line, in order: its record's row index, cell texts and whether it flashes.
     public var rows: [Row]
+    /// Where the columns are drawn, from the shown rows' texts.
+    public var columns = ColumnPlacement()
 
     public struct Row: Sendable, Equatable {
         public var index: Int

@@ -59,6 +59,7 @@ public struct CursesKeyMap: Sendable {
         if bstate & (ccurses_button1_pressed() | ccurses_button1_clicked()) != 0 {
             return .mouse(MouseEvent(.click, x: x, y: y))
         }
+        if bstate & ccurses_button1_released() != 0 { return .mouse(MouseEvent(.release, x: x, y: y)) }
         return nil
     }
 }

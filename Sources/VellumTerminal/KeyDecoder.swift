@@ -221,11 +221,12 @@ public struct KeyDecoder: Sendable {
         }
     }
 
-    /// Interprets an xterm mouse button code. Releases and motion are dropped
-    /// (nil) because the app only acts on presses and wheel steps.
+    /// Interprets an xterm mouse button code. Motion is dropped (nil): the app acts on
+    /// presses, releases (the end of a drag) and wheel steps.
     private static func mouse(button: Int, x: Int, y: Int, release: Bool) -> Key? {
-        if release || button & 32 != 0 { return nil }
+        if button & 32 != 0 { return nil }
         let x = max(0, x), y = max(0, y)
+        if release { return button & 3 == 0 ? .mouse(MouseEvent(.release, x: x, y: y)) : nil }
         if button & 64 != 0 {
             switch button & 3 {
             case 0: return .mouse(MouseEvent(.wheelUp, x: x, y: y))
@@ -233,7 +234,11 @@ public struct KeyDecoder: Sendable {
             default: return nil
             }
         }
-        // X10 encodes a release as button 3.
-        return button & 3 == 0 ? .mouse(MouseEvent(.click, x: x, y: y)) : nil
+        // X10 encodes a release as button 3 (of whichever button).
+        switch button & 3 {
+        case 0: return .mouse(MouseEvent(.click, x: x, y: y))
+        case 3: return .mouse(MouseEvent(.release, x: x, y: y))
+        default: return nil
+        }
     }
 }

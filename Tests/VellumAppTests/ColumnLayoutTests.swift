@@ -150,3 +150,64 @@ import VellumTerminal
         #expect(try runSQLite(store.path, ".dump").out == contents)
     }
 }
+
+/// Issue 17, "resize (keys and mouse)": a header's right edge dragged with the mouse. The
+/// terminal reports the press and the release; the column takes the width the edge was
+/// moved to, kept in the entity's layout file, and a press on a title chooses the column.
+@MainActor @Suite struct MouseColumnResizeTests {
+    let snapshots = SnapshotTests()
+
+    func press(_ kind: MouseEvent.Kind, x: Int, _ s: BrowserSession) async {
+        await s.handle(.mouse(MouseEvent(kind, x: x, y: s.state.layout!.table.row)))
+    }
+
+    @Test func draggingAHeaderEdgeResizesTheColumnAndTheLayoutKeepsIt() async throws {
+        let dir = TempDir()
+        let file = ColumnLayoutFile(url: dir.url.appendingPathComponent("columns.json"))
+        let url = try SessionTests.makeStore()
+        let s = BrowserSession(container: try SessionTests.open(url), layoutFile: file)
+        s.setLayout(Layout(size: TerminalSize(rows: 24, columns: 80)))
+        try await snapshots.type(":goto Product\r", into: s)
+        let before = snapshots.model(s).table!.columns.placed
+        #expect(s.state.placedColumns == before, "the frame tells the state where it drew the columns")
+        let name = try #require(before.first { $0.name == "name" }), next = try #require(before.first { $0.column == name.column + 1 })
+        // Pressed on the gap after `name`, let go 5 cells to the right.
+        await press(.click, x: name.x + name.width, s)
+        await press(.release, x: name.x + name.width + 5, s)
+        let after = snapshots.model(s).table!.columns.placed
+        #expect(after.first { $0.name == "name" }?.width == name.width + 5)
+        #expect(after.first { $0.name == next.name }?.x == next.x + 5, "the columns to its right move over")
+        #expect(file.load()["Product"]?.widthChanges["name"] == name.width + 5 - name.naturalWidth)
+        #expect(s.state.statusMessage?.contains("name is \(name.width + 5) wide") == true)
+        let screen = snapshots.render(snapshots.model(s))[s.state.layout!.table.row]
+        #expect(screen.contains(String(repeating: " ", count: 5) + next.name), "\(screen)")
+        // Dragged far to the left: one cell at least, never a negative width.
+        let widened = try #require(after.first { $0.name == "name" })
+        await press(.click, x: widened.x + widened.width - 1, s)
+        await press(.release, x: 0, s)
+        #expect(snapshots.model(s).table!.columns.placed.first { $0.name == "name" }?.width == 1)
+        // A second session opens with the layout as it was left.
+        let again = BrowserSession(container: try SessionTests.open(url), layoutFile: file)
+        again.setLayout(Layout(size: TerminalSize(rows: 24, columns: 80)))
+        try await snapshots.type(":goto Product\r", into: again)
+        #expect(snapshots.model(again).table!.columns.placed.first { $0.name == "name" }?.width == 1)
+    }
+
+    @Test func aPressOnATitleChoosesTheColumnAndALoneReleaseDoesNothing() async throws {
+        let url = try SessionTests.makeStore()
+        let s = BrowserSession(container: try SessionTests.open(url))
+        s.setLayout(Layout(size: TerminalSize(rows: 40, columns: 120)))
+        try await snapshots.type(":goto Product\r", into: s)
+        let placed = snapshots.model(s).table!.columns.placed
+        let third = try #require(placed.dropFirst(2).first)
+        await press(.click, x: third.x + 1, s)
+        #expect(s.state.cursorColumn == third.column && s.state.columnDrag == nil)
+        await press(.release, x: third.x + 1, s)
+        // Pressed on an edge and let go on the same cell: a click there, no resize.
+        let second = placed[1]
+        await press(.click, x: second.x + second.width - 1, s)
+        await press(.release, x: second.x + second.width - 1, s)
+        #expect(s.state.cursorColumn == second.column && s.state.currentColumnLayout.widthChanges.isEmpty)
+        #expect(snapshots.model(s).table!.columns.placed == placed)
+    }
+}

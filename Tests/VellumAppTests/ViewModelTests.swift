@@ -64,8 +64,9 @@ import VellumTerminal
         state.columnTypes = [.string, .integer64]
         state.rowCount = 2
         let layout = Layout(size: TerminalSize(rows: 24, columns: 80))
-        let table = TableView(entityName: "Book", rowCount: 2, effectiveSort: VellumStore.QuerySortDescriptor("title"), lines: [.row(0), .row(1)],
+        var table = TableView(entityName: "Book", rowCount: 2, effectiveSort: VellumStore.QuerySortDescriptor("title"), lines: [.row(0), .row(1)],
                               rows: [.init(index: 0, cells: ["Dune", "412"], flashing: false), .init(index: 1, cells: ["Emma", "474"], flashing: true)])
+        table.columns = ColumnPlacement.place(state, in: layout.table, headers: state.columnNames, cells: table.rows.map(\.cells))
         let detail = DetailView(title: "Book p1", fields: [.init(name: "title", value: "Dune", isRelationship: false),
                                                           .init(name: "author", value: "[3 Author]", isRelationship: true)])
         let model = ViewModel(state: state, layout: layout, fileName: "books.sqlite", entityCounts: [2], pendingWrites: 1,

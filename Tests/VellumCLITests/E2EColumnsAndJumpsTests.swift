@@ -53,6 +53,38 @@ struct E2EColumnsAndJumpsTests {
         #expect(store.sql("SELECT count(*) FROM sqlite_master WHERE sql LIKE '%hidden%'") == "0")
     }
 
+    /// Resize with the mouse: the gap after `name`'s title pressed and let go 6 cells to the
+    /// right (X10 reports, as a terminal sends them); the width is kept for the next run.
+    @Test(arguments: sizes)
+    func aHeaderEdgeDraggedWithTheMouseResizesTheColumnForTheNextRunToo(width: Int, height: Int) throws {
+        let store = try E2EStore()
+        let state = TempDir()
+        let transactions = "SELECT count(*) FROM _vellum_transactions"
+        let before = store.sql(transactions)
+        let command = "XDG_STATE_HOME='\(state.url.path)' " + store.command
+        func mouse(_ button: Int, x: Int, y: Int) -> String {
+            "\u{1B}[M" + String([32 + button, 33 + x, 33 + y].map { Character(Unicode.Scalar(UInt8($0))) })
+        }
+        var moved = -1
+        do {
+            let t = Tmux.browser(command, entity: "Product", width: width, height: height)
+            defer { t.kill() }
+            #expect(t.wait { _ in position("price", header(t)) > 0 }, "\(t.screen)")
+            let price = position("price", header(t))
+            t.type(mouse(0, x: price - 1, y: 0))       // pressed on the gap after name
+            t.type(mouse(3, x: price + 5, y: 0))       // let go 6 cells to the right
+            #expect(t.wait { _ in position("price", header(t)) == price + 6 }, "\(t.screen)")
+            #expect(t.wait(for: "wide (< and >"), "\(t.screen)")
+            moved = position("price", header(t))
+            t.keys("q")
+            #expect(t.wait { _ in !t.alive })
+        }
+        let t = Tmux.browser(command, entity: "Product", width: width, height: height)
+        defer { t.kill() }
+        #expect(t.wait { _ in position("price", header(t)) == moved }, "the next run keeps the width: \(t.screen)")
+        #expect(store.sql(transactions) == before, "nothing is written to the store")
+    }
+
     @Test(arguments: sizes)
     func jumpToARowAndBackAndForward(width: Int, height: Int) throws {
         let store = try E2EStore()

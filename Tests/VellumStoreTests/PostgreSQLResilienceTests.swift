@@ -21,6 +21,15 @@ import Testing
         }
     }
 
+    /// Waits until the server shows `statement` running on `pid` (a statement waiting in
+    /// `pg_sleep` shows a wait event only while asleep, and the first poll may come before).
+    static func waitUntilRunning(_ url: URL, pid: Int32, statement: String) async throws -> Bool {
+        let observer = Handed(try PGConnection(url: url.absoluteString))
+        return await waitUntil(timeout: 120) {
+            (try? observer.value.scalar("SELECT query FROM pg_stat_activity WHERE pid = $1 AND state = 'active'", [.integer(Int64(pid))])) == .string(statement)
+        }
+    }
+
     @Test func aSaveThatLosesADeadlockIsRunAgainAndSucceeds() async throws {
         let url = try PostgreSQLStoreTests.newStoreURL()
         let container = try PersistentContainer(model: Fixtures.shopModel(), storeURL: url)
@@ -133,12 +142,18 @@ import Testing
         let interrupter = ctx.queryInterrupter
         let pid = (ctx.connection.remote as! PGEngine).connection.backendPID
         let connection = Handed(ctx.connection)
-        let query = Task.detached { () -> String in
-            do { _ = try connection.value.rows("SELECT pg_sleep(120)"); return "finished" } catch { return "\(error)" }
+        // A thread of its own, not a task: under a loaded suite the cooperative pool's two
+        // threads can be busy for longer than the test waits, and the query would never start.
+        let outcome = Locked<String?>(nil)
+        Thread.detachNewThread {
+            let result: String
+            do { _ = try connection.value.rows("SELECT pg_sleep(120)"); result = "finished" } catch { result = "\(error)" }
+            outcome.withLock { $0 = result }
         }
-        #expect(try await Self.waitUntilBlocked(url, pid: pid, waitEvent: "Timeout"))
+        #expect(try await Self.waitUntilRunning(url, pid: pid, statement: "SELECT pg_sleep(120)"))
         interrupter.interrupt()
-        #expect(await query.value == "the query was cancelled")
+        #expect(await waitUntil(timeout: 60) { outcome.withLock { $0 } != nil })
+        #expect(outcome.withLock { $0 } == "the query was cancelled")
         #expect(try ctx.count(FetchRequest(entityName: "Tag")) == 0)
     }
 }

@@ -107,7 +107,8 @@ import Testing
 
     @Test func mouseSGR() {
         #expect(decode("\u{1B}[<0;10;5M") == [.mouse(MouseEvent(.click, x: 9, y: 4))])
-        #expect(decode("\u{1B}[<0;10;5m") == [])  // release ignored
+        #expect(decode("\u{1B}[<0;10;5m") == [.mouse(MouseEvent(.release, x: 9, y: 4))])
+        #expect(decode("\u{1B}[<32;11;5M") == [])  // motion while pressed is dropped
         #expect(decode("\u{1B}[<64;3;4M\u{1B}[<65;3;4M")
                 == [.mouse(MouseEvent(.wheelUp, x: 2, y: 3)), .mouse(MouseEvent(.wheelDown, x: 2, y: 3))])
     }
@@ -116,5 +117,7 @@ import Testing
         let bytes: [UInt8] = [0x1B, UInt8(ascii: "["), UInt8(ascii: "M"), 32, 33 + 7, 33 + 2]
         var decoder = KeyDecoder()
         #expect(decoder.feed(bytes) == [.mouse(MouseEvent(.click, x: 7, y: 2))])
+        // X10 has no release per button: button code 3 is "released".
+        #expect(decoder.feed([0x1B, UInt8(ascii: "["), UInt8(ascii: "M"), 32 + 3, 33 + 12, 33 + 2]) == [.mouse(MouseEvent(.release, x: 12, y: 2))])
     }
 }

@@ -62,6 +62,7 @@ int ccurses_get_wch(uint32_t *ch);
 // --- Mouse -----------------------------------------------------------------
 uint32_t ccurses_button1_pressed(void);
 uint32_t ccurses_button1_clicked(void);
+uint32_t ccurses_button1_released(void);
 uint32_t ccurses_button4_pressed(void);
 uint32_t ccurses_button5_pressed(void);
 /// Enables click + wheel reporting; returns the mask actually granted.
