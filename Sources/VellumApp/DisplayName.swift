@@ -41,7 +41,14 @@ enum DisplayName {
     /// The attribute a list of `entity` sorts by to follow its display names: the
     /// chosen key when it is one of its attributes, else the first name-like one.
     static func sortKey(of entity: Entity, chosen: String?) -> String? {
-        if let chosen, entity.attribute(named: chosen) != nil { return chosen }
-        return nameLikeKeys(of: entity).first
+        sortKey(chosen: chosen, among: entity.attributes.filter { !$0.isTransient }.map(\.name),
+                otherwise: nameLikeKeys(of: entity).first)
+    }
+
+    /// The one rule, for callers that keep the entity's names (`RelationshipColumn`):
+    /// the chosen key when it is one of `attributes`, else the name-like default.
+    static func sortKey(chosen: String?, among attributes: [String], otherwise fallback: String?) -> String? {
+        if let chosen, attributes.contains(chosen) { return chosen }
+        return fallback
     }
 }

@@ -71,7 +71,7 @@ extension EffectRunner {
             for (key, target) in targets {
                 guard let target else { continue }
                 do { try object.setToOne(key, try ctx.existingObject(with: target)) } catch StoreError.objectNotFound {
-                    throw PickedRecordGone(key: key)
+                    throw RecordDeletedMeanwhile.picked(for: key)
                 }
             }
             return object.objectID
@@ -88,7 +88,7 @@ extension EffectRunner {
     /// The field a failed save names, to put the cursor there.
     static func field(named error: Error) -> String? {
         switch error {
-        case let gone as PickedRecordGone: return gone.key
+        case let gone as RecordDeletedMeanwhile: return gone.field
         case StoreError.validation(let f): return f.key
         case StoreError.multipleValidation(let fs): return fs.first?.key
         case StoreError.conflicts(let cs):
@@ -97,10 +97,4 @@ extension EffectRunner {
         default: return nil
         }
     }
-}
-
-/// The record picked for a to-one was deleted by another writer before the save.
-struct PickedRecordGone: Error, CustomStringConvertible {
-    let key: String
-    var description: String { "the \(key) picked was deleted meanwhile: pick another" }
 }

@@ -37,7 +37,7 @@ extension EffectRunner {
         let what = [added.isEmpty ? nil : "added \(added.count)", removed.isEmpty ? nil : "removed \(removed.count)"].compactMap { $0 }
         write("set \(target.key)", success: "\(target.key): \(what.joined(separator: ", "))", { ctx in
             let o: ManagedObject
-            do { o = try ctx.existingObject(with: target.id) } catch StoreError.objectNotFound { throw RecordGone(entity: target.id.entityName) }
+            do { o = try ctx.existingObject(with: target.id) } catch StoreError.objectNotFound { throw RecordDeletedMeanwhile.changed(target.id.entityName) }
             let now = Set(try o.toMany(target.key).map(\.objectID))
             for id in removed where now.contains(id) { try o.remove(try ctx.existingObject(with: id), from: target.key) }
             for id in added where !now.contains(id) {
@@ -50,10 +50,4 @@ extension EffectRunner {
             send(.store(.saveFailed("\(target.key) not saved (\(what.joined(separator: ", "))): \(describe(error))")))
         })
     }
-}
-
-/// The record whose to-many was being changed was deleted by another writer.
-struct RecordGone: Error, CustomStringConvertible {
-    let entity: String
-    var description: String { "this \(entity) was deleted by another writer" }
 }

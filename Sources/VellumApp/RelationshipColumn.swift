@@ -49,7 +49,7 @@ extension AppState {
     public func sortKeyPath(ofColumn name: String) -> [String]? {
         guard let r = relationshipColumns[name] else { return [name] }
         if r.isToMany { return [name, "@count"] }
-        let chosen = displayKey(of: r.destination).flatMap { r.destinationAttributes.contains($0) ? $0 : nil }
-        return (chosen ?? r.defaultDisplayKey).map { [name, $0] }
+        let key = DisplayName.sortKey(chosen: displayKey(of: r.destination), among: r.destinationAttributes, otherwise: r.defaultDisplayKey)
+        return key.map { [name, $0] }
     }
 }

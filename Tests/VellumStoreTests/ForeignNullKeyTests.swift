@@ -44,3 +44,28 @@ import Testing
         #expect(try sqliteScalar(path, "SELECT count(*) FROM \(table)") == "2")
     }
 }
+
+/// Issue 13, the guard behind every write by key (`SaveWriter.checkOneRow`): a key that
+/// matches two rows — here another program gave a row's `INT` key the very digest a
+/// NULL-keyed row is known by — would have one delete remove both, so the save is
+/// refused naming the table and the count, and nothing is written. (An update by such a
+/// key is stopped before: the version check reads the other row, or, overwriting, the
+/// key is seen to change.)
+@Suite(.serialized) struct ForeignSharedKeyWriteTests {
+    @Test func aDeleteWhoseKeyMatchesTwoRowsIsRefusedAndNothingIsWritten() throws {
+        let dir = TempDir()
+        let (store, path) = try ForeignGeneratedTests.make(dir, "CREATE TABLE num (n INT PRIMARY KEY, label TEXT); INSERT INTO num VALUES (NULL, 'nil one');")
+        let c = try ManagedObjectContext(store: store)
+        // Overwriting: the version check, which reads one of the two rows, lets the delete go
+        // on to the statement, where the guard stops it.
+        c.mergePolicy = .overwrite
+        let row = try #require(try c.fetch(FetchRequest(entityName: "num")).first)
+        let digest = try #require(row.objectID.primaryKey)
+        _ = try sqliteScalar(path, "INSERT INTO num VALUES (\(digest), 'twin')")
+        let rows = "SELECT group_concat(quote(n) || ':' || label, '|') FROM (SELECT * FROM num ORDER BY rowid)"
+        let before = try sqliteScalar(path, rows)
+        try c.delete(row)
+        #expect { try c.save() } throws: { "\($0)".contains("deleting one row of num would have deleted 2: they share its key, so nothing was written") }
+        #expect(try sqliteScalar(path, rows) == before)
+    }
+}

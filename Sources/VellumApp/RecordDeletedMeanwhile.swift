@@ -1,0 +1,15 @@
+/// A record a write needs was deleted by another writer before the save: the record whose
+/// to-many was being changed, or the one picked for a form's to-one.
+struct RecordDeletedMeanwhile: Error, CustomStringConvertible {
+    /// The form field that picked it (the cursor goes back there), for a pick.
+    let field: String?
+    let description: String
+
+    static func picked(for key: String) -> Self {
+        Self(field: key, description: "the \(key) picked was deleted meanwhile: pick another")
+    }
+
+    static func changed(_ entity: String) -> Self {
+        Self(field: nil, description: "this \(entity) was deleted by another writer")
+    }
+}
