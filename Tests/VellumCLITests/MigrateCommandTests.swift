@@ -88,26 +88,37 @@ struct MigrateCommandTests {
     }
 
     /// SIGKILL at random moments of `vellum migrate`: the store always opens as the old
-    /// version or the new one with all its rows, never a mix.
-    @Test func killedAtRandomMomentsLeavesOldOrNew() async throws {
+    /// version or the new one with all its rows, never a mix. With a backup (the default),
+    /// a file under the backup's name is always a whole copy of the old store: the copy is
+    /// written under a temporary name and linked into place only when complete.
+    @Test(arguments: [false, true])
+    func killedAtRandomMomentsLeavesOldOrNew(backup: Bool) async throws {
         let dir = TempDir()
         let people = 30_000
         let (store, model) = try Self.makeStore(dir, people: people)
         let oldHash = try Self.oldModel().versionHash, newHash = try Self.newModel().versionHash
         let pristine = dir.path("pristine.sqlite")
         try FileManager.default.copyItem(atPath: store, toPath: pristine)
+        let arguments = ["migrate", store, "--model", model] + (backup ? [] : ["--no-backup"])
+        let backupName = "people.sqlite.before-" + oldHash
+        func removeBackups() throws {
+            for name in try FileManager.default.contentsOfDirectory(atPath: dir.url.path) where name.hasPrefix(backupName) {
+                try FileManager.default.removeItem(atPath: dir.path(name))
+            }
+        }
         // One full run, to spread the kills over its length.
         let start = Date()
-        #expect(try VellumBinary.run(["migrate", store, "--model", model, "--no-backup"]).status == 0)
+        #expect(try VellumBinary.run(arguments).status == 0)
         let length = max(0.05, Date().timeIntervalSince(start))
         var seen: [String: Int] = [:]
         var rng = SystemRandomNumberGenerator()
-        for round in 0..<12 {
+        for round in 0..<(backup ? 8 : 12) {
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: store + suffix) }
+            try removeBackups()
             try FileManager.default.copyItem(atPath: pristine, toPath: store)
-            let child = try ChildProcess(["migrate", store, "--model", model, "--no-backup"])
+            let child = try ChildProcess(arguments)
             // The moment is the point of the test: a random delay, not a wait for a condition.
-            usleep(UInt32(Double.random(in: 0..<length, using: &rng) * 1_000_000))
+            usleep(UInt32(Double.random(in: 0..<(length * 1.2), using: &rng) * 1_000_000))
             child.signal(SIGKILL)
             #expect(await child.waitForExit(timeout: 60), "round \(round)")
             let opened = try PersistentStore(url: URL(fileURLWithPath: store), model: nil, options: StoreOptions(createIfMissing: false))
@@ -123,12 +134,57 @@ struct MigrateCommandTests {
                 #expect(try sqliteScalar(store, "SELECT count(*) FROM Person_pets") == "\(people)")
                 #expect(try sqliteScalar(store, "SELECT count(*) FROM Person WHERE fullName = 'p' || (_pk - 1)") == "\(people)")
             }
+            // A backup that has its name is whole: the old version with every row.
+            if backup, FileManager.default.fileExists(atPath: dir.path(backupName)) {
+                let copy = try PersistentStore(url: URL(fileURLWithPath: dir.path(backupName)), model: nil,
+                                               options: StoreOptions(createIfMissing: false, readOnly: true))
+                #expect(copy.model.versionHash == oldHash, "round \(round)")
+                #expect(try sqliteScalar(dir.path(backupName), "SELECT count(*) FROM Person WHERE name = 'p' || (_pk - 1)") == "\(people)")
+                #expect(try sqliteScalar(dir.path(backupName), "PRAGMA integrity_check") == "ok")
+                seen["backup", default: 0] += 1
+            }
+            #expect(hash == oldHash || !backup || FileManager.default.fileExists(atPath: dir.path(backupName)),
+                    "a migrated store has its backup, round \(round)")
         }
         // Whatever the kills left, the migration completes.
-        let r = try VellumBinary.run(["migrate", store, "--model", model, "--no-backup"])
+        let r = try VellumBinary.run(arguments)
         #expect(r.status == 0, "\(r.stderr)")
         #expect(try sqliteScalar(store, "SELECT count(*) FROM Person_pets") == "\(people)")
         print("kill -9 rounds (run length \(length)s) left: \(seen)")
+    }
+
+    /// The progress line: a 30-wide bar, rows done of all, the rate so far and the time left.
+    @Test func theProgressLineShowsRowsRateAndTimeLeft() {
+        let line = MigrationProgressBar.line(MigrationProgress(rowsDone: 50_000, rowsTotal: 200_000, table: "Person"), elapsed: 2)
+        #expect(line == "[#######-----------------------] 50000/200000 rows  25000 rows/s  ETA 6s")
+        let done = MigrationProgressBar.line(MigrationProgress(rowsDone: 200_000, rowsTotal: 200_000, table: "Person"), elapsed: 4)
+        #expect(done == "[##############################] 200000/200000 rows  50000 rows/s  ETA 0s")
+    }
+
+    /// A migration that copies 100,000 rows or more shows its progress on stderr, on one
+    /// line rewritten in place, ending with every row done; smaller ones show none.
+    @Test func aLargeMigrationShowsItsProgressOnStderr() throws {
+        let dir = TempDir()
+        let (store, model) = try Self.makeStore(dir, people: 1)
+        let people = 120_000
+        // Rows made by SQL (fast), as the store's own would be.
+        _ = try sqliteScalar(store, """
+            WITH RECURSIVE n(i) AS (SELECT 2 UNION ALL SELECT i + 1 FROM n WHERE i < \(people)) \
+            INSERT INTO Person (_pk, _entity, _version, name, age) \
+            SELECT i, (SELECT _entity FROM Person), 1, 'p' || (i - 1), (i - 1) % 100 FROM n
+            """)
+        let r = try VellumBinary.run(["migrate", store, "--model", model, "--no-backup"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let updates = r.stderr.split(separator: "\r").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { $0.hasPrefix("[") }
+        let last = try #require(updates.last, "no progress on stderr: \(r.stderr)")
+        let counts = try #require(last.firstMatch(of: /^\[#{30}\] (\d+)\/(\d+) rows  \d+ rows\/s  ETA 0s$/), "\(last)")
+        #expect(counts.1 == counts.2 && Int(counts.2)! >= people, "\(last)")
+        #expect(try sqliteScalar(store, "SELECT count(*) FROM Person WHERE fullName = 'p' || (_pk - 1)") == "\(people)")
+        // A small store's migration says nothing of progress.
+        let small = TempDir()
+        let (smallStore, smallModel) = try Self.makeStore(small, people: 10)
+        let quiet = try VellumBinary.run(["migrate", smallStore, "--model", smallModel, "--no-backup"])
+        #expect(quiet.status == 0 && !quiet.stderr.contains("rows/s"), "\(quiet.stderr)")
     }
 
     /// A writer process with the store open while another migrates it stops with a clear

@@ -5,6 +5,12 @@ public struct MigrationProgress: Sendable {
     public var rowsDone: Int
     public var rowsTotal: Int
     public var table: String
+
+    public init(rowsDone: Int, rowsTotal: Int, table: String) {
+        self.rowsDone = rowsDone
+        self.rowsTotal = rowsTotal
+        self.table = table
+    }
 }
 
 /// The schema step of a migration, inside the caller's transaction on a connection
