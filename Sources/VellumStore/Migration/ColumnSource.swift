@@ -32,6 +32,11 @@ struct ColumnSources {
     let correspondence: ModelCorrespondence
     let oldLayout: any StoreLayout
     let newLayout: any StoreLayout
+    /// New keys for rows whose keys are taken where they go (none on PostgreSQL, which refuses).
+    var shifts = KeyShifts()
+
+    /// The old root table of `entity`'s rows (what a reference to one of them points into).
+    private func oldTable(of entity: String) -> String { oldLayout.mapping(for: entity)?.table ?? entity }
 
     /// The copies filling a new root table, one per new entity of its hierarchy with an old counterpart.
     func copies(intoRoot root: Entity) -> [EntityCopy] {
@@ -86,13 +91,15 @@ struct ColumnSources {
         guard let or = correspondence.oldRelationship(entity: entity, relationship: r.name),
               let oi = old.relationshipIndexByName[or.name] else { return .null }
         let pk = quoteIdentifier(oldLayout.primaryKeyColumn)
+        let target = oldTable(of: or.destination)
         switch om.relationshipStorage[oi] {
         case .foreignKey(let column):
-            return .column(column)
+            let shifted = shifts.shifted("s.\(quoteIdentifier(column))", oldTable: target)
+            return shifts.offset(of: target) == 0 ? .column(column) : .expression(shifted)
         case .inverseForeignKey(let table, let column, _):
-            return .expression("(SELECT d.\(pk) FROM \(quoteIdentifier(table)) d WHERE d.\(quoteIdentifier(column)) = s.\(pk) ORDER BY d.\(pk)\(oldLayout.dialect.limitOffset(limit: 1, offset: nil)))")
-        case .joinTable(let table, let source, let target, _):
-            return .expression("(SELECT j.\(quoteIdentifier(target)) FROM \(quoteIdentifier(table)) j WHERE j.\(quoteIdentifier(source)) = s.\(pk) ORDER BY 1\(oldLayout.dialect.limitOffset(limit: 1, offset: nil)))")
+            return .expression(shifts.shifted("(SELECT d.\(pk) FROM \(quoteIdentifier(table)) d WHERE d.\(quoteIdentifier(column)) = s.\(pk) ORDER BY d.\(pk)\(oldLayout.dialect.limitOffset(limit: 1, offset: nil)))", oldTable: target))
+        case .joinTable(let table, let source, let targetColumn, _):
+            return .expression(shifts.shifted("(SELECT j.\(quoteIdentifier(targetColumn)) FROM \(quoteIdentifier(table)) j WHERE j.\(quoteIdentifier(source)) = s.\(pk) ORDER BY 1\(oldLayout.dialect.limitOffset(limit: 1, offset: nil)))", oldTable: target))
         }
     }
 
@@ -116,18 +123,23 @@ struct ColumnSources {
             return out
         }
         let pk = quoteIdentifier(oldLayout.primaryKeyColumn)
+        // The keys on each side, as migrated: the source's rows are in its old table, the targets' in theirs.
+        func keys(_ source: String, _ target: String) -> String {
+            shifts.shifted(source, oldTable: om.table) + ", " + shifts.shifted(target, oldTable: oldTable(of: or.destination))
+        }
+        let shifted = shifts.offset(of: om.table) != 0 || shifts.offset(of: oldTable(of: or.destination)) != 0
         switch om.relationshipStorage[oi] {
         case .joinTable(let table, let source, let target, let own):
-            let select = "SELECT j.\(quoteIdentifier(source)), j.\(quoteIdentifier(target))\(positions("j", own: own, inverse: oldInversePosition)) FROM \(quoteIdentifier(table)) j"
-            let same = table == join.table && source == join.sourceColumn && own == newPosition && oldInversePosition == newInversePosition
+            let select = "SELECT \(keys("j.\(quoteIdentifier(source))", "j.\(quoteIdentifier(target))"))\(positions("j", own: own, inverse: oldInversePosition)) FROM \(quoteIdentifier(table)) j"
+            let same = !shifted && table == join.table && source == join.sourceColumn && own == newPosition && oldInversePosition == newInversePosition
             return (columns, select, same)
         case .inverseForeignKey(let table, let column, let own):
             let c = quoteIdentifier(column)
-            return (columns, "SELECT d.\(c), d.\(pk)\(positions("d", own: own, inverse: nil)) FROM \(quoteIdentifier(table)) d WHERE d.\(c) IS NOT NULL", false)
+            return (columns, "SELECT \(keys("d.\(c)", "d.\(pk)"))\(positions("d", own: own, inverse: nil)) FROM \(quoteIdentifier(table)) d WHERE d.\(c) IS NOT NULL", false)
         case .foreignKey(let column):
             let c = quoteIdentifier(column)
             let kinds = o.hierarchyNames.map { "'\($0.replacingOccurrences(of: "'", with: "''"))'" }.joined(separator: ", ")
-            return (columns, "SELECT s.\(pk), s.\(c)\(positions("s", own: nil, inverse: nil)) FROM \(quoteIdentifier(om.table)) s WHERE s.\(c) IS NOT NULL AND s.\(quoteIdentifier(oldLayout.entityColumn)) IN (\(kinds))", false)
+            return (columns, "SELECT \(keys("s.\(pk)", "s.\(c)"))\(positions("s", own: nil, inverse: nil)) FROM \(quoteIdentifier(om.table)) s WHERE s.\(c) IS NOT NULL AND s.\(quoteIdentifier(oldLayout.entityColumn)) IN (\(kinds))", false)
         }
     }
 

@@ -25,7 +25,9 @@ struct MigrationDesign {
         newLayout = layout(new)
         oldSchema = try SchemaSnapshot.read(connection)
         newSchema = try SchemaSnapshot.of(newLayout)
-        sources = ColumnSources(correspondence: correspondence, oldLayout: oldLayout, newLayout: newLayout)
+        var sources = ColumnSources(correspondence: correspondence, oldLayout: oldLayout, newLayout: newLayout)
+        sources.shifts = try KeyShifts.compute(correspondence, oldLayout: oldLayout, connection: connection)
+        self.sources = sources
         for root in new.rootEntities {
             let copies = sources.copies(intoRoot: root)
             self.copies[root.name] = copies

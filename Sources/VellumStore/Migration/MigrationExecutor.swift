@@ -111,7 +111,8 @@ struct MigrationExecutor {
         let dialect = design.oldLayout.dialect
         func p(_ n: Int) -> String { dialect.placeholder(n) }
         var values: [Value] = [.string(copy.newEntity)]
-        var selects = ["s.\(oldPK)", p(1), "s.\(version)"]
+        let shifts = design.sources.shifts
+        var selects = [shifts.shifted("s.\(oldPK)", oldTable: copy.oldTable), p(1), "s.\(version)"]
         for (_, source) in copy.columns {
             switch source {
             case .column(let old): selects.append("s.\(quoteIdentifier(old))")
@@ -146,7 +147,7 @@ struct MigrationExecutor {
             try read.bind([.string(copy.oldEntity)])
             let write = "UPDATE \(quoteIdentifier(Self.stagingPrefix + table)) SET \(quoteIdentifier(column)) = ? WHERE \(pk) = ?"
             while try read.step() {
-                let key = read.int64(0)
+                let key = read.int64(0) + shifts.offset(of: copy.oldTable)
                 guard let converted = TypeChange.convert(read.value(at: 1, as: from), to: to) else {
                     throw .invalidOperation("\(copy.newEntity) \(key): the value of \(column) does not fit \(to.rawValue); nothing was changed")
                 }
@@ -184,7 +185,7 @@ struct MigrationExecutor {
     private func restoreSequences(_ old: [String: Int64], rebuilt: [String]) throws(StoreError) {
         for table in rebuilt {
             let sources = Set((design.copies[table] ?? []).map(\.oldTable)).union([table])
-            let seq = sources.compactMap { old[$0] }.max() ?? 0
+            let seq = sources.compactMap { source in old[source].map { $0 + design.sources.shifts.offset(of: source) } }.max() ?? 0
             guard seq > 0 else { continue }
             try c.run("UPDATE sqlite_sequence SET seq = max(seq, ?) WHERE name = ?", [.integer(seq), .string(table)])
             if c.changes == 0 { try c.run("INSERT INTO sqlite_sequence (name, seq) VALUES (?, ?)", [.string(table), .integer(seq)]) }

@@ -44,6 +44,11 @@ enum MigrationPlanner {
             guard tables.count > 1 else { continue }
             let main = copies[0].oldTable
             for (table, moved) in tables where table != main {
+                if let note = d.sources.shifts.notes[table] {
+                    let change = "\(note.rows) row\(note.rows == 1 ? "" : "s") get new keys (key + \(note.offset)): their keys are taken in \(note.into); their object IDs change"
+                    if let i = steps.firstIndex(where: { $0.entity == moved[0].newEntity }) { steps[i].changes.append(change) }
+                    continue
+                }
                 let kinds = moved.map { EntityProbe.literal($0.oldEntity) }.joined(separator: ", ")
                 let others = tables[main]!.map { EntityProbe.literal($0.oldEntity) }.joined(separator: ", ")
                 let sql = "SELECT s.\(pk) FROM \(quoteIdentifier(table)) s WHERE s.\(kind) IN (\(kinds)) AND s.\(pk) IN (SELECT \(pk) FROM \(quoteIdentifier(main)) WHERE \(kind) IN (\(others)))"

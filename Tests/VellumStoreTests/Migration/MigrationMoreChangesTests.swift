@@ -174,16 +174,86 @@ import Testing
         #expect(try sqliteScalar(store.path, "SELECT count(*) FROM sqlite_master WHERE name = 'Note'") == "0")
     }
 
-    /// Two rows of one hierarchy cannot share a key: the plan names the keys and nothing changes.
-    @Test func entityMovedIntoAHierarchyWhoseKeysAreTakenIsRefusedNamingThem() throws {
-        let store = try MigrationTestStore(try Self.noteApart()) { ctx in
+    /// Two rows of one hierarchy cannot share a key: an entity moved into a hierarchy whose
+    /// table already uses its keys gets new ones, past every key that table handed out (as
+    /// Core Data re-keys); the plan says so and that their object IDs change. Issue #15,
+    /// "moved in or out of a hierarchy" (refused before whenever both tables had rows).
+    @Test func entityMovedIntoAHierarchyWhoseKeysAreTakenGetsNewKeys() throws {
+        let old = try Self.noteApart()
+        let store = try MigrationTestStore(old) { ctx in
             _ = try ctx.insert("Task", values: ["title": .string("write"), "done": .bool(true)])
             try Self.fillNotes(ctx)
         }
-        let bytes = try store.bytes()
-        let text = try #require(refusal { try store.migrate(to: try E.base.build()) })
-        #expect(text.contains("Note: keys distinct from Item's rows (moved into its hierarchy): 1 row do not comply (keys 1)"), "\(text)")
-        #expect(try store.bytes() == bytes)
+        let tasks = try store.rows("Task", model: old), notes = try store.rows("Note", model: old)
+        #expect(Set(notes.keys) == [1, 2] && Set(tasks.keys) == [1])
+        let new = try E.base.build()
+        let plan = try StoreMigrator.plan(storeAt: store.url, to: new)
+        #expect(plan.canRun, "\(plan.description)")
+        #expect(plan.description.contains("2 rows get new keys (key + 1): their keys are taken in Item; their object IDs change"), "\(plan.description)")
+        try store.migrate(to: new)
+        #expect(try store.rows("Task", model: new) == tasks, "the rows already there keep their keys")
+        let moved = try store.rows("Note", model: new)
+        #expect(moved == Dictionary(uniqueKeysWithValues: notes.map { ($0.key + 1, $0.value) }))
+        // The table's key sequence continues past the new keys: the next object takes 4.
+        let ctx = try ManagedObjectContext(store: try PersistentStore(url: store.url, model: new))
+        let next = try ctx.insert("Task", values: ["title": .string("next"), "done": .bool(false)])
+        try ctx.save()
+        #expect(MigrationTestStore.key(next.objectID) == 4)
+        #expect(try sqliteScalar(store.path, "PRAGMA integrity_check") == "ok")
+    }
+
+    /// Re-keyed rows keep every link: to-ones pointing at them, their own to-ones, a
+    /// many-to-many's join rows and a self-reference all follow the new keys.
+    @Test func reKeyedRowsKeepEveryRelationship() throws {
+        func model(noteParent: String?) throws -> ManagedObjectModel {
+            try ModelBuilder()
+                .entity("Item", abstract: true) { $0.attribute("title", .string) }
+                .entity("Task", parent: "Item") { $0.attribute("done", .boolean) }
+                .entity("Note", parent: noteParent) {
+                    if noteParent == nil { $0.attribute("title", .string) }
+                    $0.attribute("body", .string)
+                    $0.toMany("comments", "Comment", inverse: "note")
+                    $0.toMany("tags", "Tag", inverse: "notes")
+                    $0.toOne("previous", "Note", inverse: "following")
+                    $0.toMany("following", "Note", inverse: "previous")
+                }
+                .entity("Comment") { $0.attribute("text", .string); $0.toOne("note", "Note", inverse: "comments") }
+                .entity("Tag") { $0.attribute("label", .string); $0.toMany("notes", "Note", inverse: "tags") }
+                .build()
+        }
+        let old = try model(noteParent: nil), new = try model(noteParent: "Item")
+        let store = try MigrationTestStore(old) { ctx in
+            for t in ["a", "b", "c"] { _ = try ctx.insert("Task", values: ["title": .string(t), "done": .bool(false)]) }
+            let red = try ctx.insert("Tag", values: ["label": .string("red")])
+            let blue = try ctx.insert("Tag", values: ["label": .string("blue")])
+            var previous: ManagedObject?
+            for (i, title) in ["one", "two", "three"].enumerated() {
+                let note = try ctx.insert("Note", values: ["title": .string(title), "body": .string("b\(i)")])
+                try note.setToOne("previous", previous)
+                try note.setToMany("tags", i == 1 ? [red, blue] : [red])
+                for n in 0..<(i + 1) { try ctx.insert("Comment", values: ["text": .string("\(title)-\(n)")]).setToOne("note", note) }
+                previous = note
+            }
+        }
+        func links(_ m: ManagedObjectModel) throws -> [String: String] {
+            let ctx = try ManagedObjectContext(store: try PersistentStore(url: store.url, model: m))
+            var out: [String: String] = [:]
+            for note in try ctx.fetch("Note") {
+                let title = try note.value(forKey: "title").stringValue ?? "?"
+                let comments = try note.toMany("comments").map { try $0.value(forKey: "text").stringValue ?? "" }.sorted()
+                let tags = try note.toMany("tags").map { try $0.value(forKey: "label").stringValue ?? "" }.sorted()
+                let previous = try note.toOne("previous").map { try $0.value(forKey: "title").stringValue ?? "" } ?? "-"
+                out[title] = "\(comments) \(tags) after \(previous)"
+            }
+            return out
+        }
+        let before = try links(old)
+        #expect(before.count == 3)
+        let plan = try store.migrate(to: new).plan
+        #expect(plan.description.contains("3 rows get new keys (key + 3)"), "\(plan.description)")
+        #expect(try links(new) == before)
+        #expect(try sqliteScalar(store.path, "SELECT group_concat(_pk) FROM (SELECT _pk FROM Item WHERE _entity = 'Note' ORDER BY _pk)") == "4,5,6")
+        #expect(try sqliteScalar(store.path, "PRAGMA foreign_key_check") == "")
     }
 
     @Test func anEntityMadeAbstractWhileItHasObjectsIsRefused() throws {
