@@ -190,6 +190,13 @@ public final class Statement {
         return Data(bytes: p, count: n)
     }
 
+    /// A value's bytes (blob first, then its size, as SQLite's documentation orders the calls).
+    private static func blob(_ v: OpaquePointer) -> Data {
+        guard let p = sqlite3_value_blob(v) else { return Data() }
+        let n = Int(sqlite3_value_bytes(v))
+        return n > 0 ? Data(bytes: p, count: n) : Data()
+    }
+
     /// The column's value by its SQLite storage class.
     public func value(at i: Int) -> Value {
         if let remote { return remote.value(at: i) }
@@ -236,12 +243,15 @@ public final class Statement {
             if storage == SQLITE_TEXT, let d = Decimal(string: string(i)) { return .decimal(d) }
             return Value.lenient(value(at: i), as: type)
         case .binary:
-            return .data(data(i))
+            return .data(Self.blob(v))
         case .uuid:
-            let d = data(i)
-            if d.count == 16 { return .uuid(UUID(uuid: d.withUnsafeBytes { $0.loadUnaligned(as: uuid_t.self) })) }
+            // Read in place: a 16-byte `Data` made only to be read is a heap allocation and
+            // its release per row (≈ 1,600 instructions of `coredata-fetch-100k`'s UUIDs).
+            if storage == SQLITE_BLOB, let p = sqlite3_value_blob(v), sqlite3_value_bytes(v) == 16 {
+                return .uuid(UUID(uuid: UnsafeRawPointer(p).loadUnaligned(as: uuid_t.self)))
+            }
             if storage == SQLITE_TEXT, let u = UUID(uuidString: string(i)) { return .uuid(u) }
-            return .data(d)
+            return .data(Self.blob(v))
         case .uri:
             return URL(string: string(i)).map(Value.uri) ?? .string(string(i))
         case .undefined:
