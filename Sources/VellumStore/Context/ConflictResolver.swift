@@ -78,6 +78,8 @@ struct ConflictResolver {
     /// store is asked, the rows holding them (key, version; in the order the store gave).
     private struct UniquenessCheck {
         let object: ManagedObject
+        /// Which of the save's `ConstraintGroup`s it belongs to.
+        let group: Int
         let constraint: [String]
         let indices: [Int]
         let values: [Value]
@@ -86,11 +88,33 @@ struct ConflictResolver {
         var storedRows: [(key: Int64, version: Int64?)] = []
     }
 
-    /// The in-memory claim of a constraint's values in this save: root entity, constraint, values.
+    /// The in-memory claim of a constraint's values in this save: the constraint of a root
+    /// entity (by its group number) and the values.
     private struct ClaimKey: Hashable {
-        let root: String
-        let constraint: [String]
+        let group: Int
         let values: [Value]
+    }
+
+    /// One constraint of one entity, looked up once per save rather than once per object:
+    /// its attribute indices, the group its claims share (the root's constraint over the same
+    /// names) and, for the store query, the table and columns.
+    private struct ConstraintGroup {
+        let indices: [Int]
+        let group: Int
+        let table: String
+        let columns: [String]
+    }
+
+    /// The groups of `entity`'s constraints, numbering new (root, constraint) pairs in `numbers`.
+    private func constraintGroups(of entity: Entity, numbers: inout [[String]: Int]) -> [ConstraintGroup] {
+        let m = context.store.layout.mapping(for: entity.name)!
+        return entity.uniquenessConstraints.map { constraint in
+            let indices = constraint.compactMap { entity.attributeIndexByName[$0] }
+            let name = [entity.rootName] + constraint
+            let group = numbers[name] ?? numbers.count
+            numbers[name] = group
+            return ConstraintGroup(indices: indices, group: group, table: m.table, columns: indices.map { m.attributeColumns[$0]! })
+        }
     }
 
     /// Checks every inserted and changed object against the others of the save (in memory) and
@@ -103,23 +127,33 @@ struct ConflictResolver {
         let deletedKeys = Set(deleted.compactMap { o in o.objectID.primaryKey.map { "\(o.objectID.rootName)#\($0)" } })
         var claimed: [ClaimKey: ManagedObject] = [:]
         var checks: [UniquenessCheck] = []
+        var groupsByEntity: [ObjectIdentifier: [ConstraintGroup]] = [:]
+        var numbers: [[String]: Int] = [:]
+        var groups: [Int: ConstraintGroup] = [:]
         for o in inserted + updated where !o.entity.uniquenessConstraints.isEmpty {
-            for constraint in o.entity.uniquenessConstraints {
-                let indices = constraint.compactMap { o.entity.attributeIndexByName[$0] }
+            let entityGroups = groupsByEntity[ObjectIdentifier(o.entity)] ?? {
+                let made = constraintGroups(of: o.entity, numbers: &numbers)
+                groupsByEntity[ObjectIdentifier(o.entity)] = made
+                for g in made where groups[g.group] == nil { groups[g.group] = g }
+                if claimed.isEmpty { claimed.reserveCapacity(inserted.count + updated.count) }
+                return made
+            }()
+            for (constraint, g) in zip(o.entity.uniquenessConstraints, entityGroups) {
+                let indices = g.indices
                 let values = indices.map { o.storedValue(at: $0) }  // not values[$0]: that copies the row
                 if values.contains(where: \.isNull) { continue }
                 if !o.isInserted, let committed = o.committed, indices.allSatisfy({ committed[$0] == o.storedValue(at: $0) }) { continue }
-                let claimKey = ClaimKey(root: o.entity.rootName, constraint: constraint, values: values)
+                let claimKey = ClaimKey(group: g.group, values: values)
                 if let other = claimed[claimKey], other !== o {
-                    checks.append(UniquenessCheck(object: o, constraint: constraint, indices: indices, values: values, claimedBy: other))
+                    checks.append(UniquenessCheck(object: o, group: g.group, constraint: constraint, indices: indices, values: values, claimedBy: other))
                     continue
                 }
                 claimed[claimKey] = o
-                checks.append(UniquenessCheck(object: o, constraint: constraint, indices: indices, values: values, claimedBy: nil))
+                checks.append(UniquenessCheck(object: o, group: g.group, constraint: constraint, indices: indices, values: values, claimedBy: nil))
             }
         }
         guard !checks.isEmpty else { return }
-        try findStoredRows(&checks, db: db)
+        try findStoredRows(&checks, groups: groups, db: db)
 
         let layout = context.store.layout
         var conflicts: [MergeConflict] = []
@@ -162,19 +196,27 @@ struct ConflictResolver {
     /// one-object query would match it (affinity and collation of the column on the left); a
     /// remote engine (PostgreSQL, whose untyped `VALUES` parameters would be text) is asked
     /// once per object, as before.
-    private func findStoredRows(_ checks: inout [UniquenessCheck], db: Connection) throws {
+    private func findStoredRows(_ checks: inout [UniquenessCheck], groups: [Int: ConstraintGroup], db: Connection) throws {
         let (layout, q) = (context.store.layout, context.store.layout.dialect)
-        var groups: [[String]: [Int]] = [:]  // [table] + columns → check positions, in save order
-        var order: [[String]] = []
+        // Table and columns → check positions, in save order (sub-entities of one root, whose
+        // groups differ only by entity, share a query).
+        var byGroup: [Int: [Int]] = [:]
+        var groupOrder: [Int] = []
         for (position, check) in checks.enumerated() where check.claimedBy == nil {
-            let m = layout.mapping(for: check.object.entity.name)!
-            let key = [m.table] + check.indices.map { m.attributeColumns[$0]! }
-            if groups[key] == nil { order.append(key) }
-            groups[key, default: []].append(position)
+            if byGroup[check.group] == nil { groupOrder.append(check.group) }
+            byGroup[check.group, default: []].append(position)
+        }
+        var byTarget: [[String]: [Int]] = [:]
+        var order: [[String]] = []
+        for group in groupOrder {
+            let g = groups[group]!
+            let key = [g.table] + g.columns
+            if byTarget[key] == nil { order.append(key) }
+            byTarget[key, default: []].append(contentsOf: byGroup[group]!)
         }
         for key in order {
             let table = key[0], columns = key.dropFirst().map { q.quote($0) }
-            let positions = groups[key]!
+            let positions = byTarget[key]!.sorted()
             if db.remote != nil {
                 for position in positions {
                     var sql = "SELECT \(layout.qualifiedKey()), \(layout.versionExpression(table: table, alias: nil)) FROM \(q.quote(table)) WHERE "
