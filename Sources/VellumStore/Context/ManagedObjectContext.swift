@@ -169,7 +169,7 @@ public final class ManagedObjectContext {
         let entity = try self.entity(entityName)
         return try insert(entity) { row in
             for (key, value) in values {
-                guard let i = entity.attributeIndexByName[key] else { throw StoreError.unknownKey(entity: entityName, key: key) }
+                guard let i = entity.attributeIndex(named: key) else { throw StoreError.unknownKey(entity: entityName, key: key) }
                 do { row[i] = try value.coerced(to: entity.attributes[i].type) } catch {
                     throw StoreError.validation(ValidationFailure(entity: entityName, key: key, reason: "\(error)"))
                 }
