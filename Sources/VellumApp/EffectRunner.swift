@@ -166,6 +166,7 @@ final class EffectRunner {
                                               sortDescriptors: state.sortDescriptors,
                                               basePredicate: base)
             source.onListChanged = { [weak self] in self?.listChangedByItself($0) }
+            source.onIndexed = { [weak self] in self?.listIndexed($0) }
             rows = source
         } catch let failure {
             rows = nil
@@ -177,7 +178,7 @@ final class EffectRunner {
                                   columnTypes: columns.map(\.type) + relationshipColumns.map(\.displayType),
                                   relationshipColumns: relationshipColumns,
                                   detailFieldCount: columns.count + entity.relationships.count,
-                                  rowCount: rows?.count ?? 0, cursorRow: select.map { rows?.index(of: $0) ?? 0 }, error: error,
+                                  rowCount: rows?.count ?? 0, cursorRow: select.map { (try? (rows as? ResultsRowSource)?.indexAmongAll(of: $0)) ?? rows?.index(of: $0) ?? 0 }, error: error,
                                   columnLayout: layout, otherColumnLayouts: layouts, cursorColumn: column)))
         syncSelection()
     }

@@ -37,6 +37,31 @@ extension ManagedObjectContext {
         }
     }
 
+    /// The first sort key's distinct values in the request's order, each with its number of
+    /// rows: the sections of a list grouped by it (a binary-ordered key), from one GROUP BY
+    /// pass that sorts only the distinct values, not the rows.
+    func countsByFirstSortKey(_ request: FetchRequest) throws -> [(value: Value, count: Int)] {
+        let entity = try self.entity(request.entityName)
+        let (compiledQuery, terms) = try QueryCompiler.compileWithSortTerms(
+            entity: entity, layout: store.layout, predicate: request.predicate,
+            sortDescriptors: request.sortDescriptors, variables: request.variables)
+        guard let first = terms.first, let descriptor = request.sortDescriptors.first else { return [] }
+        var query = compiledQuery
+        if !request.includesSubentities, !entity.subentityNames.isEmpty {
+            query.restrict(toEntity: entity.name)
+        }
+        let q = store.layout.dialect
+        let sql = "SELECT \(first.sql), count(*) FROM \(q.quote(query.table)) AS t0 \(query.joins) WHERE (\(query.whereClause)) "
+            + "GROUP BY \(first.sql) ORDER BY \(q.orderTerm(first.sql, caseInsensitive: nil, ascending: descriptor.ascending))"
+        let statement = try connection.prepare(sql)
+        try statement.bind(query.bindings)
+        var counts: [(value: Value, count: Int)] = []
+        while try statement.step() {
+            counts.append((first.type.map { statement.value(at: 0, as: $0) } ?? statement.value(at: 0), Int(statement.int64(1))))
+        }
+        return counts
+    }
+
     /// Loads the values of faults among `objects` in one query per table.
     func loadFaults(_ objects: [ManagedObject]) throws {
         let faults = objects.filter { $0.isFault && !$0.isInserted }

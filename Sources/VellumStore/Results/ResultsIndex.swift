@@ -146,6 +146,16 @@ struct ResultsIndex {
         }
     }
 
+    /// Sections of the given names and sizes, in order: a first page's, whose sizes were
+    /// counted (they reach past the entries indexed so far).
+    mutating func setSections(_ sizes: [(name: String?, count: Int)]) {
+        var start = 0
+        sections = sizes.map { size in
+            defer { start += size.count }
+            return SectionRange(name: size.name, start: start, count: size.count)
+        }
+    }
+
     func indexPath(forPosition p: Int) -> ResultsIndexPath {
         var lo = 0, hi = sections.count - 1
         while lo < hi {
