@@ -164,7 +164,8 @@ final class EffectRunner {
             let predicate = state.filterText.isEmpty ? nil : try VellumStore.QueryPredicate(format: state.filterText)
             let source = try ResultsRowSource(context: context, entityName: entity.name, predicate: predicate,
                                               sortDescriptors: state.sortDescriptors,
-                                              basePredicate: base)
+                                              basePredicate: base,
+                                              knownCount: state.entityCounts.indices.contains(index) ? state.entityCounts[index] : nil)
             source.onListChanged = { [weak self] in self?.listChangedByItself($0) }
             source.onIndexed = { [weak self] in self?.listIndexed($0) }
             rows = source

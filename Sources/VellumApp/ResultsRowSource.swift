@@ -30,10 +30,13 @@ public final class ResultsRowSource: RowSource {
     public var onIndexed: ((StoreError?) -> Void)?
     /// The last background indexing failed: the next one runs in place (and reports why).
     var backgroundIndexingFailed = false
+    /// The entity's count the caller just took, for the first load of an unfiltered list.
+    var knownCount: Int?
 
     public init(context: ManagedObjectContext, entityName: String,
                 predicate: VellumStore.QueryPredicate? = nil, sortDescriptors: [VellumStore.QuerySortDescriptor] = [],
-                basePredicate: VellumStore.QueryPredicate? = nil, batchSize: Int = 100) throws {
+                basePredicate: VellumStore.QueryPredicate? = nil, batchSize: Int = 100, knownCount: Int? = nil) throws {
+        self.knownCount = knownCount
         self.context = context
         self.entityName = entityName
         self.predicate = predicate
@@ -136,9 +139,20 @@ public final class ResultsRowSource: RowSource {
     static let defaultSortLimit = 50_000
 
     public func reload() throws {
+        // The rows' count, when known without counting again: the entity's (first load of an
+        // unfiltered list), or the list's own when only its order or grouping changes.
+        let known: Int?
+        if combinedPredicate() == nil, let n = knownCount {
+            known = n
+        } else if controller.isComplete, controller.fetchRequest.predicate == combinedPredicate(), controller.fetchedObjectCount > 0 {
+            known = controller.fetchedObjectCount
+        } else {
+            known = nil
+        }
+        knownCount = nil
         var sorts = sortDescriptors
         if sorts.isEmpty, let d = Self.defaultSort(for: context.model.entity(named: entityName)),
-           try context.count(FetchRequest(entityName: entityName, predicate: combinedPredicate(), fetchLimit: Self.defaultSortLimit + 1)) <= Self.defaultSortLimit {
+           try known ?? context.count(FetchRequest(entityName: entityName, predicate: combinedPredicate(), fetchLimit: Self.defaultSortLimit + 1)) <= Self.defaultSortLimit {
             sorts = [d]
         }
         if let key = sectionKeyPath {
@@ -151,8 +165,8 @@ public final class ResultsRowSource: RowSource {
         request.fetchBatchSize = batchSize
         let fresh = ResultsController(fetchRequest: request, context: context, sectionKeyPath: sectionKeyPath)
         // The first page shows at once (sorted: SQLite's top-N sort, one pass, no sorting of
-        // every row; grouped: with its sections counted by one GROUP BY).
-        try fresh.performFetch(firstPage: Self.firstPageSize)
+        // every row; grouped: with its sections counted in one scan).
+        try fresh.performFetch(firstPage: Self.firstPageSize, knownCount: known)
         if !fresh.isComplete, fresh.fetchedObjectCount <= Self.backgroundIndexingLimit { try fresh.completeFetch() }
         fresh.delegate = self
         let old = controller

@@ -117,4 +117,33 @@ struct ResultsControllerBackgroundLoadTests {
         #expect(controller.snapshot == (try fullSnapshot()))
         #expect(controller.snapshot.sections.first?.objectIDs.first == p.objectID)
     }
+
+    /// A grouped first page comes with every section counted (one scan, no sort of the rows):
+    /// names and sizes as the full list's, both orders, NULLs, and texts Swift would call
+    /// equal but SQLite's binary order keeps apart (composed and decomposed é).
+    @Test(arguments: [true, false])
+    func aGroupedFirstPageHasEverySectionCounted(ascending: Bool) async throws {
+        var rng = SeededRandom(seed: ascending ? 6 : 7)
+        let countries: [Value] = [.null, .string("FR"), .string("é"), .string("e\u{301}"), .string("DE"), .string("")]
+        for i in 0..<300 {
+            _ = try view.insert("Provider", values: ["name": .string("p\(Int.random(in: 0..<9, using: &rng))-\(i)"),
+                                                     "country": countries[Int.random(in: 0..<countries.count, using: &rng)]])
+        }
+        try view.save()
+        let request = FetchRequest(entityName: "Provider", sortDescriptors: [QuerySortDescriptor("country", ascending: ascending), QuerySortDescriptor("name")])
+        let full = ResultsController(fetchRequest: request, context: view, sectionKeyPath: "country")
+        try full.performFetch()
+        let page = ResultsController(fetchRequest: request, context: view, sectionKeyPath: "country")
+        try page.performFetch(firstPage: 10)
+        #expect(!page.isComplete && page.fetchedObjectCount == 300)
+        let expected = full.sectionNamesAndCounts
+        #expect(expected.count == 5, "composed and decomposed é are neighbours of one name: one section")
+        #expect(page.sectionNamesAndCounts.map(\.name) == expected.map(\.name))
+        #expect(page.sectionNamesAndCounts.map(\.count) == expected.map(\.count))
+        #expect((0..<10).map { try? page.objectID(at: full.indexPath(for: full.snapshot.sections.flatMap(\.objectIDs)[$0])!) }
+                == (0..<10).map { full.snapshot.sections.flatMap(\.objectIDs)[$0] })
+        let finished = await load(page)
+        #expect(finished.error == nil && page.isComplete)
+        #expect(page.snapshot == full.snapshot)
+    }
 }

@@ -76,11 +76,15 @@ public final class ResultsController {
     /// this is one pass and no sort of every row; call `completeFetch()` afterwards to
     /// index the rest in place, or `completeFetchInBackground` (on the main queue) to
     /// index it off the main thread.
-    public func performFetch(firstPage: Int? = nil) throws(StoreError) {
-        try StoreError.nesting { try indexRows(firstPage: firstPage) }
+    ///
+    /// `knownCount`: how many rows the request matches, when the caller has just counted
+    /// them (the entity's count, for an unfiltered list; the list being re-sorted), so a
+    /// first page is not followed by another count.
+    public func performFetch(firstPage: Int? = nil, knownCount: Int? = nil) throws(StoreError) {
+        try StoreError.nesting { try indexRows(firstPage: firstPage, knownCount: knownCount) }
     }
 
-    private func indexRows(firstPage: Int?) throws {
+    private func indexRows(firstPage: Int?, knownCount: Int?) throws {
         let descriptors = fetchRequest.sortDescriptors
         if let sectionKeyPath {
             guard let first = descriptors.first else { throw StoreError.results(.missingSortDescriptors) }
@@ -99,12 +103,12 @@ public final class ResultsController {
             if index.entries.count < firstPage {
                 partialCount = nil
             } else if sectionKeyPath != nil {
-                // The sections come counted (one GROUP BY), so a grouped first page shows them whole.
+                // The sections come counted (one scan), so a grouped first page shows them whole.
                 let counts = try context.countsByFirstSortKey(fetchRequest)
                 index.setSections(counts.map { (ResultsIndex.sectionName($0.value), $0.count) })
                 partialCount = counts.reduce(0) { $0 + $1.count }
             } else {
-                partialCount = try context.count(fetchRequest)
+                partialCount = try knownCount ?? context.count(fetchRequest)
             }
         } else {
             try refetch()
