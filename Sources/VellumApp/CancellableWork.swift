@@ -13,7 +13,10 @@ extension EffectRunner {
     /// the way a filter runs: the status says `doing`, Esc or Ctrl-C interrupts its SQL.
     /// `interrupting`: the queries to stop, when the work reads through a context of
     /// its own (else the view context's).
+    /// Afterwards the heap the work freed (SQLite's sorter, a grouped pass) is given back to
+    /// the system (`FreedMemory`), so resident memory does not keep what a summary used.
     func cancellable<Value>(_ doing: String, interrupting: QueryInterrupter? = nil, _ work: () throws -> Value) -> CancellableOutcome<Value> {
+        defer { FreedMemory.release() }
         do {
             return .done(try runCancellably(doing, interrupting: interrupting, work))
         } catch {

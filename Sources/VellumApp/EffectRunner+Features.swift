@@ -44,7 +44,7 @@ extension EffectRunner {
         case .cancelled: send(.status("find cancelled; the cursor stays", error: true))
         case .failed(let error): send(.status("find: \(describe(error))", error: true))
         case .done(let ids):
-            let matches = ids.compactMap { source.index(of: $0) }.sorted()
+            let matches = ids.compactMap { try? source.indexAmongAll(of: $0) }.sorted()
             guard let next = Reducer.nextMatch(matches, after: state.cursorRow, forward: forward) else {
                 send(.status("not found: \(text)", error: true))
                 return

@@ -9,7 +9,7 @@ extension EffectRunner {
             return
         }
         let name = "\(id.entityName) " + (id.primaryKey.map { "p\($0)" } ?? text)
-        if id.entityName == entity?.name, let source = rows as? ResultsRowSource, let row = source.index(of: id) {
+        if id.entityName == entity?.name, let source = rows as? ResultsRowSource, let row = try? source.indexAmongAll(of: id) {
             send(.result(.jumpedToRow(row)))
             syncSelection()
             send(.status(name))

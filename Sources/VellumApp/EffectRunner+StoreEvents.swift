@@ -60,6 +60,14 @@ extension EffectRunner {
         redraw()
     }
 
+    /// The rows past the first page are in (indexed off the main thread): the cursor
+    /// follows the selected record, the status bar shows the whole list.
+    func listIndexed(_ error: StoreError?) {
+        if let error { send(.status("listing the rows: \(describe(error))", error: true)) }
+        followSelection()
+        redraw()
+    }
+
     /// Counts every entity; one that cannot be counted (another program dropped its
     /// table, a busy or damaged file) is reported with the reason, never as 0.
     func refreshCounts() {

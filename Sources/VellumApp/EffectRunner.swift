@@ -164,8 +164,10 @@ final class EffectRunner {
             let predicate = state.filterText.isEmpty ? nil : try VellumStore.QueryPredicate(format: state.filterText)
             let source = try ResultsRowSource(context: context, entityName: entity.name, predicate: predicate,
                                               sortDescriptors: state.sortDescriptors,
-                                              basePredicate: base)
+                                              basePredicate: base,
+                                              knownCount: state.entityCounts.indices.contains(index) ? state.entityCounts[index] : nil)
             source.onListChanged = { [weak self] in self?.listChangedByItself($0) }
+            source.onIndexed = { [weak self] in self?.listIndexed($0) }
             rows = source
         } catch let failure {
             rows = nil
@@ -177,7 +179,7 @@ final class EffectRunner {
                                   columnTypes: columns.map(\.type) + relationshipColumns.map(\.displayType),
                                   relationshipColumns: relationshipColumns,
                                   detailFieldCount: columns.count + entity.relationships.count,
-                                  rowCount: rows?.count ?? 0, cursorRow: select.map { rows?.index(of: $0) ?? 0 }, error: error,
+                                  rowCount: rows?.count ?? 0, cursorRow: select.map { (try? (rows as? ResultsRowSource)?.indexAmongAll(of: $0)) ?? rows?.index(of: $0) ?? 0 }, error: error,
                                   columnLayout: layout, otherColumnLayouts: layouts, cursorColumn: column)))
         syncSelection()
     }

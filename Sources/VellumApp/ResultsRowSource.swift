@@ -25,10 +25,18 @@ public final class ResultsRowSource: RowSource {
     public var onListChanged: ((Set<ObjectID>) -> Void)?
     /// IDs of the change set being delivered (ResultsRowSource+Delegate).
     var delivering: Set<ObjectID> = []
+    /// Called on the main queue once the rows past the first page are indexed off the
+    /// main thread (`completeIndexing`), with the error if that failed.
+    public var onIndexed: ((StoreError?) -> Void)?
+    /// The last background indexing failed: the next one runs in place (and reports why).
+    var backgroundIndexingFailed = false
+    /// The entity's count the caller just took, for the first load of an unfiltered list.
+    var knownCount: Int?
 
     public init(context: ManagedObjectContext, entityName: String,
                 predicate: VellumStore.QueryPredicate? = nil, sortDescriptors: [VellumStore.QuerySortDescriptor] = [],
-                basePredicate: VellumStore.QueryPredicate? = nil, batchSize: Int = 100) throws {
+                basePredicate: VellumStore.QueryPredicate? = nil, batchSize: Int = 100, knownCount: Int? = nil) throws {
+        self.knownCount = knownCount
         self.context = context
         self.entityName = entityName
         self.predicate = predicate
@@ -50,7 +58,11 @@ public final class ResultsRowSource: RowSource {
     public var effectiveSort: VellumStore.QuerySortDescriptor? { controller.fetchRequest.sortDescriptors.first }
 
     public var count: Int { controller.fetchedObjectCount }
-    public var rowIDs: [ObjectID] { controller.fetchedObjectIDs }
+    /// Every row's ID: the list is indexed in full first (marking all rows needs all of them).
+    public var rowIDs: [ObjectID] {
+        if !controller.isComplete { try? controller.completeFetch() }
+        return controller.fetchedObjectIDs
+    }
 
     public func id(at index: Int) -> ObjectID? {
         try? controller.objectID(at: ResultsIndexPath(item: index, section: 0))
@@ -60,6 +72,18 @@ public final class ResultsRowSource: RowSource {
         try controller.object(at: indexPath(forRow: index))
     }
 
+    /// The row of `id` among every row: a list still indexing past its first page is
+    /// indexed in full first (in place). For a find, a jump or a yank, which must know.
+    public func indexAmongAll(of id: ObjectID) throws -> Int? {
+        if !controller.isComplete, index(of: id) == nil {
+            try controller.completeFetch()
+            cachedStarts = nil
+        }
+        return index(of: id)
+    }
+
+    /// The row of `id`, nil when it is not listed — or not indexed yet (past the first
+    /// page of a list still indexing: `indexAmongAll`).
     public func index(of id: ObjectID) -> Int? {
         guard let p = controller.indexPath(for: id) else { return nil }
         guard sectionKeyPath != nil else { return p.item }
@@ -85,7 +109,7 @@ public final class ResultsRowSource: RowSource {
         guard sectionKeyPath != nil else { return [:] }
         let starts = sectionStarts
         var headers: [Int: String] = [:]
-        for (i, section) in controller.sections.enumerated() where starts.indices.contains(i) {
+        for (i, section) in controller.sectionNamesAndCounts.enumerated() where starts.indices.contains(i) {
             headers[starts[i]] = section.name.map { $0.isEmpty ? "\"\"" : $0 } ?? "∅"
         }
         return headers
@@ -106,14 +130,29 @@ public final class ResultsRowSource: RowSource {
     /// Rows read before the first screen; the rest are indexed right after it is drawn.
     static let firstPageSize = 256
 
+    /// Lists longer than this are indexed past their first page off the main thread
+    /// (`completeIndexing`); shorter ones at once, in place.
+    static let backgroundIndexingLimit = 50_000
+
     /// Lists up to this size get a readable default order (`name`/`title`); larger
     /// ones stay in storage order, which needs no sort and no sort keys in memory.
     static let defaultSortLimit = 50_000
 
     public func reload() throws {
+        // The rows' count, when known without counting again: the entity's (first load of an
+        // unfiltered list), or the list's own when only its order or grouping changes.
+        let known: Int?
+        if combinedPredicate() == nil, let n = knownCount {
+            known = n
+        } else if controller.isComplete, controller.fetchRequest.predicate == combinedPredicate(), controller.fetchedObjectCount > 0 {
+            known = controller.fetchedObjectCount
+        } else {
+            known = nil
+        }
+        knownCount = nil
         var sorts = sortDescriptors
         if sorts.isEmpty, let d = Self.defaultSort(for: context.model.entity(named: entityName)),
-           try context.count(FetchRequest(entityName: entityName, predicate: combinedPredicate(), fetchLimit: Self.defaultSortLimit + 1)) <= Self.defaultSortLimit {
+           try known ?? context.count(FetchRequest(entityName: entityName, predicate: combinedPredicate(), fetchLimit: Self.defaultSortLimit + 1)) <= Self.defaultSortLimit {
             sorts = [d]
         }
         if let key = sectionKeyPath {
@@ -125,17 +164,37 @@ public final class ResultsRowSource: RowSource {
         var request = FetchRequest(entityName: entityName, predicate: combinedPredicate(), sortDescriptors: sorts)
         request.fetchBatchSize = batchSize
         let fresh = ResultsController(fetchRequest: request, context: context, sectionKeyPath: sectionKeyPath)
-        // Storage order (no sort) can show its first page at once; a sort the user asked
-        // for is fetched whole, once.
-        try fresh.performFetch(firstPage: sectionKeyPath == nil && sorts.isEmpty ? Self.firstPageSize : nil)
+        // The first page shows at once (sorted: SQLite's top-N sort, one pass, no sorting of
+        // every row; grouped: with its sections counted in one scan).
+        try fresh.performFetch(firstPage: Self.firstPageSize, knownCount: known)
+        if !fresh.isComplete, fresh.fetchedObjectCount <= Self.backgroundIndexingLimit { try fresh.completeFetch() }
         fresh.delegate = self
+        let old = controller
         controller = fresh
         cachedStarts = nil
         lastInserted = []
+        // The old list's index (up to ~100 bytes a row) is freed off the main thread, and
+        // the heap it held given back to the system.
+        old.discard { FreedMemory.release() }
     }
 
+    /// Starts indexing the rows past the first page off the main thread (the loop asks
+    /// each time it wakes; `onIndexed` says when they are in); false while that runs.
+    /// In place (true: the screen may change) when it cannot run off the main thread or
+    /// failed last time.
     public func completeIndexing() throws -> Bool {
         guard !controller.isComplete else { return false }
+        if controller.isLoadingInBackground { return false }
+        let loading = controller
+        if !backgroundIndexingFailed, controller.completeFetchInBackground({ [weak self] error in
+            MainActor.assumeIsolated {
+                guard let self, loading === self.controller else { return }
+                self.cachedStarts = nil
+                self.backgroundIndexingFailed = error != nil
+                self.onIndexed?(error)
+            }
+        }) { return false }
+        backgroundIndexingFailed = false
         try controller.completeFetch()
         cachedStarts = nil
         return true

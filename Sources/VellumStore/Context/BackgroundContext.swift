@@ -9,12 +9,15 @@ public final class BackgroundContext: @unchecked Sendable {
     private let queueKey = DispatchSpecificKey<UInt8>()
     // Only touched on `queue`.
     nonisolated(unsafe) private let context: ManagedObjectContext
+    /// Stops the context's running query from any thread.
+    public let queryInterrupter: QueryInterrupter
 
     init(store: PersistentStore, label: String, mergePolicy: MergePolicy, connection: Connection? = nil) throws {
         queue = DispatchQueue(label: label)
         queue.setSpecific(key: queueKey, value: 1)
         context = try connection.map { ManagedObjectContext(store: store, connection: $0) } ?? ManagedObjectContext(store: store)
         context.mergePolicy = mergePolicy
+        queryInterrupter = context.queryInterrupter
     }
 
     /// Runs `body` on the context's queue.

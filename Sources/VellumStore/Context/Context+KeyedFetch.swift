@@ -37,11 +37,66 @@ extension ManagedObjectContext {
         }
     }
 
+    /// The first sort key's distinct values in the request's order, each with its number of
+    /// rows: the sections of a list grouped by it (a binary-ordered key). One scan counting
+    /// in a hash table — no sort of the rows — then the few distinct values are ordered by
+    /// `ValueOrdering` (binary), the order the results index keeps and SQL's ORDER BY gives.
+    func countsByFirstSortKey(_ request: FetchRequest) throws -> [(value: Value, count: Int)] {
+        let entity = try self.entity(request.entityName)
+        let (compiledQuery, terms) = try QueryCompiler.compileWithSortTerms(
+            entity: entity, layout: store.layout, predicate: request.predicate,
+            sortDescriptors: request.sortDescriptors, variables: request.variables)
+        guard let first = terms.first, let descriptor = request.sortDescriptors.first else { return [] }
+        var query = compiledQuery
+        if !request.includesSubentities, !entity.subentityNames.isEmpty {
+            query.restrict(toEntity: entity.name)
+        }
+        let q = store.layout.dialect
+        let statement = try connection.prepare(
+            "SELECT \(first.sql) FROM \(q.quote(query.table)) AS t0 \(query.joins) WHERE (\(query.whereClause))")
+        try statement.bind(query.bindings)
+        var counts: [BinaryKey: Int] = [:]
+        while try statement.step() {
+            counts[BinaryKey(first.type.map { statement.value(at: 0, as: $0) } ?? statement.value(at: 0)), default: 0] += 1
+        }
+        return counts.sorted { a, b in
+            let c = ValueOrdering.compare(a.key.value, b.key.value, comparison: .binary)
+            return descriptor.ascending ? c < 0 : c > 0
+        }.map { ($0.key.value, $0.value) }
+    }
+
     /// Loads the values of faults among `objects` in one query per table.
     func loadFaults(_ objects: [ManagedObject]) throws {
         let faults = objects.filter { $0.isFault && !$0.isInserted }
         for (_, group) in Dictionary(grouping: faults, by: { $0.entity.rootName }) {
             try RowLoader(context: self).load(group)
+        }
+    }
+}
+
+/// A value compared as SQLite's BINARY collation compares it (`ValueOrdering`): texts by
+/// their UTF-8 bytes (not by Swift's canonical equivalence), numbers by value.
+struct BinaryKey: Hashable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+
+    static func == (a: BinaryKey, b: BinaryKey) -> Bool {
+        ValueOrdering.compare(a.value, b.value, comparison: .binary) == 0
+    }
+
+    func hash(into hasher: inout Hasher) {
+        let rank = ValueOrdering.rank(value)
+        hasher.combine(rank)
+        switch rank {
+        case 1:
+            switch ValueOrdering.number(value) {
+            case .int(let i)?: hasher.combine(Double(i))   // equal to a real only if that real is Double(i)
+            case .real(let d)?: hasher.combine(d)
+            case nil: break
+            }
+        case 2:
+            if var text = ValueOrdering.text(value) { text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) } }
+        default: break
         }
     }
 }

@@ -28,48 +28,80 @@ extension ManagedObjectContext {
         let stored = type == .date ? store.layout.comparableExpression(table: query.table, column: column, alias: "t0") : c
         let measure = q.comparable(stored, type: type)
         let sum = type.isNumeric ? ", \(q.total(measure))" : ""
+        // No count(DISTINCT): SQLite fills a temporary b-tree for it (at 1M distinct
+        // values most of the summary's time); the distinct values are counted from the
+        // grouped pass below, which sorts once.
         let stats = try connection.rows(
-            "SELECT count(*), count(\(c)), count(DISTINCT \(c))\(numeric ? ", min(\(measure)), max(\(measure)), \(q.average(measure, type: type))\(sum)" : "") \(from)",
+            "SELECT count(*), count(\(c))\(numeric ? ", min(\(measure)), max(\(measure)), \(q.average(measure, type: type))\(sum)" : "") \(from)",
             query.bindings).first ?? []
         let total = Int(stats.first?.integerValue ?? 0)
         var summary = ColumnSummary(attribute: attribute, count: total, nulls: total - Int(stats[safe: 1]?.integerValue ?? 0),
-                                    distinct: Int(stats[safe: 2]?.integerValue ?? 0), min: nil, max: nil, mean: nil, top: [])
+                                    distinct: 0, min: nil, max: nil, mean: nil, top: [])
         if numeric {
-            summary.min = stats[safe: 3].map { Self.decode($0, as: type) }.flatMap { $0.isNull ? nil : $0 }
-            summary.max = stats[safe: 4].map { Self.decode($0, as: type) }.flatMap { $0.isNull ? nil : $0 }
-            summary.mean = stats[safe: 5]?.doubleValue
-            if type.isNumeric { summary.sum = stats[safe: 6]?.doubleValue }
+            summary.min = stats[safe: 2].map { Self.decode($0, as: type) }.flatMap { $0.isNull ? nil : $0 }
+            summary.max = stats[safe: 3].map { Self.decode($0, as: type) }.flatMap { $0.isNull ? nil : $0 }
+            summary.mean = stats[safe: 4]?.doubleValue
+            if type.isNumeric { summary.sum = stats[safe: 5]?.doubleValue }
         }
+        // One pass over the values grouped and in order (NULL first, as SQLite orders them,
+        // on every engine): the distinct count, the most frequent values (ties by value:
+        // the earlier group wins) and, when the stored value is the number itself, the
+        // quartiles by rank from the running count.
+        let ranked = numeric && summary.valueCount > 0 && q.number(measure, type: type) == c
+        let wanted = ranked ? Self.quartileRanks(summary.valueCount) : []
+        var rankValues: [Int: Double] = [:]
+        var top = TopBuckets(limit: limit)
+        let statement = try connection.prepare("SELECT \(c), count(*) \(from) GROUP BY \(c) ORDER BY \(q.orderTerm(c, caseInsensitive: nil, ascending: true))")
+        try statement.bind(query.bindings)
+        var seen = 0
+        var ranks = Set(wanted.flatMap { [$0.0, $0.1] }).sorted()[...]
+        while try statement.step() {
+            let n = Int(statement.int64(1))
+            let isNull = statement.isNull(0)
+            if !isNull { summary.distinct += 1 }
+            if top.admits(n) { top.add(statement.value(at: 0, as: type), count: n) }
+            guard ranked, !isNull else { continue }
+            while let r = ranks.first, r <= seen + n {
+                rankValues[r] = statement.double(0)
+                ranks.removeFirst()
+            }
+            seen += n
+        }
+        summary.top = top.buckets
         if numeric, summary.valueCount > 0 {
             try addDistribution(to: &summary, type: type, number: q.number(measure, type: type),
-                                nonNull: "\(from) AND \(c) IS NOT NULL", bindings: query.bindings)
-        }
-        // Ties by value, NULL first (as SQLite orders them) on every engine.
-        let order = "n DESC, " + q.orderTerm(c, caseInsensitive: nil, ascending: true)
-        let statement = try connection.prepare("SELECT \(c), count(*) AS n \(from) GROUP BY \(c) ORDER BY \(order)\(q.limitOffset(limit: limit, offset: nil))")
-        try statement.bind(query.bindings)
-        while try statement.step() {
-            summary.top.append(ColumnSummary.Bucket(value: statement.value(at: 0, as: type), count: Int(statement.int64(1))))
+                                nonNull: "\(from) AND \(c) IS NOT NULL", bindings: query.bindings,
+                                byRank: ranked ? rankValues : nil)
         }
         return summary
+    }
+
+    /// The 1-based ranks around each quartile of `n` values and the fraction between
+    /// them (numpy's default interpolation).
+    private static func quartileRanks(_ n: Int) -> [(Int, Int, Double)] {
+        [0.25, 0.5, 0.75].map { p -> (Int, Int, Double) in
+            let h = Double(n - 1) * p
+            return (Int(h.rounded(.down)) + 1, Int(h.rounded(.up)) + 1, h - h.rounded(.down))
+        }
     }
 
     /// Quartiles, the standard deviation and (for continuous values) the histogram,
     /// from the non-null values: one sorted pass for the quartiles (the ranks around each
     /// quarter), one pass filing each value into its bin with its squared deviation.
     private func addDistribution(to summary: inout ColumnSummary, type: AttributeType, number m: String,
-                                 nonNull from: String, bindings: [Value]) throws {
+                                 nonNull from: String, bindings: [Value], byRank known: [Int: Double]?) throws {
         let n = summary.valueCount
-        let wanted = [0.25, 0.5, 0.75].map { p -> (Int, Int, Double) in
-            let h = Double(n - 1) * p
-            return (Int(h.rounded(.down)) + 1, Int(h.rounded(.up)) + 1, h - h.rounded(.down))
-        }
-        let ranks = Set(wanted.flatMap { [$0.0, $0.1] }).sorted().map(String.init).joined(separator: ", ")
-        var byRank: [Int: Double] = [:]
-        for row in try connection.rows(
-            "SELECT r, m FROM (SELECT m, row_number() OVER (ORDER BY m) AS r FROM (SELECT \(m) AS m \(from)) AS v) AS w WHERE r IN (\(ranks))",
-            bindings) {
-            if let r = row[safe: 0]?.integerValue, let v = row[safe: 1]?.doubleValue { byRank[Int(r)] = v }
+        let wanted = Self.quartileRanks(n)
+        var byRank = known ?? [:]
+        if known == nil {
+            // The number is computed from the stored value (decimals, dates in another
+            // form): ranked by a window over it.
+            let ranks = Set(wanted.flatMap { [$0.0, $0.1] }).sorted().map(String.init).joined(separator: ", ")
+            for row in try connection.rows(
+                "SELECT r, m FROM (SELECT m, row_number() OVER (ORDER BY m) AS r FROM (SELECT \(m) AS m \(from)) AS v) AS w WHERE r IN (\(ranks))",
+                bindings) {
+                if let r = row[safe: 0]?.integerValue, let v = row[safe: 1]?.doubleValue { byRank[Int(r)] = v }
+            }
         }
         let quartiles = wanted.map { lo, hi, f -> Value? in
             guard let a = byRank[lo], let b = byRank[hi] else { return nil }
@@ -132,4 +164,50 @@ extension ManagedObjectContext {
 
 extension Array {
     subscript(safe i: Int) -> Element? { indices.contains(i) ? self[i] : nil }
+}
+
+/// The `limit` most frequent values of a grouped pass in value order: most frequent
+/// first, ties in the order the groups came (by value). A heap whose root is the
+/// weakest kept bucket (fewest rows, latest), so a group is decoded only if it gets in.
+struct TopBuckets {
+    private let limit: Int
+    private var heap: [(bucket: ColumnSummary.Bucket, order: Int)] = []
+    private var arrivals = 0
+
+    init(limit: Int) { self.limit = max(0, limit) }
+
+    /// Whether a group of `count` rows, coming after every one so far, would be kept.
+    func admits(_ count: Int) -> Bool { heap.count < limit || (limit > 0 && count > heap[0].bucket.count) }
+
+    /// Adds a group `admits` let in.
+    mutating func add(_ value: Value, count: Int) {
+        defer { arrivals += 1 }
+        let entry = (bucket: ColumnSummary.Bucket(value: value, count: count), order: arrivals)
+        if heap.count < limit {
+            heap.append(entry)
+            var i = heap.count - 1
+            while i > 0, weaker(i, than: (i - 1) / 2) { heap.swapAt(i, (i - 1) / 2); i = (i - 1) / 2 }
+            return
+        }
+        heap[0] = entry
+        var i = 0
+        while true {
+            let l = 2 * i + 1, r = l + 1
+            var w = i
+            if l < heap.count, weaker(l, than: w) { w = l }
+            if r < heap.count, weaker(r, than: w) { w = r }
+            if w == i { return }
+            heap.swapAt(i, w)
+            i = w
+        }
+    }
+
+    private func weaker(_ a: Int, than b: Int) -> Bool {
+        heap[a].bucket.count != heap[b].bucket.count ? heap[a].bucket.count < heap[b].bucket.count : heap[a].order > heap[b].order
+    }
+
+    /// Most frequent first, ties by arrival.
+    var buckets: [ColumnSummary.Bucket] {
+        heap.sorted { $0.bucket.count != $1.bucket.count ? $0.bucket.count > $1.bucket.count : $0.order < $1.order }.map(\.bucket)
+    }
 }

@@ -423,6 +423,7 @@ final class SQLCompilation {
             if l.kind == .null || r.kind == .null { return never }
             let x = fold(l, r), y = fold(r, l)
             switch c.op {
+            case .contains where x != l.sql && y != r.sql: return dialect.foldedContains(l.sql, r.sql, flags: flags)
             case .contains: return dialect.contains(x, y)
             case .beginsWith: return dialect.beginsWith(x, y)
             case .endsWith: return dialect.endsWith(x, y)

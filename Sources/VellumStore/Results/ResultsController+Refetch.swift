@@ -146,10 +146,7 @@ extension ResultsController {
             externalRefetch.again = true
             return true
         }
-        if externalRefetch.reader == nil {
-            externalRefetch.reader = try? BackgroundContext(store: context.store, label: "vellum.results-refetch", mergePolicy: .error)
-        }
-        guard let reader = externalRefetch.reader else { return false }
+        guard let reader = privateReader() else { return false }
         externalRefetch.running = true
         let request = fetchRequest
         let lent = Handoff(value: index)

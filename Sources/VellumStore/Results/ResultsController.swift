@@ -49,6 +49,8 @@ public final class ResultsController {
     var externalRefetch = ExternalRefetch()
     /// Changes collected during this main-queue turn (ResultsController+Coalescing).
     var pending = PendingChanges()
+    /// The rest of a first page being indexed off the main thread (ResultsController+BackgroundLoad).
+    var backgroundLoad = BackgroundLoad()
 
     public init(fetchRequest: FetchRequest, context: ManagedObjectContext, sectionKeyPath: String? = nil) {
         self.fetchRequest = fetchRequest
@@ -69,13 +71,20 @@ public final class ResultsController {
     /// no sort keys at all — the cheapest order for very large lists.
     ///
     /// With `firstPage`, only that many leading rows are read now (plus a count of
-    /// all of them, `fetchedObjectCount`), so a screen can be drawn at once; call
-    /// `completeFetch()` afterwards to index the rest (it reports one reload).
-    public func performFetch(firstPage: Int? = nil) throws(StoreError) {
-        try StoreError.nesting { try indexRows(firstPage: firstPage) }
+    /// all of them, `fetchedObjectCount`), so a screen can be drawn at once — for a
+    /// sorted list SQLite keeps only the first rows while it scans (a top-N sort), so
+    /// this is one pass and no sort of every row; call `completeFetch()` afterwards to
+    /// index the rest in place, or `completeFetchInBackground` (on the main queue) to
+    /// index it off the main thread.
+    ///
+    /// `knownCount`: how many rows the request matches, when the caller has just counted
+    /// them (the entity's count, for an unfiltered list; the list being re-sorted), so a
+    /// first page is not followed by another count.
+    public func performFetch(firstPage: Int? = nil, knownCount: Int? = nil) throws(StoreError) {
+        try StoreError.nesting { try indexRows(firstPage: firstPage, knownCount: knownCount) }
     }
 
-    private func indexRows(firstPage: Int?) throws {
+    private func indexRows(firstPage: Int?, knownCount: Int?) throws {
         let descriptors = fetchRequest.sortDescriptors
         if let sectionKeyPath {
             guard let first = descriptors.first else { throw StoreError.results(.missingSortDescriptors) }
@@ -91,7 +100,16 @@ public final class ResultsController {
         dependencyChains = Self.chains(for: fetchRequest, entity: entity, model: context.model)
         if let firstPage, context.pendingObjects.isEmpty {
             try refetch(limit: firstPage)
-            partialCount = index.entries.count < firstPage ? nil : try context.count(fetchRequest)
+            if index.entries.count < firstPage {
+                partialCount = nil
+            } else if sectionKeyPath != nil {
+                // The sections come counted (one scan), so a grouped first page shows them whole.
+                let counts = try context.countsByFirstSortKey(fetchRequest)
+                index.setSections(counts.map { (ResultsIndex.sectionName($0.value), $0.count) })
+                partialCount = counts.reduce(0) { $0 + $1.count }
+            } else {
+                partialCount = try knownCount ?? context.count(fetchRequest)
+            }
         } else {
             try refetch()
             partialCount = nil
@@ -117,15 +135,8 @@ public final class ResultsController {
 
     func refetch(limit: Int? = nil) throws {
         partialCount = nil
-        var fresh = ResultsIndex(descriptors: fetchRequest.sortDescriptors, sectioned: sectionKeyPath != nil)
-        try context.forEachKeyedID(fetchRequest, limit: limit) { id, keys in
-            fresh.entries.append(ResultsIndex.Entry(id: id, keys: keys))
-        }
-        // The key table is filled once its size is known: one allocation, no regrowth.
-        fresh.reserveKeys(fresh.entries.count)
-        for e in fresh.entries { fresh.setKeys(e.keys, for: e.id) }
-        fresh.rebuildSections()
-        index = fresh
+        backgroundLoad.generation += 1   // an index being built off the main thread is stale now
+        index = try Self.buildIndex(context, fetchRequest, sectioned: sectionKeyPath != nil, limit: limit)
         temporaryIDs = []
         discardPendingChanges()
         // Unsaved changes: re-evaluate in memory, silently.
@@ -143,13 +154,16 @@ public final class ResultsController {
         return partialCount ?? index.entries.count
     }
 
-    /// The current sections with their object IDs (copies the IDs).
+    /// The current sections with their object IDs (copies the IDs; a first page is
+    /// indexed in full first).
     public var sections: [ResultsSection] {
+        if partialCount != nil { try? completeFetch() }
         applyPendingChanges()
         return fetched ? index.snapshot.sections : []
     }
 
     public var snapshot: ResultsSnapshot {
+        if partialCount != nil { try? completeFetch() }
         applyPendingChanges()
         return fetched ? index.snapshot : ResultsSnapshot()
     }
@@ -158,6 +172,33 @@ public final class ResultsController {
     public var fetchedObjectIDs: [ObjectID] {
         applyPendingChanges()
         return index.entries.map(\.id)
+    }
+
+    /// Each section's name (nil: the section of nil values) and size, without copying
+    /// the IDs that `sections` copies (a million of them in a large grouped list).
+    public var sectionNamesAndCounts: [(name: String?, count: Int)] {
+        applyPendingChanges()
+        return fetched ? index.sections.map { ($0.name, $0.count) } : []
+    }
+
+    /// Stops tracking, for a controller being replaced: observers are removed, a load or
+    /// refetch off the main thread is stopped, and the index is freed on a background
+    /// queue (a million entries take a noticeable time to free), then `freed` runs there.
+    /// The controller lists nothing afterwards.
+    public func discard(freed: (@Sendable () -> Void)? = nil) {
+        fetched = false
+        for t in tokens { context.removeObserver(t) }
+        tokens = []
+        partialCount = nil
+        backgroundLoad.generation += 1
+        if backgroundLoad.running || externalRefetch.running { externalRefetch.reader?.queryInterrupter.interrupt() }
+        discardPendingChanges()
+        let old = Handoff(value: index)
+        index = ResultsIndex(descriptors: fetchRequest.sortDescriptors, sectioned: sectionKeyPath != nil)
+        DispatchQueue.global(qos: .utility).async {
+            withExtendedLifetime(old) {}
+            freed?()
+        }
     }
 
     public func numberOfObjects(inSection section: Int) -> Int {
@@ -172,7 +213,7 @@ public final class ResultsController {
 
     public func objectID(at indexPath: ResultsIndexPath) throws(StoreError) -> ObjectID {
         applyPendingChanges()
-        if partialCount != nil, index.position(of: indexPath) == nil { try completeFetch() }
+        if partialCount != nil, !isIndexed(indexPath) { try completeFetch() }
         guard let p = index.position(of: indexPath) else { throw StoreError.results(.indexPathOutOfRange(indexPath)) }
         return index.entries[p].id
     }
@@ -181,7 +222,7 @@ public final class ResultsController {
     /// are loaded in the same query.
     public func object(at indexPath: ResultsIndexPath) throws -> ManagedObject {
         applyPendingChanges()
-        if partialCount != nil, index.position(of: indexPath) == nil { try completeFetch() }
+        if partialCount != nil, !isIndexed(indexPath) { try completeFetch() }
         guard let p = index.position(of: indexPath) else { throw StoreError.results(.indexPathOutOfRange(indexPath)) }
         let object = try context.object(with: index.entries[p].id)
         if object.isFault {
@@ -192,6 +233,11 @@ public final class ResultsController {
             try object.fireFault()
         }
         return object
+    }
+
+    /// Whether the entry at `indexPath` is indexed (a first page's counted sections reach past it).
+    private func isIndexed(_ indexPath: ResultsIndexPath) -> Bool {
+        index.position(of: indexPath).map { $0 < index.entries.count } ?? false
     }
 
     public func indexPath(for id: ObjectID) -> ResultsIndexPath? {
@@ -211,6 +257,7 @@ public final class ResultsController {
 
     func contextDidChange(_ event: ObjectsDidChange) {
         guard fetched else { return }
+        if heardDuringBackgroundLoad(event) { return }
         if event.invalidatedAll || partialCount != nil {
             lastError = nil
             reload()
@@ -239,8 +286,10 @@ public final class ResultsController {
         for t in temporaryIDs {
             if let p = context.store.permanentID(for: t), p != t { renames[t] = p }
         }
-        // What this turn collected goes with the renames, under the saved objects' permanent IDs.
+        // What this turn collected goes with the renames, under the saved objects' permanent IDs
+        // (and so does what a background load holds for later).
         pending.resolveTemporaryIDs { context.store.permanentID(for: $0) }
+        if backgroundLoad.running { backgroundLoad.heard.resolveTemporaryIDs { context.store.permanentID(for: $0) } }
         guard !renames.isEmpty || !pending.isEmpty else { return }
         let (changed, gone) = (pending.changed, pending.gone)
         discardPendingChanges()

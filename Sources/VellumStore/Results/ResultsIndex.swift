@@ -146,6 +146,23 @@ struct ResultsIndex {
         }
     }
 
+    /// Sections of the given names and sizes, in order: a first page's, whose sizes were
+    /// counted (they reach past the entries indexed so far). Neighbours of equal names are
+    /// one section, as `rebuildSections` makes them (two texts SQLite orders apart, such
+    /// as composed and decomposed é, can have names Swift calls equal).
+    mutating func setSections(_ sizes: [(name: String?, count: Int)]) {
+        sections = []
+        var start = 0
+        for size in sizes {
+            if let last = sections.indices.last, sections[last].name == size.name {
+                sections[last].count += size.count
+            } else {
+                sections.append(SectionRange(name: size.name, start: start, count: size.count))
+            }
+            start += size.count
+        }
+    }
+
     func indexPath(forPosition p: Int) -> ResultsIndexPath {
         var lo = 0, hi = sections.count - 1
         while lo < hi {

@@ -43,7 +43,12 @@ public final class Connection {
         self.remote = remote
     }
 
+    /// SQLite's memory statistics (a global mutex around every allocation it makes) are
+    /// off: nothing reads them. Done once, before the process's first connection opens.
+    private static let memoryStatisticsOff: Bool = vellum_sqlite_disable_memory_statistics() == SQLITE_OK
+
     public init(path: String, options: OpenOptions = OpenOptions()) throws(StoreError) {
+        _ = Self.memoryStatisticsOff
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
         flags |= options.readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE
         if options.create && !options.readOnly { flags |= SQLITE_OPEN_CREATE }

@@ -21,6 +21,11 @@ extension SQLDialect {
 
     public func contains(_ text: String, _ part: String) -> String { "COALESCE(instr(\(text), \(part)) > 0, 0)" }
 
+    /// Folding both sides, then `contains`: any dialect's spelling (SQLite's is one function).
+    public func foldedContains(_ text: String, _ part: String, flags: Int) -> String {
+        contains(fold(text, flags: flags), fold(part, flags: flags))
+    }
+
     // On bytes, as in memory: SQLite's length() of text stops at a NUL (and substr of an empty blob is NULL).
     public func beginsWith(_ text: String, _ part: String) -> String {
         let (bx, by) = ("CAST(\(text) AS BLOB)", "CAST(\(part) AS BLOB)")

@@ -42,6 +42,9 @@ public protocol SQLDialect: Sendable {
     func arithmetic(_ op: String, _ l: String, _ r: String) -> String
     /// Conditions (never NULL) on text: `text` contains, begins with, ends with `part` (on UTF-8 bytes).
     func contains(_ text: String, _ part: String) -> String
+    /// `contains(fold(text, flags), fold(part, flags))`, which a dialect may spell as one
+    /// function (SQLite: no folded copy of every row's text is made).
+    func foldedContains(_ text: String, _ part: String, flags: Int) -> String
     func beginsWith(_ text: String, _ part: String) -> String
     func endsWith(_ text: String, _ part: String) -> String
     /// The sum of `value` over rows as a double, 0 for none (SQLite's `TOTAL`).
@@ -78,6 +81,12 @@ public struct SQLiteDialect: SQLDialect {
     }
 
     public func fold(_ text: String, flags: Int) -> String { "vellum_fold(\(text), \(flags))" }
+
+    /// `vellum_contains_folded` (`SQLFunctions`): the same answer as
+    /// `instr(vellum_fold(text), vellum_fold(part)) > 0`, without a folded copy per row.
+    public func foldedContains(_ text: String, _ part: String, flags: Int) -> String {
+        "vellum_contains_folded(\(text), \(part), \(flags))"
+    }
 
     public func regexpMatch(pattern: String, text: String) -> String { "vellum_regexp(\(pattern), \(text))" }
 

@@ -7,8 +7,53 @@ public enum TextFolding {
         if caseInsensitive { options.insert(.caseInsensitive) }
         if diacriticInsensitive { options.insert(.diacriticInsensitive) }
         if options.isEmpty { return s }
+        if let folded = foldedASCII(s, caseInsensitive: caseInsensitive) { return folded }
         // Fold, then NFC-normalize so composed and decomposed inputs compare equal.
         return s.folding(options: options, locale: nil).precomposedStringWithCanonicalMapping
+    }
+
+    /// The fold of an all-ASCII string without Foundation: ASCII has no diacritics and is
+    /// already NFC, and case folding maps only A-Z (to a-z), which is what `folding` and
+    /// `precomposedStringWithCanonicalMapping` give for every ASCII character
+    /// (`TextFoldingASCIITests`). Nil when `s` has a non-ASCII byte.
+    @inline(__always)
+    static func foldedASCII(_ s: String, caseInsensitive: Bool) -> String? {
+        var s = s
+        let (ascii, upper) = s.withUTF8 { bytes -> (Bool, Bool) in
+            var upper = false
+            for b in bytes {
+                if b >= 0x80 { return (false, false) }
+                if b &- 65 < 26 { upper = true }
+            }
+            return (true, upper)
+        }
+        guard ascii else { return nil }
+        guard caseInsensitive, upper else { return s }
+        return s.withUTF8 { bytes in
+            String(unsafeUninitializedCapacity: bytes.count) { out in
+                for (i, b) in bytes.enumerated() { out[i] = b &- 65 < 26 ? b | 0x20 : b }
+                return bytes.count
+            }
+        }
+    }
+
+    /// Folds UTF-8 `bytes` as `fold` would when they are all ASCII, calling `body` with
+    /// the folded bytes (the input itself when nothing changes); false (and no call)
+    /// when a byte is not ASCII. For SQL functions: no String is made.
+    @inline(__always)
+    static func withFoldedASCII(_ bytes: UnsafeBufferPointer<UInt8>, caseInsensitive: Bool,
+                                _ body: (UnsafeBufferPointer<UInt8>) -> Void) -> Bool {
+        var upper = false
+        for b in bytes {
+            if b >= 0x80 { return false }
+            if b &- 65 < 26 { upper = true }
+        }
+        guard caseInsensitive, upper else { body(bytes); return true }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bytes.count) { out in
+            for (i, b) in bytes.enumerated() { out[i] = b &- 65 < 26 ? b | 0x20 : b }
+            body(UnsafeBufferPointer(out))
+        }
+        return true
     }
 
     /// Compares two strings by their UTF-8 bytes, as SQLite's BINARY collation does.
