@@ -28,15 +28,15 @@ public final class PersistentContainer: Sendable {
 
     public var model: ManagedObjectModel { store.model }
 
-    /// `migration` decides what happens when the file holds an older model (`docs/migration.md`);
-    /// a hook already set in `options` is kept.
+    /// `migration` decides what happens when the file or PostgreSQL schema holds an older model
+    /// (`docs/migration.md`); hooks already set in `options` are kept.
     public convenience init(model: ManagedObjectModel?, storeURL: URL?, options: StoreOptions = StoreOptions(),
                             migration: MigrationPolicy = .automatic) throws {
+        let options = options.migrateOnMismatch == nil && options.migrateServerOnMismatch == nil ? migration.applied(to: options) : options
         if let storeURL, PostgreSQLURL.isPostgreSQL(storeURL.absoluteString) {
             try self.init(store: PersistentStore(postgreSQL: PostgreSQLURL(storeURL.absoluteString), model: model, options: options))
             return
         }
-        let options = options.migrateOnMismatch == nil ? migration.applied(to: options) : options
         try self.init(store: PersistentStore(url: storeURL, model: model, options: options))
     }
 

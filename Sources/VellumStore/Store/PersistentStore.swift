@@ -27,6 +27,9 @@ public struct StoreOptions: Sendable {
     /// returns the store is opened with the given model. Nil: `modelMismatch`. Set by
     /// `PersistentContainer`'s migration policy (`docs/migration.md`).
     public var migrateOnMismatch: (@Sendable (_ path: String, _ stored: ManagedObjectModel, _ model: ManagedObjectModel) throws(StoreError) -> Void)?
+    /// The same for a store in a PostgreSQL schema (`init(postgreSQL:…)`), given the store's URL
+    /// (with its password, which `path` never shows). Nil: `modelMismatch`.
+    public var migrateServerOnMismatch: (@Sendable (_ url: PostgreSQLURL, _ stored: ManagedObjectModel, _ model: ManagedObjectModel) throws(StoreError) -> Void)?
 
     public init(createIfMissing: Bool = true, readOnly: Bool = false, inMemory: Bool = false,
                 busyTimeoutMilliseconds: Int32 = 2000, writeRetries: Int = 5) {
