@@ -100,6 +100,9 @@ import Testing
         #expect(try await Self.waitUntilBlocked(url, pid: pid))
         _ = try PostgreSQLStoreTests.psql(url, "SELECT pg_terminate_backend(\(pid))")
         await #expect { try await save.value } throws: { "\($0)".contains("the connection to the server was lost") }
+        // Regression: the lost transaction kept the engine "in a transaction", so reads
+        // through the writer outside one failed until the next save's BEGIN.
+        #expect(try container.store.metadata()["uuid"] != nil, "a read through the writer opens the connection again")
         try locker.execute("ROLLBACK")
         #expect(try PostgreSQLStoreTests.psql(url, #"SELECT "name" FROM "Tag""#) == ["a"], "nothing of the failed save was written")
         try await container.enqueue { ctx in _ = try ctx.insert("Tag", values: ["name": .string("b")]) }

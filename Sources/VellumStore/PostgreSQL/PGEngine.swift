@@ -31,7 +31,10 @@ public final class PGEngine: RemoteEngine, @unchecked Sendable {
     }
 
     public var location: String { connection.url.description }
-    public var isInTransaction: Bool { connection.isInTransaction }
+    /// True from this engine's BEGIN until the caller ends the transaction, even when the
+    /// connection was lost meanwhile (the server rolled it back): the caller's ROLLBACK is
+    /// what lets the next statement outside a transaction open the connection again.
+    public var isInTransaction: Bool { transactionOpen || connection.isInTransaction }
 
     public func execute(_ sql: String) throws(StoreError) {
         switch sql {

@@ -49,6 +49,8 @@ public final class ResultsController {
     var externalRefetch = ExternalRefetch()
     /// Changes collected during this main-queue turn (ResultsController+Coalescing).
     var pending = PendingChanges()
+    /// Objects to evaluate again once the server answers (ResultsController+Failures).
+    var unreachable = Unreachable()
 
     public init(fetchRequest: FetchRequest, context: ManagedObjectContext, sectionKeyPath: String? = nil) {
         self.fetchRequest = fetchRequest
