@@ -13,19 +13,32 @@ import VellumStore
 ///   caller), retried on an optimistic-locking conflict so no increment is lost.
 ///
 /// After each committed save it prints `ok <i> <op> <detail>` (written unbuffered).
+///
+/// A save that fails because the server went away (a restart, a lost connection) is
+/// not simply run again: once the server answers, the writer counts its own history
+/// transactions (`SaveRecovery`) to learn whether the save committed before the loss,
+/// so a COMMIT whose outcome was unknown is reported once and never applied twice.
+///
+/// With `--observe`, the container merges every save into its view context, which two
+/// results controllers follow (`StressObserver`); after the last save the writer says
+/// `saves done` on stderr, waits for a line (or the end) on stdin — the other writers
+/// are done too — and then for its view and lists to equal the store, saying
+/// `view equal <rows>` (or `view differs: …` and exit status 1).
 struct StressWriterCommand: AsyncCommand {
     static let name = "_stress-writer"
     static let summary = "Test helper: many small saves on Row objects"
     static let isHidden = true
     static let help = """
-        Usage: vellum _stress-writer STORE --writer N --saves K --seed S
+        Usage: vellum _stress-writer STORE --writer N --saves K --seed S [--observe]
 
         Test helper (hidden). Makes K separate saves of mixed operations on the
         store's Row entity (owner, key, value) and prints 'ok <i> <op> <detail>'
         after each committed save. Shared counters: owner 'shared', keys 0-3.
+        --observe: follow the store in a view context and results controllers;
+        after the saves, wait for stdin, then for them to equal the store.
 
         """
-    static let spec = ArgumentSpec(options: ["writer", "saves", "seed"])
+    static let spec = ArgumentSpec(flags: ["observe"], options: ["writer", "saves", "seed"])
     static let sharedCounters: Int64 = 4
 
     enum Op: String, Sendable { case insert, update, delete, increment }
@@ -37,7 +50,10 @@ struct StressWriterCommand: AsyncCommand {
               let seed = arguments.option("seed").flatMap(UInt64.init) else {
             throw CLIError.usage("needs --writer N --saves K --seed S (integers)", command: name)
         }
-        let container = try StoreSupport.openContainer(path, author: "writer-\(writer)")
+        let author = "writer-\(writer)"
+        let container = try StoreSupport.openContainer(path, author: author)
+        let observer = arguments.flags.contains("observe") ? try StressObserver(container: container) : nil
+        let recovery = try await SaveRecovery(container: container, author: author)
         let owner = "w\(writer)"
         // Resume from what the store holds (a restarted writer carries on).
         var live: [Int64: Int64] = try await container.enqueue { context in
@@ -66,9 +82,16 @@ struct StressWriterCommand: AsyncCommand {
             var attempt = 0
             while true {
                 do {
-                    let detail = try await container.enqueue { context in
-                        try perform(op, context: context, owner: owner, writer: writer, target: target, value: value, counter: counter)
+                    let detail: Detail
+                    do {
+                        detail = try await container.enqueue { context in
+                            try perform(op, context: context, owner: owner, writer: writer, target: target, value: value, counter: counter)
+                        }
+                    } catch let error as StoreError where error.isServerUnavailable {
+                        guard try await recovery.committedBeforeTheLoss() else { throw error }
+                        detail = try await committedDetail(op, container: container, writer: writer, target: target, value: value, counter: counter)
                     }
+                    recovery.acknowledged += 1
                     switch op {
                     case .insert: if let k = detail.key { live[k] = value }
                     case .update: live[target] = value
@@ -85,13 +108,38 @@ struct StressWriterCommand: AsyncCommand {
                 }
             }
         }
+        if let observer {
+            console.err("saves done\n")
+            await StressObserver.waitForInput()
+            let verdict = await observer.settle(timeout: 180)
+            console.err(verdict.map { "view differs: \($0)\n" } ?? "view equal \(observer.believed.count)\n")
+            console.err("retries \(retries)\n")
+            if verdict != nil { throw CLIError.exit(1) }
+            return
+        }
         console.err("retries \(retries)\n")
     }
 
     static func isRetryable(_ error: StoreError) -> Bool {
         switch error {
         case .conflicts: return true
-        default: return error.isBusy
+        default: return error.isBusy || error.isServerUnavailable
+        }
+    }
+
+    /// What a save that committed unreported wrote: its inputs, and for an insert the key
+    /// it took (the writer's tally, which only this writer moves, now holds it).
+    static func committedDetail(_ op: Op, container: PersistentContainer, writer: Int64, target: Int64, value: Int64,
+                                counter: Int64) async throws -> Detail {
+        switch op {
+        case .insert:
+            let key = try await SaveRecovery.untilTheServerAnswers {
+                try await container.enqueue { context in try row(context, owner: "tally", key: writer)?.value(forKey: "value").integerValue ?? 0 }
+            }
+            return Detail(text: "key=\(key) value=\(value)", key: key)
+        case .update: return Detail(text: "key=\(target) value=\(value)")
+        case .delete: return Detail(text: "key=\(target)")
+        case .increment: return Detail(text: "counter=\(counter)")
         }
     }
 

@@ -109,6 +109,9 @@ import Testing
         #expect(try await Self.waitUntilBlocked(url, pid: pid))
         _ = try PostgreSQLStoreTests.psql(url, "SELECT pg_terminate_backend(\(pid))")
         await #expect { try await save.value } throws: { "\($0)".contains("the connection to the server was lost") }
+        // Regression: the lost transaction kept the engine "in a transaction", so reads
+        // through the writer outside one failed until the next save's BEGIN.
+        #expect(try container.store.metadata()["uuid"] != nil, "a read through the writer opens the connection again")
         try locker.execute("ROLLBACK")
         #expect(try PostgreSQLStoreTests.psql(url, #"SELECT "name" FROM "Tag""#) == ["a"], "nothing of the failed save was written")
         try await container.enqueue { ctx in _ = try ctx.insert("Tag", values: ["name": .string("b")]) }
@@ -133,6 +136,40 @@ import Testing
         // The watcher's listening connection comes back and reads history from its token.
         #expect(await waitUntil(timeout: 120) { inserted == Set(ids) })
         #expect(try view.existingObject(with: ids[1])["name"] == .string("after"))
+    }
+
+    /// A save merged into the view context while the server is down: the view context's
+    /// reload of a changed object and a results controller's evaluation of an inserted one
+    /// both meet the outage; both are tried again until the server is back, nothing lost
+    /// and no merge error reported.
+    @MainActor @Test func mergesAndListUpdatesThatMeetAStoppedServerAreTriedAgain() async throws {
+        let cluster = try PostgreSQLCluster(owner: getpid())
+        defer { cluster.stop() }
+        let url = try #require(URL(string: try cluster.makeSchema("shop")))
+        let container = try PersistentContainer(model: try Fixtures.shopModel(), storeURL: url)
+        let view = container.viewContext
+        var errors: [String] = []
+        container.onMergeError { errors.append("\($0)") }
+        let a = try view.insert("Tag", values: ["name": .string("a")])
+        try view.save()
+        let list = ResultsController(fetchRequest: FetchRequest(entityName: "Tag", sortDescriptors: [QuerySortDescriptor("name")]), context: view)
+        try list.performFetch()
+        let id = a.objectID
+        // The write queue saves; its merge waits on the main queue behind this turn (the main
+        // actor is held until the server is down).
+        let saved = DispatchSemaphore(value: 0)
+        container.enqueue({ ctx in
+            _ = try ctx.insert("Tag", values: ["name": .string("b")])
+            try ctx.existingObject(with: id).setValue(.string("z"), forKey: "name")
+        }, completion: { _ in saved.signal() })
+        saved.wait()
+        try cluster.stopServer()
+        try await Task.sleep(nanoseconds: 300_000_000)   // the merge runs and finds no server
+        try cluster.startServer()
+        #expect(await waitUntil(timeout: 60) { list.fetchedObjectIDs.count == 2 }, "the inserted tag reaches the list")
+        #expect(await waitUntil(timeout: 60) { (try? a.value(forKey: "name")) == .string("z") }, "the view context has the update")
+        #expect(try list.fetchedObjectIDs.map { try view.existingObject(with: $0)["name"] } == [.string("b"), .string("z")])
+        #expect(errors.isEmpty, "\(errors)")
     }
 
     @Test func aLongQueryIsCancelledFromAnotherThreadAndTheContextStaysUsable() async throws {

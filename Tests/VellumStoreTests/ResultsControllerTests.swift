@@ -46,53 +46,63 @@ final class ResultsChecker {
     }
 }
 
+/// The same expectations on a SQLite file and on a PostgreSQL schema (`HistoryBackend`),
+/// one parameterised suite (issue #18).
 @MainActor
 struct ResultsControllerTests {
     let dir = TempDir()
-    let container: PersistentContainer
-    var view: ManagedObjectContext { container.viewContext }
 
-    init() throws {
-        container = try PersistentContainer(model: Fixtures.shopModel(), storeURL: dir.file("rc.sqlite"))
+    /// A shop store on one engine, its container and view context.
+    @MainActor
+    struct Shop {
+        let container: PersistentContainer
+        var view: ManagedObjectContext { container.viewContext }
+
+        init(_ engine: HistoryBackend, _ dir: TempDir) throws {
+            container = try engine.container(Fixtures.shopModel(), in: dir)
+        }
+
+        func product(_ name: String, _ price: Double, provider: ManagedObject? = nil, active: Bool = true) throws -> ManagedObject {
+            let p = try view.insert("Product", values: ["name": .string(name), "price": .double(price), "active": .bool(active)])
+            if let provider { try p.setToOne("provider", provider) }
+            return p
+        }
+
+        func names(_ c: ResultsController) throws -> [[String]] {
+            try c.sections.map { s in try s.objectIDs.map { try view.existingObject(with: $0)["name"].stringValue ?? "" } }
+        }
     }
 
-    func product(_ name: String, _ price: Double, provider: ManagedObject? = nil, active: Bool = true) throws -> ManagedObject {
-        let p = try view.insert("Product", values: ["name": .string(name), "price": .double(price), "active": .bool(active)])
-        if let provider { try p.setToOne("provider", provider) }
-        return p
-    }
-
-    func names(_ c: ResultsController) throws -> [[String]] {
-        try c.sections.map { s in try s.objectIDs.map { try view.existingObject(with: $0)["name"].stringValue ?? "" } }
-    }
-
-    @Test func sectionsNeedTheirKeyAsFirstSort() throws {
-        let a = ResultsController(fetchRequest: FetchRequest(entityName: "Product"), context: view, sectionKeyPath: "price")
+    @Test(arguments: HistoryBackend.allCases) func sectionsNeedTheirKeyAsFirstSort(_ engine: HistoryBackend) throws {
+        let shop = try Shop(engine, dir)
+        let a = ResultsController(fetchRequest: FetchRequest(entityName: "Product"), context: shop.view, sectionKeyPath: "price")
         #expect(try #require(throws: StoreError.self) { try a.performFetch() }.resultsError == .missingSortDescriptors)
         let b = ResultsController(fetchRequest: FetchRequest(entityName: "Product", sortDescriptors: [QuerySortDescriptor("name")]),
-                                  context: view, sectionKeyPath: "price")
+                                  context: shop.view, sectionKeyPath: "price")
         #expect(try #require(throws: StoreError.self) { try b.performFetch() }.resultsError
                 == .sectionKeyPathNotFirstSortKey(sectionKeyPath: "price", firstSortKey: "name"))
     }
 
     /// Without sort descriptors the order is by object ID; it stays live.
-    @Test func unsortedListIsInIDOrderAndLive() async throws {
-        let a = try product("b", 1), b = try product("a", 2)
-        try view.save()
-        let checker = try ResultsChecker(ResultsController(fetchRequest: FetchRequest(entityName: "Product"), context: view))
+    @Test(arguments: HistoryBackend.allCases) func unsortedListIsInIDOrderAndLive(_ engine: HistoryBackend) async throws {
+        let shop = try Shop(engine, dir)
+        let a = try shop.product("b", 1), b = try shop.product("a", 2)
+        try shop.view.save()
+        let checker = try ResultsChecker(ResultsController(fetchRequest: FetchRequest(entityName: "Product"), context: shop.view))
         #expect(checker.controller.fetchedObjectIDs == [a.objectID, b.objectID])
-        try view.delete(a)
-        let c = try product("c", 3)
-        try view.save()
+        try shop.view.delete(a)
+        let c = try shop.product("c", 3)
+        try shop.view.save()
         #expect(checker.controller.fetchedObjectIDs == [b.objectID, c.objectID])
         #expect(checker.failures.isEmpty, "\(checker.failures)")
     }
 
     /// A first page is drawn at once; the rest is indexed on demand, silently (nothing visible moves).
-    @Test func firstPageThenComplete() async throws {
-        for i in 0..<30 { _ = try product("p\(i)", Double(i)) }
-        try view.save()
-        let controller = ResultsController(fetchRequest: FetchRequest(entityName: "Product", sortDescriptors: [QuerySortDescriptor("price", ascending: false)]), context: view)
+    @Test(arguments: HistoryBackend.allCases) func firstPageThenComplete(_ engine: HistoryBackend) async throws {
+        let shop = try Shop(engine, dir)
+        for i in 0..<30 { _ = try shop.product("p\(i)", Double(i)) }
+        try shop.view.save()
+        let controller = ResultsController(fetchRequest: FetchRequest(entityName: "Product", sortDescriptors: [QuerySortDescriptor("price", ascending: false)]), context: shop.view)
         var reloads = 0
         controller.onChangeSet = { if $0.isReload { reloads += 1 } }
         try controller.performFetch(firstPage: 10)
@@ -104,17 +114,18 @@ struct ResultsControllerTests {
         #expect(controller.fetchedObjectIDs.count == 30)
         #expect(try controller.object(at: ResultsIndexPath(item: 29, section: 0))["name"] == .string("p0"))
         // Reading past the first page completes it on demand.
-        let lazy = ResultsController(fetchRequest: FetchRequest(entityName: "Product", sortDescriptors: [QuerySortDescriptor("price")]), context: view)
+        let lazy = ResultsController(fetchRequest: FetchRequest(entityName: "Product", sortDescriptors: [QuerySortDescriptor("price")]), context: shop.view)
         try lazy.performFetch(firstPage: 5)
         #expect(try lazy.object(at: ResultsIndexPath(item: 20, section: 0))["name"] == .string("p20"))
         #expect(lazy.isComplete)
     }
 
-    @Test func fetchSectionsAndBatchedObjects() throws {
-        for i in 0..<10 { _ = try product("p\(i)", Double(i % 3)) }
-        try view.save()
+    @Test(arguments: HistoryBackend.allCases) func fetchSectionsAndBatchedObjects(_ engine: HistoryBackend) throws {
+        let shop = try Shop(engine, dir)
+        for i in 0..<10 { _ = try shop.product("p\(i)", Double(i % 3)) }
+        try shop.view.save()
         let c = ResultsController(fetchRequest: FetchRequest(entityName: "Product", sortDescriptors: [QuerySortDescriptor("price"), QuerySortDescriptor("name")], fetchBatchSize: 4),
-                                  context: view, sectionKeyPath: "price")
+                                  context: shop.view, sectionKeyPath: "price")
         try c.performFetch()
         #expect(c.fetchedObjectCount == 10)
         #expect(c.sections.map(\.name) == ["0.0", "1.0", "2.0"].map { "\(Value.double(Double($0)!))" })
@@ -124,10 +135,11 @@ struct ResultsControllerTests {
         #expect(c.indexPath(for: o.objectID) == ResultsIndexPath(item: 1, section: 1))
     }
 
-    @Test func updateNotMoveWhenPositionUnchangedAndNoMoveInPlace() throws {
-        let a = try product("a", 1), b = try product("b", 2), _ = try product("c", 3)
-        try view.save()
-        let checker = try ResultsChecker(ResultsController(fetchRequest: FetchRequest(entityName: "Product", sortDescriptors: [QuerySortDescriptor("price")]), context: view))
+    @Test(arguments: HistoryBackend.allCases) func updateNotMoveWhenPositionUnchangedAndNoMoveInPlace(_ engine: HistoryBackend) throws {
+        let shop = try Shop(engine, dir)
+        let a = try shop.product("a", 1), b = try shop.product("b", 2), _ = try shop.product("c", 3)
+        try shop.view.save()
+        let checker = try ResultsChecker(ResultsController(fetchRequest: FetchRequest(entityName: "Product", sortDescriptors: [QuerySortDescriptor("price")]), context: shop.view))
         try b.setValue(.double(2.5), forKey: "price")  // same position
         #expect(checker.sets.last?.objectUpdates.map(\.id) == [b.objectID])
         #expect(checker.sets.last?.objectMoves.isEmpty == true)
@@ -139,24 +151,26 @@ struct ResultsControllerTests {
         #expect(checker.failures.isEmpty, "\(checker.failures)")
     }
 
-    @Test func predicateMatchInsertsAndDeletes() throws {
-        let a = try product("a", 1, active: false), _ = try product("b", 2)
-        try view.save()
+    @Test(arguments: HistoryBackend.allCases) func predicateMatchInsertsAndDeletes(_ engine: HistoryBackend) throws {
+        let shop = try Shop(engine, dir)
+        let a = try shop.product("a", 1, active: false), _ = try shop.product("b", 2)
+        try shop.view.save()
         let req = FetchRequest(entityName: "Product", predicate: try QueryPredicate.parse("active == true"), sortDescriptors: [QuerySortDescriptor("name")])
-        let checker = try ResultsChecker(ResultsController(fetchRequest: req, context: view))
+        let checker = try ResultsChecker(ResultsController(fetchRequest: req, context: shop.view))
         #expect(checker.controller.fetchedObjectCount == 1)
         try a.setValue(.bool(true), forKey: "active")
         #expect(checker.sets.last?.objectInserts.map(\.indexPath) == [ResultsIndexPath(item: 0, section: 0)])
-        try view.delete(a)
+        try shop.view.delete(a)
         #expect(checker.sets.last?.objectDeletes.map(\.id) == [a.objectID])
         #expect(checker.failures.isEmpty, "\(checker.failures)")
     }
 
-    @Test func lastRowLeavingSectionDeletesSectionInSameBatch() throws {
-        let a = try product("a", 1), _ = try product("b", 2)
-        try view.save()
+    @Test(arguments: HistoryBackend.allCases) func lastRowLeavingSectionDeletesSectionInSameBatch(_ engine: HistoryBackend) throws {
+        let shop = try Shop(engine, dir)
+        let a = try shop.product("a", 1), _ = try shop.product("b", 2)
+        try shop.view.save()
         let checker = try ResultsChecker(ResultsController(fetchRequest: FetchRequest(entityName: "Product", sortDescriptors: [QuerySortDescriptor("price"), QuerySortDescriptor("name")]),
-                                                           context: view, sectionKeyPath: "price"))
+                                                           context: shop.view, sectionKeyPath: "price"))
         try a.setValue(.double(2), forKey: "price")
         let c = try #require(checker.sets.last)
         #expect(c.sectionDeletes.map(\.index) == [0])
@@ -166,11 +180,12 @@ struct ResultsControllerTests {
         #expect(checker.failures.isEmpty, "\(checker.failures)")
     }
 
-    @Test func relatedObjectKeyChangeResorts() throws {
-        let x = try view.insert("Provider", values: ["name": .string("X")]), y = try view.insert("Provider", values: ["name": .string("Y")])
-        let a = try product("a", 1, provider: x), _ = try product("b", 2, provider: y)
-        try view.save()
-        let checker = try ResultsChecker(ResultsController(fetchRequest: FetchRequest(entityName: "Product", sortDescriptors: [QuerySortDescriptor("provider.name")]), context: view))
+    @Test(arguments: HistoryBackend.allCases) func relatedObjectKeyChangeResorts(_ engine: HistoryBackend) throws {
+        let shop = try Shop(engine, dir)
+        let x = try shop.view.insert("Provider", values: ["name": .string("X")]), y = try shop.view.insert("Provider", values: ["name": .string("Y")])
+        let a = try shop.product("a", 1, provider: x), _ = try shop.product("b", 2, provider: y)
+        try shop.view.save()
+        let checker = try ResultsChecker(ResultsController(fetchRequest: FetchRequest(entityName: "Product", sortDescriptors: [QuerySortDescriptor("provider.name")]), context: shop.view))
         #expect(checker.controller.fetchedObjectIDs.first == a.objectID)
         try x.setValue(.string("Z"), forKey: "name")
         #expect(checker.controller.fetchedObjectIDs.last == a.objectID)
@@ -181,13 +196,14 @@ struct ResultsControllerTests {
 
     /// A provider's membership depends on its products' values and on which
     /// products it has: both kinds of change re-evaluate it.
-    @Test func subqueryOverRelatedObjectsIsLive() throws {
-        let x = try view.insert("Provider", values: ["name": .string("X")]), y = try view.insert("Provider", values: ["name": .string("Y")])
-        let cheap = try product("cheap", 5, provider: x), dear = try product("dear", 500, provider: y)
-        try view.save()
+    @Test(arguments: HistoryBackend.allCases) func subqueryOverRelatedObjectsIsLive(_ engine: HistoryBackend) throws {
+        let shop = try Shop(engine, dir)
+        let x = try shop.view.insert("Provider", values: ["name": .string("X")]), y = try shop.view.insert("Provider", values: ["name": .string("Y")])
+        let cheap = try shop.product("cheap", 5, provider: x), dear = try shop.product("dear", 500, provider: y)
+        try shop.view.save()
         let request = FetchRequest(entityName: "Provider", predicate: try QueryPredicate(format: "SUBQUERY(products, $p, $p.price > 100).@count > 0"),
                                    sortDescriptors: [QuerySortDescriptor("name")])
-        let checker = try ResultsChecker(ResultsController(fetchRequest: request, context: view))
+        let checker = try ResultsChecker(ResultsController(fetchRequest: request, context: shop.view))
         #expect(checker.controller.fetchedObjectIDs == [y.objectID])
         try cheap.setValue(.double(150), forKey: "price")       // a product's value changes
         #expect(checker.controller.fetchedObjectIDs == [x.objectID, y.objectID])
@@ -197,11 +213,12 @@ struct ResultsControllerTests {
         #expect(checker.failures.isEmpty, "\(checker.failures)")
     }
 
-    @Test func backgroundInsertsNeverLoadedAppearAfterMerge() async throws {
-        _ = try product("a", 1)
-        try view.save()
-        let checker = try ResultsChecker(ResultsController(fetchRequest: FetchRequest(entityName: "Product", sortDescriptors: [QuerySortDescriptor("price")]), context: view))
-        try await container.enqueue { ctx in
+    @Test(arguments: HistoryBackend.allCases) func backgroundInsertsNeverLoadedAppearAfterMerge(_ engine: HistoryBackend) async throws {
+        let shop = try Shop(engine, dir)
+        _ = try shop.product("a", 1)
+        try shop.view.save()
+        let checker = try ResultsChecker(ResultsController(fetchRequest: FetchRequest(entityName: "Product", sortDescriptors: [QuerySortDescriptor("price")]), context: shop.view))
+        try await shop.container.enqueue { ctx in
             try ctx.insert("Product", values: ["name": .string("bg"), "price": .double(0.5)])
             try ctx.save()
         }
@@ -212,49 +229,52 @@ struct ResultsControllerTests {
 
     /// `:sort products.@count` in the browser: providers move as products are added,
     /// moved between them or deleted, here and by a background save, without a refetch.
-    @Test func aListSortedByACountFollowsChangesToTheCountedObjects() async throws {
+    @Test(arguments: HistoryBackend.allCases) func aListSortedByACountFollowsChangesToTheCountedObjects(_ engine: HistoryBackend) async throws {
+        let shop = try Shop(engine, dir)
         let letters = ["A", "B", "C"]
-        let providers = try letters.map { try view.insert("Provider", values: ["name": .string($0)]) }
-        for (i, n) in [3, 1, 0].enumerated() { for k in 0..<n { _ = try product("\(letters[i])\(k)", 1, provider: providers[i]) } }
-        try view.save()
+        let providers = try letters.map { try shop.view.insert("Provider", values: ["name": .string($0)]) }
+        for (i, n) in [3, 1, 0].enumerated() { for k in 0..<n { _ = try shop.product("\(letters[i])\(k)", 1, provider: providers[i]) } }
+        try shop.view.save()
         let request = FetchRequest(entityName: "Provider", sortDescriptors: [QuerySortDescriptor(keyPath: ["products", "@count"], ascending: false),
                                                                             QuerySortDescriptor("name")])
-        let checker = try ResultsChecker(ResultsController(fetchRequest: request, context: view))
-        func order() throws -> [String] { try names(checker.controller).flatMap { $0 } }
+        let checker = try ResultsChecker(ResultsController(fetchRequest: request, context: shop.view))
+        func order() throws -> [String] { try shop.names(checker.controller).flatMap { $0 } }
         #expect(try order() == ["A", "B", "C"])
         // Inserted: C gains two and passes B.
-        _ = try product("C0", 1, provider: providers[2])
-        _ = try product("C1", 1, provider: providers[2])
+        _ = try shop.product("C0", 1, provider: providers[2])
+        _ = try shop.product("C1", 1, provider: providers[2])
         #expect(try order() == ["A", "C", "B"])
         // Moved: one of A's products goes to B (both counts change: A 2, C 2, B 2).
         let moved = try #require(try providers[0].toMany("products").first)
         try moved.setToOne("provider", providers[1])
         #expect(try order() == ["A", "B", "C"])
-        try view.save()
+        try shop.view.save()
         // Deleted by a background save: B drops to 1.
         let gone = try #require(try providers[1].toMany("products").first?.objectID)
-        try await container.enqueue { ctx in try ctx.delete(try ctx.existingObject(with: gone)) }
+        try await shop.container.enqueue { ctx in try ctx.delete(try ctx.existingObject(with: gone)) }
         #expect(await waitUntil { (try? order()) == ["A", "C", "B"] })
         #expect(try checker.controller.fetchedObjectIDs == checker.expected())
         #expect(checker.sets.allSatisfy { !$0.isReload }, "followed incrementally, not reloaded")
         #expect(checker.failures.isEmpty, "\(checker.failures)")
     }
 
-    @Test func resetReloads() throws {
-        _ = try product("a", 1)
-        try view.save()
-        let checker = try ResultsChecker(ResultsController(fetchRequest: FetchRequest(entityName: "Product", sortDescriptors: [QuerySortDescriptor("price")]), context: view))
-        view.reset()
+    @Test(arguments: HistoryBackend.allCases) func resetReloads(_ engine: HistoryBackend) throws {
+        let shop = try Shop(engine, dir)
+        _ = try shop.product("a", 1)
+        try shop.view.save()
+        let checker = try ResultsChecker(ResultsController(fetchRequest: FetchRequest(entityName: "Product", sortDescriptors: [QuerySortDescriptor("price")]), context: shop.view))
+        shop.view.reset()
         #expect(checker.sets.count == 1 && checker.sets[0].isReload)
         #expect(checker.controller.fetchedObjectCount == 1)
         #expect(checker.failures.isEmpty, "\(checker.failures)")
     }
 
-    @Test func localSaveRenamesTemporaryIDs() throws {
-        let checker = try ResultsChecker(ResultsController(fetchRequest: FetchRequest(entityName: "Product", sortDescriptors: [QuerySortDescriptor("price")]), context: view))
-        let a = try product("a", 1)
+    @Test(arguments: HistoryBackend.allCases) func localSaveRenamesTemporaryIDs(_ engine: HistoryBackend) throws {
+        let shop = try Shop(engine, dir)
+        let checker = try ResultsChecker(ResultsController(fetchRequest: FetchRequest(entityName: "Product", sortDescriptors: [QuerySortDescriptor("price")]), context: shop.view))
+        let a = try shop.product("a", 1)
         #expect(checker.controller.fetchedObjectIDs == [a.objectID])
-        try view.save()
+        try shop.view.save()
         #expect(checker.controller.fetchedObjectIDs == [a.objectID])
         #expect(!a.objectID.isTemporary)
         #expect(checker.failures.isEmpty, "\(checker.failures)")

@@ -39,14 +39,25 @@ public final class PostgreSQLCluster: Sendable {
         do {
             try Self.run(Self.asServerUser(["\(bin)/initdb", "-D", "\(directory)/data", "-U", user, "-A", "trust",
                                             "-E", "UTF8", "--locale=C", "--no-sync"]), log: "\(directory)/initdb.log")
-            let options = "-p \(port) -k \(directory) -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
-            try Self.run(Self.asServerUser(["\(bin)/pg_ctl", "-D", "\(directory)/data", "-l", "\(directory)/server.log",
-                                            "-w", "-t", "180", "-o", options, "start"]), log: "\(directory)/pg_ctl.log")
+            try startServer()
             try startWatchdog(owner: owner)
         } catch {
             stop()
             throw error
         }
+    }
+
+    /// Starts the server (again, after `stopServer`), waiting until it accepts connections.
+    public func startServer() throws {
+        let options = "-p \(port) -k \(directory) -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+        try Self.run(Self.asServerUser(["\(bin)/pg_ctl", "-D", "\(directory)/data", "-l", "\(directory)/server.log",
+                                        "-w", "-t", "180", "-o", options, "start"]), log: "\(directory)/pg_ctl.log")
+    }
+
+    /// Stops the server (`pg_ctl stop -m fast`), keeping the data: `startServer` brings it back.
+    public func stopServer() throws {
+        try Self.run(Self.asServerUser(["\(bin)/pg_ctl", "-D", "\(directory)/data", "-m", "fast", "-w", "-t", "180", "stop"]),
+                     log: "\(directory)/pg_ctl.log")
     }
 
     /// Restarts the server (`pg_ctl restart -m fast`): every connection is dropped, the data stays.

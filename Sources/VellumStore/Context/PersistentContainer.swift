@@ -20,6 +20,9 @@ public final class PersistentContainer: Sendable {
     }
     @MainActor private var viewContextStorage: ManagedObjectContext?
     @MainActor private var mergeErrorHandler: ((Error) -> Void)?
+    /// Merges waiting for the server to answer again, oldest first (`merge(_:)`).
+    @MainActor private var mergeBacklog: [DidSave?] = []
+    @MainActor private var mergeRetries = 0
     /// The view context's reader connection, opened by `init` so that failures are
     /// thrown there, and taken once by the main actor when it creates the view context.
     private let viewConnection: Locked<Connection?>
@@ -28,15 +31,15 @@ public final class PersistentContainer: Sendable {
 
     public var model: ManagedObjectModel { store.model }
 
-    /// `migration` decides what happens when the file holds an older model (`docs/migration.md`);
-    /// a hook already set in `options` is kept.
+    /// `migration` decides what happens when the file or PostgreSQL schema holds an older model
+    /// (`docs/migration.md`); hooks already set in `options` are kept.
     public convenience init(model: ManagedObjectModel?, storeURL: URL?, options: StoreOptions = StoreOptions(),
                             migration: MigrationPolicy = .automatic) throws {
+        let options = options.migrateOnMismatch == nil && options.migrateServerOnMismatch == nil ? migration.applied(to: options) : options
         if let storeURL, PostgreSQLURL.isPostgreSQL(storeURL.absoluteString) {
             try self.init(store: PersistentStore(postgreSQL: PostgreSQLURL(storeURL.absoluteString), model: model, options: options))
             return
         }
-        let options = options.migrateOnMismatch == nil ? migration.applied(to: options) : options
         try self.init(store: PersistentStore(url: storeURL, model: model, options: options))
     }
 
@@ -113,12 +116,35 @@ public final class PersistentContainer: Sendable {
             event = nil
         }
         DispatchQueue.main.async { [self] in
-            MainActor.assumeIsolated {
-                guard let context = viewContextStorage else { return }
-                do {
-                    if let event { try context.mergeChanges(from: event) } else { try context.refreshAllFromStore() }
-                } catch { mergeErrorHandler?(error) }
+            MainActor.assumeIsolated { merge(event) }
+        }
+    }
+
+    /// Merges into the view context in order (nil: reload what it holds). A merge that
+    /// finds the server unreachable (a restart) waits in `mergeBacklog` with the merges after
+    /// it and is tried again with backoff for up to a minute, so no change is skipped.
+    @MainActor private func merge(_ event: DidSave?) {
+        mergeBacklog.append(event)
+        if mergeBacklog.count == 1 { drainMergeBacklog() }
+    }
+
+    @MainActor private func drainMergeBacklog() {
+        while let event = mergeBacklog.first {
+            guard let context = viewContextStorage else { mergeBacklog.removeAll(); return }
+            do {
+                if let event { try context.mergeChanges(from: event) } else { try context.refreshAllFromStore() }
+            } catch let error as StoreError where error.isServerUnavailable && mergeRetries < 300 {
+                mergeRetries += 1
+                let pause = min(0.2, 0.005 * Double(mergeRetries))
+                DispatchQueue.main.asyncAfter(deadline: .now() + pause) { [self] in
+                    MainActor.assumeIsolated { drainMergeBacklog() }
+                }
+                return
+            } catch {
+                mergeErrorHandler?(error)
             }
+            mergeRetries = 0
+            mergeBacklog.removeFirst()
         }
     }
 
@@ -148,14 +174,11 @@ public final class PersistentContainer: Sendable {
     @MainActor public func onMergeError(_ body: @escaping (Error) -> Void) { mergeErrorHandler = body }
 
     private func didSave(_ event: DidSave, from source: ObjectIdentifier) {
-        let (merge, viewID) = shared.withLock { ($0.automaticMerging, $0.viewContextIdentity) }
-        guard merge, let viewID, viewID != source else { return }
+        let (merging, viewID) = shared.withLock { ($0.automaticMerging, $0.viewContextIdentity) }
+        guard merging, let viewID, viewID != source else { return }
         // The main queue is FIFO, so saves merge in commit order.
         DispatchQueue.main.async { [self] in
-            MainActor.assumeIsolated {
-                guard let context = viewContextStorage else { return }
-                do { try context.mergeChanges(from: event) } catch { mergeErrorHandler?(error) }
-            }
+            MainActor.assumeIsolated { merge(event) }
         }
     }
 

@@ -95,6 +95,9 @@ struct SaveWriter {
 
     /// Keys are never reused: the next key is past both the largest row and the AUTOINCREMENT counter.
     private func allocateKeys(_ db: Connection) throws {
+        if let first = inserted.first, let root = layout.table(of: first.entity.rootName), layout.reserveKeysSQL(table: root) != nil {
+            return try reserveKeys(db)
+        }
         var next: [String: Int64] = [:]
         var current: (root: String, key: Int64)?
         for o in inserted where o.objectID.isTemporary {
@@ -117,6 +120,23 @@ struct SaveWriter {
         for (root, key) in next {
             let table = layout.table(of: root)!
             if let sql = layout.keysHandedOutSQL(table: table) { try db.run(sql, [.string(table), .integer(key - 1)]) }
+        }
+    }
+
+    /// Keys reserved per root table in one statement each (`StoreLayout.reserveKeysSQL`).
+    private func reserveKeys(_ db: Connection) throws {
+        var counts: [String: Int64] = [:]
+        for o in inserted where o.objectID.isTemporary { counts[o.entity.rootName, default: 0] += 1 }
+        var next: [String: Int64] = [:]
+        for (root, count) in counts {
+            let table = layout.table(of: root)!
+            let last = try db.scalarInt(layout.reserveKeysSQL(table: table)!, [.string(table), .integer(count)]) ?? count
+            next[root] = last - count + 1
+        }
+        for o in inserted where o.objectID.isTemporary {
+            let root = o.entity.rootName
+            o.pendingKey = next[root]!
+            next[root]! += 1
         }
     }
 

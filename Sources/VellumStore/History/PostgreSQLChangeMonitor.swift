@@ -2,7 +2,9 @@ import Foundation
 
 /// Sees other connections' commits to a PostgreSQL store: one listening connection
 /// (`LISTEN`) on a thread of its own receives the notification each commit sends
-/// (`PostgreSQLChangeNotification`), then reads the store's persistent history after
+/// (`PostgreSQLChangeNotification`: the schema and the transaction's history position),
+/// then — unless its token is already at that position, a read for an earlier one having
+/// covered it — reads the store's persistent history after
 /// its token on the same connection and reports the new transactions object by
 /// object (this store's own saves skipped: they are merged as local saves). Without
 /// history, or when history after the token was pruned (or a `TRUNCATE` moved the
@@ -16,6 +18,8 @@ final class PostgreSQLChangeMonitor: Sendable {
     private let ownPID: Int32
     private let handler: @Sendable (RemoteChange) -> Void
     private let running = Locked(true)
+    /// Notifications that needed no read, their position already passed (tests).
+    let skippedReads = Locked(0)
 
     init(store: PersistentStore, url: PostgreSQLURL, ownPID: Int32, handler: @escaping @Sendable (RemoteChange) -> Void) {
         self.store = store
@@ -59,10 +63,17 @@ final class PostgreSQLChangeMonitor: Sendable {
                 continue
             }
             do {
-                let received = try c.notifications(waitingMilliseconds: 250).filter { $0.payload == url.schema }
+                let schema = url.schema ?? ""
+                let notices = try c.notifications(waitingMilliseconds: 250).compactMap {
+                    PostgreSQLChangeNotification.notice($0, schema: schema, ownPID: ownPID)
+                }
                 backoff = 50_000
-                guard !received.isEmpty else { continue }
-                if !read(on: c, after: &token, othersWrote: received.contains { $0.senderPID != ownPID }) { connection = nil }
+                // Each notice carries its transaction's position: one a read already passed needs no read.
+                guard PostgreSQLChangeNotification.needsRead(notices, after: token) else {
+                    if !notices.isEmpty { skippedReads.withLock { $0 += 1 } }
+                    continue
+                }
+                if !read(on: c, after: &token, othersWrote: notices.contains(where: \.fromOthers)) { connection = nil }
             } catch {
                 connection = nil
             }

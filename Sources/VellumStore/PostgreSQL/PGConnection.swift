@@ -70,7 +70,12 @@ public final class PGConnection {
 
     /// Runs `sql`, which may hold several statements and no parameters.
     public func execute(_ sql: String) throws(StoreError) {
-        _ = try check(PQexec(handle, sql), sql: sql)
+        _ = try executeReturningLast(sql)
+    }
+
+    /// `execute`, returning the last statement's result (text format).
+    public func executeReturningLast(_ sql: String) throws(StoreError) -> PGResult {
+        try check(PQexec(handle, sql), sql: sql)
     }
 
     /// Runs one statement with `parameters` bound to `$1`…`$N`, sent and read back in `format`.

@@ -17,6 +17,11 @@ public final class PGEngine: RemoteEngine, @unchecked Sendable {
     /// True between this engine's BEGIN and its COMMIT/ROLLBACK: a connection lost
     /// then is not silently replaced (the transaction's work is gone; the caller is told).
     private var transactionOpen = false
+    /// An SQL expression read in the same round trip as a write transaction's BEGIN and
+    /// lock (the store's model hash, `PersistentStore.refuseIfMigratedElsewhere`), and its
+    /// value from the current write transaction (nil outside one).
+    public var readAtWriteBegin: String?
+    public private(set) var valueReadAtWriteBegin: Value?
 
     public init(connection: PGConnection) {
         self.connection = connection
@@ -31,16 +36,21 @@ public final class PGEngine: RemoteEngine, @unchecked Sendable {
     }
 
     public var location: String { connection.url.description }
-    public var isInTransaction: Bool { connection.isInTransaction }
+    /// True from this engine's BEGIN until the caller ends the transaction, even when the
+    /// connection was lost meanwhile (the server rolled it back): the caller's ROLLBACK is
+    /// what lets the next statement outside a transaction open the connection again.
+    public var isInTransaction: Bool { transactionOpen || connection.isInTransaction }
 
     public func execute(_ sql: String) throws(StoreError) {
         switch sql {
         case "BEGIN IMMEDIATE", "BEGIN EXCLUSIVE":
-            try begin("BEGIN; SELECT \(writeLock)")
+            let read = try begin("BEGIN; SELECT \(writeLock)" + (readAtWriteBegin.map { ", \($0)" } ?? ""))
+            valueReadAtWriteBegin = readAtWriteBegin == nil || read.rowCount == 0 || read.columnCount < 2 ? nil : read.value(0, 1)
         case "BEGIN DEFERRED":
             try begin("BEGIN")
         case "COMMIT", "ROLLBACK", "END":
             transactionOpen = false
+            valueReadAtWriteBegin = nil
             try connection.execute(sql)
         default:
             try reconnectIfLost()
@@ -50,15 +60,19 @@ public final class PGEngine: RemoteEngine, @unchecked Sendable {
 
     /// Nothing is lost by starting again when the connection broke before the
     /// transaction began (a server restart, a terminated backend since the last write).
-    private func begin(_ sql: String) throws(StoreError) {
+    @discardableResult
+    private func begin(_ sql: String) throws(StoreError) -> PGResult {
         transactionOpen = false
+        valueReadAtWriteBegin = nil
         try reconnectIfLost()
-        do throws(StoreError) { try connection.execute(sql) } catch {
+        let result: PGResult
+        do throws(StoreError) { result = try connection.executeReturningLast(sql) } catch {
             guard !connection.isConnected else { throw error }
             try connection.reconnect()
-            try connection.execute(sql)
+            result = try connection.executeReturningLast(sql)
         }
         transactionOpen = true
+        return result
     }
 
     /// True for a query that changes nothing, run outside a transaction.

@@ -88,6 +88,7 @@ extension ResultsController {
                 // Unknown is not "deleted": the row stays where it was, and the reason is reported.
                 items[i].keys = items[i].oldID.flatMap { index.keys(of: $0) }
                 report(error)
+                if error.isServerUnavailable { evaluateAgainLater(items[i].id) }
             }
         }
         // Remove old entries, last first; insert new ones, first first.

@@ -21,6 +21,36 @@ extension ResultsController {
         }
     }
 
+    /// Objects whose evaluation found the server unreachable (a restart), to evaluate again.
+    struct Unreachable {
+        var ids: Set<ObjectID> = []
+        var scheduled = false
+        var attempts = 0
+    }
+
+    /// An object that could not be read because the server was away is evaluated again
+    /// 100 ms later on the main queue (where view contexts' controllers run), for up to a
+    /// minute, so an insert or move that arrived during a restart is not lost.
+    func evaluateAgainLater(_ id: ObjectID) {
+        guard Self.isOnMainQueue, unreachable.attempts < 600 else { return }
+        unreachable.ids.insert(id)
+        guard !unreachable.scheduled else { return }
+        unreachable.scheduled = true
+        unreachable.attempts += 1
+        let me = Handoff(value: Weak(self))
+        DispatchQueue.main.asyncAfter(deadline: .now() + 0.1) { me.value.object?.evaluateUnreachableAgain() }
+    }
+
+    private func evaluateUnreachableAgain() {
+        let ids = unreachable.ids
+        unreachable.ids = []
+        unreachable.scheduled = false
+        guard fetched, !ids.isEmpty else { return }
+        pending.add(ObjectsDidChange(refreshed: ids))
+        applyPendingChanges()
+        if unreachable.ids.isEmpty { unreachable.attempts = 0 }
+    }
+
     /// Records an error met while keeping the list current and tells the delegate.
     /// The rows involved stay as they were; nothing is dropped silently.
     func report(_ error: any Error) {

@@ -51,6 +51,8 @@ public final class ResultsController {
     var pending = PendingChanges()
     /// The rest of a first page being indexed off the main thread (ResultsController+BackgroundLoad).
     var backgroundLoad = BackgroundLoad()
+    /// Objects to evaluate again once the server answers (ResultsController+Failures).
+    var unreachable = Unreachable()
 
     public init(fetchRequest: FetchRequest, context: ManagedObjectContext, sectionKeyPath: String? = nil) {
         self.fetchRequest = fetchRequest

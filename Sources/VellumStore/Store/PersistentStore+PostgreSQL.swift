@@ -11,7 +11,8 @@ extension PersistentStore {
 
     /// Connects, creates the store when the schema holds none (with `createIfMissing`
     /// and a model), and checks the stored model's hash as for a file: a different
-    /// model is `modelMismatch` (PostgreSQL stores are not migrated yet), nothing changed.
+    /// model is migrated by `StoreOptions.migrateServerOnMismatch` (a container's migration
+    /// policy), else it is `modelMismatch`, nothing changed.
     static func openPostgreSQL(url: PostgreSQLURL, model: ManagedObjectModel?, options: StoreOptions) throws(StoreError) -> PostgreSQLOpening {
         guard url.schema != nil else {
             throw .invalidOperation("\(url): name the schema that holds the store (?schema=name)")
@@ -38,7 +39,11 @@ extension PersistentStore {
             throw .invalidOperation("\(url): the model stored in the schema cannot be read: \(ErrorText.describe(error))")
         }
         if let model, let hash = meta["modelHash"], hash != model.versionHash {
-            throw .modelMismatch(path: url.description, storeHash: hash, modelHash: model.versionHash)
+            // The container's migration policy (`StoreOptions.migrateServerOnMismatch`): one server transaction.
+            guard let migrate = options.migrateServerOnMismatch, let stored, !options.readOnly else {
+                throw .modelMismatch(path: url.description, storeHash: hash, modelHash: model.versionHash)
+            }
+            try migrate(url, stored, model)
         }
         guard let resolved = model ?? stored else {
             throw .invalidOperation("\(url): no model given and none stored in the schema")

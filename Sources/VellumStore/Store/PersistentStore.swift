@@ -27,6 +27,9 @@ public struct StoreOptions: Sendable {
     /// returns the store is opened with the given model. Nil: `modelMismatch`. Set by
     /// `PersistentContainer`'s migration policy (`docs/migration.md`).
     public var migrateOnMismatch: (@Sendable (_ path: String, _ stored: ManagedObjectModel, _ model: ManagedObjectModel) throws(StoreError) -> Void)?
+    /// The same for a store in a PostgreSQL schema (`init(postgreSQL:…)`), given the store's URL
+    /// (with its password, which `path` never shows). Nil: `modelMismatch`.
+    public var migrateServerOnMismatch: (@Sendable (_ url: PostgreSQLURL, _ stored: ManagedObjectModel, _ model: ManagedObjectModel) throws(StoreError) -> Void)?
 
     public init(createIfMissing: Bool = true, readOnly: Bool = false, inMemory: Bool = false,
                 busyTimeoutMilliseconds: Int32 = 2000, writeRetries: Int = 5) {
@@ -274,6 +277,7 @@ public final class PersistentStore: @unchecked Sendable {
         hasHistory = opened.hasHistory
         writer = opened.writer
         idScopes = Self.scopes(opened.layout.model, identifier)
+        (writer.remote as? PGEngine)?.readAtWriteBegin = "(SELECT value FROM \(quoteIdentifier(Self.metadataTable)) WHERE key = 'modelHash')"
     }
 
     /// The server behind the store's connections (nil for a SQLite file).
@@ -369,10 +373,16 @@ public final class PersistentStore: @unchecked Sendable {
     /// by `observeSchemaChanges` instead).
     func refuseIfMigratedElsewhere() throws(StoreError) {
         guard !isForeign else { return }
-        // A server has no schema version to watch: its stored hash is read at every write.
+        // A server has no schema version to watch: its stored hash is read at every write,
+        // in the round trip that began the transaction (`PGEngine.readAtWriteBegin`).
         let version = writer.remote == nil ? try writer.scalarInt("PRAGMA schema_version") ?? 0 : -1
         guard version < 0 || version != knownSchemaVersion else { return }
-        let hash = try writer.scalarText("SELECT value FROM \(quoteIdentifier(Self.metadataTable)) WHERE key = 'modelHash'")
+        let hash: String?
+        if let read = (writer.remote as? PGEngine)?.valueReadAtWriteBegin {
+            hash = read.stringValue
+        } else {
+            hash = try writer.scalarText("SELECT value FROM \(quoteIdentifier(Self.metadataTable)) WHERE key = 'modelHash'")
+        }
         if let hash, hash != model.versionHash { throw .storeModelChanged(path: path) }
         knownSchemaVersion = version
     }

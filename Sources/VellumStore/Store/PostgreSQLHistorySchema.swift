@@ -76,7 +76,8 @@ enum PostgreSQLHistorySchema {
             sql.append(function(name, joinTriggerBody(join, layout: layout)))
             sql.append(trigger(name, "AFTER INSERT OR UPDATE OR DELETE", join.table, perRow: true))
         }
-        return sql
+        // Notifications carry the history position (Vellum's writer notifies from the change table).
+        return sql + PostgreSQLChangeNotification.historyStatements(layout: layout)
     }
 
     /// Installs history in a store created without it (one transaction), unless it is there.

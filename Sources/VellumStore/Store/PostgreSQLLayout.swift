@@ -29,8 +29,17 @@ public final class PostgreSQLLayout: StoreLayout {
 
     /// Past both the key column's identity sequence and the largest row.
     public func largestKeyEverSQL(table: String) -> String {
-        let key = dialect.quote(primaryKeyColumn)
-        return "SELECT GREATEST(COALESCE((SELECT max(\(key)) FROM \(dialect.quote(table))), 0), "
+        "SELECT " + largestKeyEver(table: table)
+    }
+
+    /// One round trip instead of `largestKeyEverSQL` then `keysHandedOutSQL`: the sequence
+    /// is moved past the largest key ever plus the count, and the last key returned.
+    public func reserveKeysSQL(table: String) -> String? {
+        "SELECT setval(pg_get_serial_sequence(quote_ident($1), \(dialect.literal(primaryKeyColumn))), \(largestKeyEver(table: table)) + $2)"
+    }
+
+    private func largestKeyEver(table: String) -> String {
+        "GREATEST(COALESCE((SELECT max(\(dialect.quote(primaryKeyColumn))) FROM \(dialect.quote(table))), 0), "
             + "COALESCE(pg_sequence_last_value(pg_get_serial_sequence(quote_ident($1), \(dialect.literal(primaryKeyColumn)))::regclass), 0))"
     }
 }

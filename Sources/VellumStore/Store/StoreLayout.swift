@@ -106,6 +106,10 @@ public protocol StoreLayout: Sendable {
     /// inserts use (Core Data's `Z_MAX`, a PostgreSQL identity sequence); nil where the
     /// table's largest key is enough.
     func keysHandedOutSQL(table: String) -> String?
+    /// SQL that hands out `?2` keys for new rows of `table` (`?1`) in one statement, past
+    /// every key handed out before, and returns the last of them (a PostgreSQL sequence
+    /// moved by `setval`); nil where keys come from `largestKeyEverSQL` and `keysHandedOutSQL`.
+    func reserveKeysSQL(table: String) -> String?
     /// SQL reading `column` of `table` seen as `alias` in the form its attribute's
     /// type is read in: the column itself, or a conversion where the layout stores
     /// values in another form (another program's dates as milliseconds or Julian days).
@@ -196,6 +200,7 @@ extension StoreLayout {
     public var dateEpochSince1970: Double { 0 }
     public func storedEntity(_ entityName: String) -> Value { .string(entityName) }
     public func keysHandedOutSQL(table: String) -> String? { nil }
+    public func reserveKeysSQL(table: String) -> String? { nil }
     public func readExpression(table: String, column: String, alias: String) -> String { alias + "." + dialect.quote(column) }
     public func comparableExpression(table: String, column: String, alias: String) -> String { alias + "." + dialect.quote(column) }
     public func prepare(_ connection: Connection) throws(StoreError) {}

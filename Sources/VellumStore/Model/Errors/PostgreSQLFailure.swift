@@ -19,6 +19,10 @@ public struct PostgreSQLFailure: Sendable, Hashable, CustomStringConvertible {
     /// SQLSTATE class `08`: the connection failed or was lost.
     public var isConnectionFailure: Bool { sqlState.hasPrefix("08") }
 
+    /// The server cannot be reached now: a connection failure, or the server shutting down
+    /// or starting up (class `57P`, as during a restart). The same work may succeed later.
+    public var isServerUnavailable: Bool { isConnectionFailure || sqlState.hasPrefix("57P") }
+
     /// `40001` serialization failure or `40P01` deadlock: nothing was written, and the
     /// same work run again may well succeed (the write queue does so, a bounded number of times).
     public var isTransientConflict: Bool { sqlState == "40001" || sqlState == "40P01" }

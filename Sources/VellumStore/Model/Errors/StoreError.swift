@@ -128,6 +128,12 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
         }
     }
 
+    /// True when a PostgreSQL server could not be reached (`PostgreSQLFailure.isServerUnavailable`).
+    public var isServerUnavailable: Bool {
+        if case .postgresql(let f) = self { return f.isServerUnavailable }
+        return false
+    }
+
     /// True for errors worth retrying later (busy/locked).
     public var isBusy: Bool {
         switch self {
