@@ -166,8 +166,8 @@ import Testing
         try cluster.stopServer()
         try await Task.sleep(nanoseconds: 300_000_000)   // the merge runs and finds no server
         try cluster.startServer()
-        #expect(await waitUntil(timeout: 60) { list.fetchedObjectIDs.count == 2 }, "the inserted tag reaches the list")
-        #expect(await waitUntil(timeout: 60) { (try? a.value(forKey: "name")) == .string("z") }, "the view context has the update")
+        #expect(await waitUntil(timeout: 120) { list.fetchedObjectIDs.count == 2 }, "the inserted tag reaches the list: \(String(describing: list.lastError))")
+        #expect(await waitUntil(timeout: 120) { (try? a.value(forKey: "name")) == .string("z") }, "the view context has the update")
         #expect(try list.fetchedObjectIDs.map { try view.existingObject(with: $0)["name"] } == [.string("b"), .string("z")])
         #expect(errors.isEmpty, "\(errors)")
     }

@@ -88,7 +88,9 @@ extension ResultsController {
                 // Unknown is not "deleted": the row stays where it was, and the reason is reported.
                 items[i].keys = items[i].oldID.flatMap { index.keys(of: $0) }
                 report(error)
-                if error.isServerUnavailable { evaluateAgainLater(items[i].id) }
+                // While objects are being tried again after an outage, any failure is tried again
+                // too (a reconnecting server may first answer with other errors), within the same bound.
+                if error.isServerUnavailable || unreachable.attempts > 0 { evaluateAgainLater(items[i].id) }
             }
         }
         // Remove old entries, last first; insert new ones, first first.
