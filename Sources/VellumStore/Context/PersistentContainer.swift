@@ -122,7 +122,8 @@ public final class PersistentContainer: Sendable {
 
     /// Merges into the view context in order (nil: reload what it holds). A merge that
     /// finds the server unreachable (a restart) waits in `mergeBacklog` with the merges after
-    /// it and is tried again with backoff for up to a minute, so no change is skipped.
+    /// it and is tried again with backoff for up to five minutes (a restart on a busy machine
+    /// can take more than one), so no change is skipped.
     @MainActor private func merge(_ event: DidSave?) {
         mergeBacklog.append(event)
         if mergeBacklog.count == 1 { drainMergeBacklog() }
@@ -133,7 +134,7 @@ public final class PersistentContainer: Sendable {
             guard let context = viewContextStorage else { mergeBacklog.removeAll(); return }
             do {
                 if let event { try context.mergeChanges(from: event) } else { try context.refreshAllFromStore() }
-            } catch let error as StoreError where error.isServerUnavailable && mergeRetries < 300 {
+            } catch let error as StoreError where error.isServerUnavailable && mergeRetries < 1_500 {
                 mergeRetries += 1
                 let pause = min(0.2, 0.005 * Double(mergeRetries))
                 DispatchQueue.main.asyncAfter(deadline: .now() + pause) { [self] in

@@ -90,7 +90,7 @@ extension ResultsController {
                 report(error)
                 // While objects are being tried again after an outage, any failure is tried again
                 // too (a reconnecting server may first answer with other errors), within the same bound.
-                if error.isServerUnavailable || unreachable.attempts > 0 { evaluateAgainLater(items[i].id) }
+                if error.isServerUnavailable || unreachable.since != nil { evaluateAgainLater(items[i].id) }
             }
         }
         // Remove old entries, last first; insert new ones, first first.

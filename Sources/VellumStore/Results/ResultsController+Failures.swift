@@ -26,19 +26,31 @@ extension ResultsController {
         var ids: Set<ObjectID> = []
         var scheduled = false
         var attempts = 0
+        /// When the objects now waiting first failed.
+        var since: Date?
     }
 
+    /// How long objects are tried again after the server went away: a restart on a busy
+    /// machine can take more than a minute.
+    static let unreachableRetryLimit: TimeInterval = 300
+
     /// An object that could not be read because the server was away is evaluated again
-    /// 100 ms later on the main queue (where view contexts' controllers run), for up to a
-    /// minute, so an insert or move that arrived during a restart is not lost.
+    /// on the main queue (where view contexts' controllers run) — after 100 ms, backing off
+    /// to a second — for up to five minutes, so an insert or move that arrived during a
+    /// restart is not lost.
     func evaluateAgainLater(_ id: ObjectID) {
-        guard Self.isOnMainQueue, unreachable.attempts < 600 else { return }
+        guard Self.isOnMainQueue else { return }
+        let now = Date()
+        let since = unreachable.since ?? now
+        guard now.timeIntervalSince(since) < Self.unreachableRetryLimit else { return }
+        unreachable.since = since
         unreachable.ids.insert(id)
         guard !unreachable.scheduled else { return }
         unreachable.scheduled = true
         unreachable.attempts += 1
+        let delay = min(1.0, 0.1 * Double(1 << min(unreachable.attempts - 1, 4)))
         let me = Handoff(value: Weak(self))
-        DispatchQueue.main.asyncAfter(deadline: .now() + 0.1) { me.value.object?.evaluateUnreachableAgain() }
+        DispatchQueue.main.asyncAfter(deadline: .now() + delay) { me.value.object?.evaluateUnreachableAgain() }
     }
 
     private func evaluateUnreachableAgain() {
@@ -48,7 +60,7 @@ extension ResultsController {
         guard fetched, !ids.isEmpty else { return }
         pending.add(ObjectsDidChange(refreshed: ids))
         applyPendingChanges()
-        if unreachable.ids.isEmpty { unreachable.attempts = 0 }
+        if unreachable.ids.isEmpty { unreachable.attempts = 0; unreachable.since = nil }
     }
 
     /// Records an error met while keeping the list current and tells the delegate.
