@@ -31,11 +31,19 @@ struct PostgreSQLMultiProcessTests {
         // Watched, and the server restarted, from a thread of its own: in a loaded suite the
         // main actor (and the cooperative pool) can be kept busy for longer than the writers
         // take to finish, and the restart would come after the last save.
+        // The saves are counted in the store (each is one history transaction of its writer),
+        // not in the writers' output, which this process may read late.
+        let counter = Unshared(try PGConnection(url: url))
         let restarted = await Self.onThread(timeout: 600) { () throws -> [Int]? in
-            guard writers.allSatisfy({ $0.lineCount >= saves / 4 || !$0.process.isRunning }) else { return nil }
-            let counts = writers.map(\.lineCount)
+            var committed = [Int](repeating: 0, count: 4)
+            for row in try counter.value.rows("SELECT author, count(*) FROM _vellum_transactions WHERE author LIKE 'writer-%' GROUP BY author") {
+                if let author = row[0].stringValue, let n = Int(author.dropFirst("writer-".count)), (1...4).contains(n) {
+                    committed[n - 1] = Int(row[1].integerValue ?? 0)
+                }
+            }
+            guard committed.allSatisfy({ $0 >= saves / 4 }) || writers.contains(where: { !$0.process.isRunning }) else { return nil }
             try cluster.restart()
-            return counts
+            return committed
         }
         let beforeRestart = try #require(try restarted.get(), "\(writers.map(\.stderr))")
         for w in writers { #expect(await w.waitForStderr("saves done", timeout: 900), "\(w.stderr)") }
@@ -83,4 +91,10 @@ struct PostgreSQLMultiProcessTests {
             }
         }
     }
+}
+
+/// A connection used by one thread at a time (the watcher's), handed to it.
+private final class Unshared<T>: @unchecked Sendable {
+    let value: T
+    init(_ value: T) { self.value = value }
 }

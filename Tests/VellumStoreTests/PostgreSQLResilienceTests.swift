@@ -25,7 +25,7 @@ import Testing
     /// `pg_sleep` shows a wait event only while asleep, and the first poll may come before).
     static func waitUntilRunning(_ url: URL, pid: Int32, statement: String) async throws -> Bool {
         let observer = Handed(try PGConnection(url: url.absoluteString))
-        return await waitUntil(timeout: 120) {
+        return await waitUntil(timeout: 300) {
             (try? observer.value.scalar("SELECT query FROM pg_stat_activity WHERE pid = $1 AND state = 'active'", [.integer(Int64(pid))])) == .string(statement)
         }
     }
@@ -184,10 +184,11 @@ import Testing
         let outcome = Locked<String?>(nil)
         Thread.detachNewThread {
             let result: String
-            do { _ = try connection.value.rows("SELECT pg_sleep(120)"); result = "finished" } catch { result = "\(error)" }
+            // Long enough that the cancel comes first however late a loaded suite lets the test see it.
+            do { _ = try connection.value.rows("SELECT pg_sleep(900)"); result = "finished" } catch { result = "\(error)" }
             outcome.withLock { $0 = result }
         }
-        #expect(try await Self.waitUntilRunning(url, pid: pid, statement: "SELECT pg_sleep(120)"))
+        #expect(try await Self.waitUntilRunning(url, pid: pid, statement: "SELECT pg_sleep(900)"))
         interrupter.interrupt()
         #expect(await waitUntil(timeout: 60) { outcome.withLock { $0 } != nil })
         #expect(outcome.withLock { $0 } == "the query was cancelled")
