@@ -31,7 +31,9 @@ struct CreateAtomicallyTests {
         var killedBeforeDone = 0
         for attempt in 0..<12 {
             let child = try ChildProcess(["create", store, "--model", model])
-            try await Task.sleep(nanoseconds: UInt64(30_000_000 + attempt * 25_000_000))
+            // A blocking sleep: resuming after `Task.sleep` can wait for a busy cooperative pool
+            // until the create is long done, and the kill would prove nothing.
+            usleep(UInt32(30_000 + attempt * 25_000))
             if child.process.isRunning { killedBeforeDone += 1 }
             child.signal(SIGKILL)
             await child.waitForExit(timeout: 20)

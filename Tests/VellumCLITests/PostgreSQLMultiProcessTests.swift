@@ -34,7 +34,9 @@ struct PostgreSQLMultiProcessTests {
         // The saves are counted in the store (each is one history transaction of its writer),
         // not in the writers' output, which this process may read late.
         let counter = Unshared(try PGConnection(url: url))
-        let restarted = await Self.onThread(timeout: 600) { () throws -> [Int]? in
+        // Started here, before any suspension: resuming this test may wait for the main actor
+        // or the cooperative pool, but the restart does not wait for the test.
+        let restart = Self.onThread(timeout: 600) { () throws -> [Int]? in
             var committed = [Int](repeating: 0, count: 4)
             for row in try counter.value.rows("SELECT author, count(*) FROM _vellum_transactions WHERE author LIKE 'writer-%' GROUP BY author") {
                 if let author = row[0].stringValue, let n = Int(author.dropFirst("writer-".count)), (1...4).contains(n) {
@@ -45,6 +47,8 @@ struct PostgreSQLMultiProcessTests {
             try cluster.restart()
             return committed
         }
+        #expect(await waitUntil(timeout: 900) { restart.result != nil })
+        let restarted = try #require(restart.result)
         let beforeRestart = try #require(try restarted.get(), "\(writers.map(\.stderr))")
         for w in writers { #expect(await w.waitForStderr("saves done", timeout: 900), "\(w.stderr)") }
         let elapsed = Date().timeIntervalSince(started)
@@ -75,21 +79,22 @@ struct PostgreSQLMultiProcessTests {
         #expect(observer.failures.isEmpty, "\(observer.failures)")
     }
 
-    /// Polls `step` every 2 ms on a new thread until it returns a value (or throws), for at
-    /// most `timeout` seconds; nil when the time ran out.
-    nonisolated static func onThread<T: Sendable>(timeout: TimeInterval, _ step: @escaping @Sendable () throws -> T?) async -> Result<T?, any Error> {
-        await withCheckedContinuation { continuation in
-            Thread.detachNewThread {
-                let deadline = Date().addingTimeInterval(timeout)
-                while Date() < deadline {
-                    do {
-                        if let value = try step() { continuation.resume(returning: .success(value)); return }
-                    } catch { continuation.resume(returning: .failure(error)); return }
-                    usleep(2_000)
-                }
-                continuation.resume(returning: .success(nil))
+    /// Starts polling `step` every 2 ms on a new thread until it returns a value (or throws),
+    /// for at most `timeout` seconds; the result (nil value: the time ran out) lands in the box.
+    static func onThread<T: Sendable>(timeout: TimeInterval, _ step: @escaping @Sendable () throws -> T?) -> ResultBox<T> {
+        let box = ResultBox<T>()
+        Thread.detachNewThread {
+            let deadline = Date().addingTimeInterval(timeout)
+            var result: Result<T?, any Error> = .success(nil)
+            while Date() < deadline {
+                do {
+                    if let value = try step() { result = .success(value); break }
+                } catch { result = .failure(error); break }
+                usleep(2_000)
             }
+            box.set(result)
         }
+        return box
     }
 }
 
@@ -97,4 +102,12 @@ struct PostgreSQLMultiProcessTests {
 private final class Unshared<T>: @unchecked Sendable {
     let value: T
     init(_ value: T) { self.value = value }
+}
+
+/// What the watcher thread found, read by the test when it gets to it.
+final class ResultBox<T: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Result<T?, any Error>?
+    var result: Result<T?, any Error>? { lock.withLock { stored } }
+    func set(_ r: Result<T?, any Error>) { lock.withLock { stored = r } }
 }
