@@ -9,6 +9,16 @@ import VellumStore
 struct E2EColumnsAndJumpsTests {
     static let sizes = [(80, 24), (120, 40)]
 
+    static let transactions = "SELECT count(*) FROM _vellum_transactions"
+
+    /// A store and the browser command on it with a state directory of its own (where
+    /// column layouts are kept), kept alive by the returned `TempDir`.
+    func isolatedStore() throws -> (E2EStore, TempDir, String) {
+        let store = try E2EStore()
+        let state = TempDir()
+        return (store, state, "XDG_STATE_HOME='\(state.url.path)' " + store.command)
+    }
+
     /// The table's header line (the first screen line).
     func header(_ t: Tmux) -> String { String(t.screen.split(separator: "\n", omittingEmptySubsequences: false).first ?? "") }
 
@@ -18,11 +28,8 @@ struct E2EColumnsAndJumpsTests {
 
     @Test(arguments: sizes)
     func hiddenAndMovedColumnsAreKeptBetweenRunsOutsideTheStore(width: Int, height: Int) throws {
-        let store = try E2EStore()
-        let state = TempDir()
-        let transactions = "SELECT count(*) FROM _vellum_transactions"
-        let before = store.sql(transactions)
-        let command = "XDG_STATE_HOME='\(state.url.path)' " + store.command
+        let (store, state, command) = try isolatedStore()
+        let before = store.sql(Self.transactions)
         do {
             let t = Tmux.browser(command, entity: "Product", width: width, height: height)
             defer { t.kill() }
@@ -49,7 +56,7 @@ struct E2EColumnsAndJumpsTests {
         t.keys("Escape")
         #expect(t.wait { _ in header(t).contains("price") && !t.screen.contains("Columns of") }, "\(t.screen)")
         // Nothing of this is in the store: no write, no table for it.
-        #expect(store.sql(transactions) == before)
+        #expect(store.sql(Self.transactions) == before)
         #expect(store.sql("SELECT count(*) FROM sqlite_master WHERE sql LIKE '%hidden%'") == "0")
     }
 
@@ -57,11 +64,9 @@ struct E2EColumnsAndJumpsTests {
     /// right (X10 reports, as a terminal sends them); the width is kept for the next run.
     @Test(arguments: sizes)
     func aHeaderEdgeDraggedWithTheMouseResizesTheColumnForTheNextRunToo(width: Int, height: Int) throws {
-        let store = try E2EStore()
-        let state = TempDir()
-        let transactions = "SELECT count(*) FROM _vellum_transactions"
-        let before = store.sql(transactions)
-        let command = "XDG_STATE_HOME='\(state.url.path)' " + store.command
+        let (store, state, command) = try isolatedStore()
+        defer { withExtendedLifetime(state) {} }   // layouts live there until the end
+        let before = store.sql(Self.transactions)
         func mouse(_ button: Int, x: Int, y: Int) -> String {
             "\u{1B}[M" + String([32 + button, 33 + x, 33 + y].map { Character(Unicode.Scalar(UInt8($0))) })
         }
@@ -82,7 +87,7 @@ struct E2EColumnsAndJumpsTests {
         let t = Tmux.browser(command, entity: "Product", width: width, height: height)
         defer { t.kill() }
         #expect(t.wait { _ in position("price", header(t)) == moved }, "the next run keeps the width: \(t.screen)")
-        #expect(store.sql(transactions) == before, "nothing is written to the store")
+        #expect(store.sql(Self.transactions) == before, "nothing is written to the store")
     }
 
     @Test(arguments: sizes)

@@ -126,6 +126,7 @@ struct ConflictResolver {
     func resolveUniquenessConflicts(inserted: inout [ManagedObject], updated: inout [ManagedObject], deleted: [ManagedObject], db: Connection) throws {
         let deletedKeys = Set(deleted.compactMap { o in o.objectID.primaryKey.map { "\(o.objectID.rootName)#\($0)" } })
         var claimed: [ClaimKey: ManagedObject] = [:]
+        claimed.reserveCapacity(inserted.count + updated.count)
         var checks: [UniquenessCheck] = []
         var groupsByEntity: [ObjectIdentifier: [ConstraintGroup]] = [:]
         var numbers: [[String]: Int] = [:]
@@ -135,7 +136,6 @@ struct ConflictResolver {
                 let made = constraintGroups(of: o.entity, numbers: &numbers)
                 groupsByEntity[ObjectIdentifier(o.entity)] = made
                 for g in made where groups[g.group] == nil { groups[g.group] = g }
-                if claimed.isEmpty { claimed.reserveCapacity(inserted.count + updated.count) }
                 return made
             }()
             for (constraint, g) in zip(o.entity.uniquenessConstraints, entityGroups) {

@@ -7,9 +7,7 @@ import Foundation
 /// tables, the key sequence — is shifted alike. Core Data re-keys in the same case.
 /// Rows that collide with nothing keep their keys (and object IDs).
 struct KeyShifts {
-    /// Old root table → what is added to its rows' keys.
-    private(set) var offsets: [String: Int64] = [:]
-    /// Old root table → what the plan says of it.
+    /// Old root table → how its rows are shifted (what the plan says of it).
     private(set) var notes: [String: Note] = [:]
 
     struct Note {
@@ -19,7 +17,7 @@ struct KeyShifts {
         var offset: Int64
     }
 
-    func offset(of oldTable: String) -> Int64 { offsets[oldTable] ?? 0 }
+    func offset(of oldTable: String) -> Int64 { notes[oldTable]?.offset ?? 0 }
 
     /// `key` (SQL over a row of `oldTable`, or a reference to one) as the migrated key.
     func shifted(_ key: String, oldTable: String) -> String {
@@ -68,7 +66,6 @@ struct KeyShifts {
                     }
                     if collides {
                         offset = ceiling
-                        shifts.offsets[table] = offset
                         let rows = try c.scalarInt("SELECT count(*) FROM \(quoteIdentifier(table)) WHERE \(kind) IN (\(kinds(names)))") ?? 0
                         shifts.notes[table] = Note(into: root, rows: Int(rows), offset: offset)
                     }
