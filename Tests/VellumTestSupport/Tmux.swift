@@ -63,9 +63,10 @@ public final class Tmux {
 
     /// Polls the screen until `condition` holds (true) or the timeout passes (false).
     /// The default is generous: the full suite runs these beside multi-process
-    /// tests that keep both cores busy, and a wait that succeeds returns at once.
+    /// tests that keep both cores busy (a browser was seen not to answer a mouse press
+    /// within 20 s there), and a wait that succeeds returns at once.
     @discardableResult
-    public func wait(_ timeout: TimeInterval = 20, until condition: (String) -> Bool) -> Bool {
+    public func wait(_ timeout: TimeInterval = 60, until condition: (String) -> Bool) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         repeat {
             if condition(screen) { return true }
@@ -75,7 +76,7 @@ public final class Tmux {
     }
 
     @discardableResult
-    public func wait(for text: String, _ timeout: TimeInterval = 20) -> Bool { wait(timeout) { $0.contains(text) } }
+    public func wait(for text: String, _ timeout: TimeInterval = 60) -> Bool { wait(timeout) { $0.contains(text) } }
 
     public func kill() {
         _ = tmux(["kill-session", "-t", name])
