@@ -3,9 +3,9 @@ import Testing
 @testable import VellumStore
 
 @Suite(.serialized) struct ConcurrencyWriteQueueTests {
-    @Test func eightProducersThousandWritesEachInOrder() async throws {
+    @Test(arguments: StoreEngine.allCases) func eightProducersThousandWritesEachInOrder(_ engine: StoreEngine) async throws {
         let dir = TempDir()
-        let container = try PersistentContainer(model: Fixtures.shopModel(), storeURL: dir.file("q.sqlite"))
+        let container = try engine.container(Fixtures.shopModel(), in: dir)
         container.automaticallyMergesChanges = false
         let producers = 8, perProducer = 1000
         try await withThrowingTaskGroup(of: Void.self) { group in
@@ -31,7 +31,7 @@ import Testing
         }
         #expect(container.pendingWriteCount == 0)
         let ctx = try ManagedObjectContext(store: container.store)
-        let rows = try ctx.connection.rows("SELECT name, stock FROM Product ORDER BY _pk")
+        let rows = try ctx.connection.rows(#"SELECT "name", "stock" FROM "Product" ORDER BY "_pk""#)
         #expect(rows.count == producers * perProducer)
         for p in 0..<producers {
             let stocks = rows.filter { $0[0] == .string("p\(p)") }.compactMap { $0[1].integerValue }
@@ -39,9 +39,9 @@ import Testing
         }
     }
 
-    @Test func failingBlockChangesNothingAndQueueContinues() async throws {
+    @Test(arguments: StoreEngine.allCases) func failingBlockChangesNothingAndQueueContinues(_ engine: StoreEngine) async throws {
         let dir = TempDir()
-        let container = try PersistentContainer(model: Fixtures.shopModel(), storeURL: dir.file("q.sqlite"))
+        let container = try engine.container(Fixtures.shopModel(), in: dir)
         struct Boom: Error {}
         try await container.enqueue { ctx in try ctx.insert("Tag", values: ["name": .string("first")]); return () }
         await #expect(throws: Boom.self) {
@@ -81,9 +81,9 @@ import Testing
 
 @MainActor
 @Suite(.serialized) struct ConcurrencyMergeTests {
-    @Test func backgroundSaveMergesIntoViewContext() async throws {
+    @Test(arguments: StoreEngine.allCases) func backgroundSaveMergesIntoViewContext(_ engine: StoreEngine) async throws {
         let dir = TempDir()
-        let container = try PersistentContainer(model: Fixtures.shopModel(), storeURL: dir.file("m.sqlite"))
+        let container = try engine.container(Fixtures.shopModel(), in: dir)
         let view = container.viewContext
         var events: [ObjectsDidChange] = []
         view.observeChanges { events.append($0) }
@@ -112,11 +112,11 @@ import Testing
         #expect(view.registeredObject(for: id) == nil)
     }
 
-    @Test func mergeUnderLoadLeavesViewContextEqualToStore() async throws {
+    @Test(arguments: StoreEngine.allCases) func mergeUnderLoadLeavesViewContextEqualToStore(_ engine: StoreEngine) async throws {
         let seed = SeededRandom.seedFromEnvironment()
         var rng = SeededRandom(seed: seed)
         let dir = TempDir()
-        let container = try PersistentContainer(model: Fixtures.shopModel(), storeURL: dir.file("load.sqlite"))
+        let container = try engine.container(Fixtures.shopModel(), in: dir)
         let view = container.viewContext
         // Managed objects cannot leave a write block (they are not Sendable); IDs can.
         try await container.enqueue { ctx in

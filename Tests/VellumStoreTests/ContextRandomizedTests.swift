@@ -3,15 +3,16 @@ import Testing
 @testable import VellumStore
 
 /// Random insert/update/delete/save/rollback sequences against a context,
-/// checked after every save and rollback against a plain model of the rows.
+/// checked after every save and rollback against a plain model of the rows,
+/// on both engines (`StoreEngine`).
 @Suite struct ContextRandomizedTests {
     struct Row: Equatable { var name: String; var price: Double?; var provider: Int64? }
 
-    @Test func randomOperationsMatchModel() throws {
+    @Test(arguments: StoreEngine.allCases) func randomOperationsMatchModel(_ engine: StoreEngine) throws {
         let seed = SeededRandom.seedFromEnvironment()
         var rng = SeededRandom(seed: seed)
         let dir = TempDir()
-        let store = try Fixtures.openShop(dir)
+        let store = try engine.open(Fixtures.shopModel(), in: dir).store
         let ctx = try ManagedObjectContext(store: store)
         // Providers are fixed; products change at random.
         var providers: [ManagedObject] = []

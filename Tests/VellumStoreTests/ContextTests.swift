@@ -3,10 +3,12 @@ import Testing
 import CSQLite
 @testable import VellumStore
 
+/// On a SQLite file and on a PostgreSQL schema (`StoreEngine`), but for the SQLite layout check.
 @Suite struct ContextTests {
-    @Test func insertSaveFetchRoundTrip() throws {
+    @Test(arguments: StoreEngine.allCases) func insertSaveFetchRoundTrip(_ engine: StoreEngine) throws {
         let dir = TempDir()
-        let store = try Fixtures.openShop(dir)
+        let shop = try engine.open(Fixtures.shopModel(), in: dir)
+        let store = shop.store
         let ctx = try ManagedObjectContext(store: store)
         let p = try ctx.insert("Product", values: ["name": .string("Tea"), "price": .integer(3), "sku": .string("TEA-1")])
         #expect(p.objectID.isTemporary)
@@ -40,9 +42,10 @@ import CSQLite
         #expect(try c.scalarText("SELECT value FROM _vellum_metadata WHERE key='modelHash'") == store.model.versionHash)
     }
 
-    @Test func relationshipsMaintainInverses() throws {
+    @Test(arguments: StoreEngine.allCases) func relationshipsMaintainInverses(_ engine: StoreEngine) throws {
         let dir = TempDir()
-        let store = try Fixtures.openShop(dir)
+        let shop = try engine.open(Fixtures.shopModel(), in: dir)
+        let store = shop.store
         let ctx = try ManagedObjectContext(store: store)
         let acme = try ctx.insert("Provider", values: ["name": .string("Acme")])
         let other = try ctx.insert("Provider", values: ["name": .string("Other")])
@@ -75,9 +78,10 @@ import CSQLite
 
     /// `add(_:to:)` appends once, moves an object from its previous owner when the
     /// inverse is a to-one, keeps both sides of a many-to-many, and saves as set.
-    @Test func addingToAToManyOneByOne() throws {
+    @Test(arguments: StoreEngine.allCases) func addingToAToManyOneByOne(_ engine: StoreEngine) throws {
         let dir = TempDir()
-        let store = try Fixtures.openShop(dir)
+        let shop = try engine.open(Fixtures.shopModel(), in: dir)
+        let store = shop.store
         let ctx = try ManagedObjectContext(store: store)
         let acme = try ctx.insert("Provider", values: ["name": .string("Acme")])
         let other = try ctx.insert("Provider", values: ["name": .string("Other")])
@@ -103,9 +107,10 @@ import CSQLite
         #expect(try fresh.existingObject(with: tag.objectID).toMany("products").map(\.objectID) == [products[0].objectID])
     }
 
-    @Test func orderedToManyKeepsOrder() throws {
+    @Test(arguments: StoreEngine.allCases) func orderedToManyKeepsOrder(_ engine: StoreEngine) throws {
         let dir = TempDir()
-        let store = try Fixtures.openShop(dir)
+        let shop = try engine.open(Fixtures.shopModel(), in: dir)
+        let store = shop.store
         let ctx = try ManagedObjectContext(store: store)
         let tea = try ctx.insert("Product", values: ["name": .string("Tea")])
         let images = try (0..<3).map { i in try ctx.insert("Image", values: ["url": .uri(URL(string: "https://x/\(i)")!)]) }
@@ -116,9 +121,10 @@ import CSQLite
         #expect(loaded == [images[2], images[0], images[1]].map(\.objectID))
     }
 
-    @Test func deleteRules() throws {
+    @Test(arguments: StoreEngine.allCases) func deleteRules(_ engine: StoreEngine) throws {
         let dir = TempDir()
-        let store = try Fixtures.openShop(dir)
+        let shop = try engine.open(Fixtures.shopModel(), in: dir)
+        let store = shop.store
         let ctx = try ManagedObjectContext(store: store)
         let acme = try ctx.insert("Provider", values: ["name": .string("Acme")])
         let tea = try ctx.insert("Product", values: ["name": .string("Tea")])
@@ -146,19 +152,19 @@ import CSQLite
         #expect(try acme.toMany("products").isEmpty)
         #expect(try tag.toMany("products").isEmpty)
         try ctx.save()
-        let c = try Connection(path: dir.file("shop.sqlite").path)
-        #expect(try c.scalarInt("SELECT count(*) FROM Image") == 0)
-        #expect(try c.scalarInt("SELECT count(*) FROM Product_tags") == 0)
-        #expect(try c.scalarInt("SELECT count(*) FROM Tag") == 1)
+        #expect(try shop.count("Image") == 0)
+        #expect(try shop.count("Product_tags") == 0)
+        #expect(try shop.count("Tag") == 1)
         // Now the deny no longer blocks.
         try ctx.delete(acme)
         try ctx.save()
-        #expect(try c.scalarInt("SELECT count(*) FROM Provider") == 0)
+        #expect(try shop.count("Provider") == 0)
     }
 
-    @Test func badInputIsRefusedAndNothingIsLost() throws {
+    @Test(arguments: StoreEngine.allCases) func badInputIsRefusedAndNothingIsLost(_ engine: StoreEngine) throws {
         let dir = TempDir()
-        let store = try Fixtures.openShop(dir)
+        let shop = try engine.open(Fixtures.shopModel(), in: dir)
+        let store = shop.store
         let ctx = try ManagedObjectContext(store: store)
         #expect(throws: StoreError.self) { try ctx.insert("Product", values: ["nmae": .string("x")]) }
         #expect(throws: StoreError.self) { try ctx.insert("Nope") }
@@ -185,9 +191,10 @@ import CSQLite
         }
     }
 
-    @Test func uniquenessConflictIsReportedThenUpsertsUnderObjectTrump() throws {
+    @Test(arguments: StoreEngine.allCases) func uniquenessConflictIsReportedThenUpsertsUnderObjectTrump(_ engine: StoreEngine) throws {
         let dir = TempDir()
-        let store = try Fixtures.openShop(dir)
+        let shop = try engine.open(Fixtures.shopModel(), in: dir)
+        let store = shop.store
         let ctx = try ManagedObjectContext(store: store)
         try ctx.insert("Provider", values: ["name": .string("Acme"), "country": .string("FR")])
         try ctx.save()
@@ -199,14 +206,15 @@ import CSQLite
         }
         ctx2.mergePolicy = .mergeByPropertyObjectTrump
         try ctx2.save()
-        let rows = try Connection(path: dir.file("shop.sqlite").path).rows("SELECT name, country FROM Provider")
+        let rows = try shop.read(#"SELECT "name", "country" FROM "Provider""#)
         #expect(rows == [[.string("Acme"), .string("DE")]])
         #expect(!dup.objectID.isTemporary)
     }
 
-    @Test func rollbackAndRefresh() throws {
+    @Test(arguments: StoreEngine.allCases) func rollbackAndRefresh(_ engine: StoreEngine) throws {
         let dir = TempDir()
-        let store = try Fixtures.openShop(dir)
+        let shop = try engine.open(Fixtures.shopModel(), in: dir)
+        let store = shop.store
         let ctx = try ManagedObjectContext(store: store)
         let p = try ctx.insert("Product", values: ["name": .string("Tea"), "price": .double(1)])
         try ctx.save()
@@ -228,9 +236,10 @@ import CSQLite
         #expect(try p["name"] == .string("Tea"))
     }
 
-    @Test func optimisticLockingConflictListsBothVersions() throws {
+    @Test(arguments: StoreEngine.allCases) func optimisticLockingConflictListsBothVersions(_ engine: StoreEngine) throws {
         let dir = TempDir()
-        let store = try Fixtures.openShop(dir)
+        let shop = try engine.open(Fixtures.shopModel(), in: dir)
+        let store = shop.store
         let a = try ManagedObjectContext(store: store)
         let p = try a.insert("Product", values: ["name": .string("Tea"), "price": .double(1)])
         try a.save()
@@ -246,9 +255,10 @@ import CSQLite
         #expect(p.hasChanges)
     }
 
-    @Test func inheritanceSharesRootTable() throws {
+    @Test(arguments: StoreEngine.allCases) func inheritanceSharesRootTable(_ engine: StoreEngine) throws {
         let dir = TempDir()
-        let store = try Fixtures.openShop(dir)
+        let shop = try engine.open(Fixtures.shopModel(), in: dir)
+        let store = shop.store
         let ctx = try ManagedObjectContext(store: store)
         #expect(throws: StoreError.self) { try ctx.insert("Item") }
         try ctx.insert("Task", values: ["title": .string("write"), "done": .bool(true)])
@@ -258,12 +268,13 @@ import CSQLite
         let items = try fresh.fetch("Item")
         #expect(Set(items.map(\.entity.name)) == ["Task", "Note"])
         #expect(try fresh.fetch("Task").count == 1)
-        #expect(try Connection(path: dir.file("shop.sqlite").path).scalarInt("SELECT count(*) FROM Item") == 2)
+        #expect(try shop.count("Item") == 2)
     }
 
-    @Test func fetchSeesPendingChanges() throws {
+    @Test(arguments: StoreEngine.allCases) func fetchSeesPendingChanges(_ engine: StoreEngine) throws {
         let dir = TempDir()
-        let store = try Fixtures.openShop(dir)
+        let shop = try engine.open(Fixtures.shopModel(), in: dir)
+        let store = shop.store
         let ctx = try ManagedObjectContext(store: store)
         let a = try ctx.insert("Product", values: ["name": .string("A")])
         try ctx.insert("Product", values: ["name": .string("B")])
@@ -275,9 +286,10 @@ import CSQLite
         #expect(try ctx.count(FetchRequest(entityName: "Product")) == 2)
     }
 
-    @Test func isUniqueConvenience() throws {
+    @Test(arguments: StoreEngine.allCases) func isUniqueConvenience(_ engine: StoreEngine) throws {
         let dir = TempDir()
-        let store = try Fixtures.openShop(dir)
+        let shop = try engine.open(Fixtures.shopModel(), in: dir)
+        let store = shop.store
         let ctx = try ManagedObjectContext(store: store)
         try ctx.insert("Provider", values: ["name": .string("Acme")])
         #expect(try !ctx.isUnique(entity: "Provider", attribute: "name", value: .string("Acme")))
@@ -287,9 +299,10 @@ import CSQLite
         #expect(throws: StoreError.self) { try ctx.isUnique(entity: "Provider", attribute: "nope", value: .null) }
     }
 
-    @Test func faultsLoadOnAccessAndBatchesLoadTogether() throws {
+    @Test(arguments: StoreEngine.allCases) func faultsLoadOnAccessAndBatchesLoadTogether(_ engine: StoreEngine) throws {
         let dir = TempDir()
-        let store = try Fixtures.openShop(dir)
+        let shop = try engine.open(Fixtures.shopModel(), in: dir)
+        let store = shop.store
         let ctx = try ManagedObjectContext(store: store)
         for i in 0..<50 { try ctx.insert("Product", values: ["name": .string("p\(i)")]) }
         try ctx.save()
@@ -307,9 +320,10 @@ import CSQLite
 @Suite struct CrossContextTests {
     /// Objects never cross contexts: where the compiler cannot stop it (both
     /// contexts on one thread), the context refuses with a clear error.
-    @Test func objectsOfAnotherContextAreRefused() throws {
+    @Test(arguments: StoreEngine.allCases) func objectsOfAnotherContextAreRefused(_ engine: StoreEngine) throws {
         let dir = TempDir()
-        let store = try Fixtures.openShop(dir)
+        let shop = try engine.open(Fixtures.shopModel(), in: dir)
+        let store = shop.store
         let a = try ManagedObjectContext(store: store)
         let b = try ManagedObjectContext(store: store)
         let acme = try a.insert("Provider", values: ["name": .string("Acme")])

@@ -5,9 +5,10 @@ import VellumTestSupport
 
 /// `deletionPreview(of:)` counts what a delete would do before anything is deleted.
 @Suite struct DeletionPreviewTests {
-    @Test func cascadesAreCountedAndDenialsNamedWithoutDeletingAnything() throws {
+    @Test(arguments: StoreEngine.allCases) func cascadesAreCountedAndDenialsNamedWithoutDeletingAnything(_ engine: StoreEngine) throws {
         let dir = TempDir()
-        let store = try Fixtures.openShop(dir)
+        let shop = try engine.open(Fixtures.shopModel(), in: dir)
+        let store = shop.store
         let ctx = try ManagedObjectContext(store: store)
         let acme = try ctx.insert("Provider", values: ["name": .string("Acme")])
         let tea = try ctx.insert("Product", values: ["name": .string("Tea")])
@@ -28,9 +29,10 @@ import VellumTestSupport
         #expect(try ctx.count(FetchRequest(entityName: "Image")) == 3 && !tea.isDeleted)
     }
 
-    @Test func objectsAnotherWriterDeletedCountAsMissing() throws {
+    @Test(arguments: StoreEngine.allCases) func objectsAnotherWriterDeletedCountAsMissing(_ engine: StoreEngine) throws {
         let dir = TempDir()
-        let store = try Fixtures.openShop(dir)
+        let shop = try engine.open(Fixtures.shopModel(), in: dir)
+        let store = shop.store
         let ctx = try ManagedObjectContext(store: store)
         let tag = try ctx.insert("Tag", values: ["name": .string("t")])
         try ctx.save()
@@ -43,10 +45,10 @@ import VellumTestSupport
 
     /// Model-based: on random shop graphs, the preview says exactly what the delete then does —
     /// refused when it names a denial, else the per-entity counts that leave the store.
-    @Test(arguments: [1, 2, 3, 4, 5, 6, 7, 8]) func randomGraphsPreviewWhatTheDeleteDoes(seed: UInt64) throws {
+    @Test(arguments: StoreEngine.allCases, [1, 2, 3, 4, 5, 6, 7, 8] as [UInt64]) func randomGraphsPreviewWhatTheDeleteDoes(_ engine: StoreEngine, seed: UInt64) throws {
         var rng = SplitMix64(seed: seed)
         let dir = TempDir()
-        let store = try Fixtures.openShop(dir)
+        let store = try engine.open(Fixtures.shopModel(), in: dir).store
         let build = try ManagedObjectContext(store: store)
         let providers = try (0..<4).map { try build.insert("Provider", values: ["name": .string("p\($0)")]) }
         let tags = try (0..<3).map { try build.insert("Tag", values: ["name": .string("t\($0)")]) }

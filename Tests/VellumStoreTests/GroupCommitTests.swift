@@ -68,11 +68,11 @@ import Testing
         }
     }
 
-    @Test func randomBlocksAmongFailingOnesEachGetTheirOwnResultInOneCommit() async throws {
+    @Test(arguments: StoreEngine.allCases) func randomBlocksAmongFailingOnesEachGetTheirOwnResultInOneCommit(_ engine: StoreEngine) async throws {
         let seed = SeededRandom.seedFromEnvironment()
         var random = SeededRandom(seed: seed)
         let dir = TempDir()
-        let container = try PersistentContainer(model: Fixtures.shopModel(), storeURL: dir.file("group.sqlite"))
+        let container = try engine.container(Fixtures.shopModel(), in: dir)
         container.automaticallyMergesChanges = false
         let store = container.store
         try await container.enqueue { ctx in _ = try ctx.insert("Product", values: ["name": .string("counter")]) }

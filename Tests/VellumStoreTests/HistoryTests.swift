@@ -17,7 +17,7 @@ import Testing
             .build()
     }
 
-    @Test(arguments: HistoryBackend.allCases) func savesAreRecordedWithAuthorKindsKeysAndTombstones(_ backend: HistoryBackend) throws {
+    @Test(arguments: StoreEngine.allCases) func savesAreRecordedWithAuthorKindsKeysAndTombstones(_ backend: StoreEngine) throws {
         let dir = TempDir()
         let store = try backend.open(model(), in: dir).store
         let start = try store.currentHistoryToken()
@@ -41,7 +41,7 @@ import Testing
         #expect(try store.history(after: txs[1].token).count == 1)
     }
 
-    @Test(arguments: HistoryBackend.allCases) func shellWritesAreRecordedAndNeedNoCustomFunctions(_ backend: HistoryBackend) throws {
+    @Test(arguments: StoreEngine.allCases) func shellWritesAreRecordedAndNeedNoCustomFunctions(_ backend: StoreEngine) throws {
         let dir = TempDir()
         let opened = try backend.open(model(), in: dir)
         let store = opened.store
@@ -56,7 +56,7 @@ import Testing
         #expect(txs[2].changes[0].tombstone == ["name": .string("Shell")])
     }
 
-    @Test(arguments: HistoryBackend.allCases) func prunedHistoryIsDetected(_ backend: HistoryBackend) throws {
+    @Test(arguments: StoreEngine.allCases) func prunedHistoryIsDetected(_ backend: StoreEngine) throws {
         let dir = TempDir()
         let store = try backend.open(model(), in: dir).store
         let old = try store.currentHistoryToken()

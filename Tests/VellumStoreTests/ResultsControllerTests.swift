@@ -46,7 +46,7 @@ final class ResultsChecker {
     }
 }
 
-/// The same expectations on a SQLite file and on a PostgreSQL schema (`HistoryBackend`),
+/// The same expectations on a SQLite file and on a PostgreSQL schema (`StoreEngine`),
 /// one parameterised suite (issue #18).
 @MainActor
 struct ResultsControllerTests {
@@ -58,7 +58,7 @@ struct ResultsControllerTests {
         let container: PersistentContainer
         var view: ManagedObjectContext { container.viewContext }
 
-        init(_ engine: HistoryBackend, _ dir: TempDir) throws {
+        init(_ engine: StoreEngine, _ dir: TempDir) throws {
             container = try engine.container(Fixtures.shopModel(), in: dir)
         }
 
@@ -73,7 +73,7 @@ struct ResultsControllerTests {
         }
     }
 
-    @Test(arguments: HistoryBackend.allCases) func sectionsNeedTheirKeyAsFirstSort(_ engine: HistoryBackend) throws {
+    @Test(arguments: StoreEngine.allCases) func sectionsNeedTheirKeyAsFirstSort(_ engine: StoreEngine) throws {
         let shop = try Shop(engine, dir)
         let a = ResultsController(fetchRequest: FetchRequest(entityName: "Product"), context: shop.view, sectionKeyPath: "price")
         #expect(try #require(throws: StoreError.self) { try a.performFetch() }.resultsError == .missingSortDescriptors)
@@ -84,7 +84,7 @@ struct ResultsControllerTests {
     }
 
     /// Without sort descriptors the order is by object ID; it stays live.
-    @Test(arguments: HistoryBackend.allCases) func unsortedListIsInIDOrderAndLive(_ engine: HistoryBackend) async throws {
+    @Test(arguments: StoreEngine.allCases) func unsortedListIsInIDOrderAndLive(_ engine: StoreEngine) async throws {
         let shop = try Shop(engine, dir)
         let a = try shop.product("b", 1), b = try shop.product("a", 2)
         try shop.view.save()
@@ -98,7 +98,7 @@ struct ResultsControllerTests {
     }
 
     /// A first page is drawn at once; the rest is indexed on demand, silently (nothing visible moves).
-    @Test(arguments: HistoryBackend.allCases) func firstPageThenComplete(_ engine: HistoryBackend) async throws {
+    @Test(arguments: StoreEngine.allCases) func firstPageThenComplete(_ engine: StoreEngine) async throws {
         let shop = try Shop(engine, dir)
         for i in 0..<30 { _ = try shop.product("p\(i)", Double(i)) }
         try shop.view.save()
@@ -120,7 +120,7 @@ struct ResultsControllerTests {
         #expect(lazy.isComplete)
     }
 
-    @Test(arguments: HistoryBackend.allCases) func fetchSectionsAndBatchedObjects(_ engine: HistoryBackend) throws {
+    @Test(arguments: StoreEngine.allCases) func fetchSectionsAndBatchedObjects(_ engine: StoreEngine) throws {
         let shop = try Shop(engine, dir)
         for i in 0..<10 { _ = try shop.product("p\(i)", Double(i % 3)) }
         try shop.view.save()
@@ -135,7 +135,7 @@ struct ResultsControllerTests {
         #expect(c.indexPath(for: o.objectID) == ResultsIndexPath(item: 1, section: 1))
     }
 
-    @Test(arguments: HistoryBackend.allCases) func updateNotMoveWhenPositionUnchangedAndNoMoveInPlace(_ engine: HistoryBackend) throws {
+    @Test(arguments: StoreEngine.allCases) func updateNotMoveWhenPositionUnchangedAndNoMoveInPlace(_ engine: StoreEngine) throws {
         let shop = try Shop(engine, dir)
         let a = try shop.product("a", 1), b = try shop.product("b", 2), _ = try shop.product("c", 3)
         try shop.view.save()
@@ -151,7 +151,7 @@ struct ResultsControllerTests {
         #expect(checker.failures.isEmpty, "\(checker.failures)")
     }
 
-    @Test(arguments: HistoryBackend.allCases) func predicateMatchInsertsAndDeletes(_ engine: HistoryBackend) throws {
+    @Test(arguments: StoreEngine.allCases) func predicateMatchInsertsAndDeletes(_ engine: StoreEngine) throws {
         let shop = try Shop(engine, dir)
         let a = try shop.product("a", 1, active: false), _ = try shop.product("b", 2)
         try shop.view.save()
@@ -165,7 +165,7 @@ struct ResultsControllerTests {
         #expect(checker.failures.isEmpty, "\(checker.failures)")
     }
 
-    @Test(arguments: HistoryBackend.allCases) func lastRowLeavingSectionDeletesSectionInSameBatch(_ engine: HistoryBackend) throws {
+    @Test(arguments: StoreEngine.allCases) func lastRowLeavingSectionDeletesSectionInSameBatch(_ engine: StoreEngine) throws {
         let shop = try Shop(engine, dir)
         let a = try shop.product("a", 1), _ = try shop.product("b", 2)
         try shop.view.save()
@@ -180,7 +180,7 @@ struct ResultsControllerTests {
         #expect(checker.failures.isEmpty, "\(checker.failures)")
     }
 
-    @Test(arguments: HistoryBackend.allCases) func relatedObjectKeyChangeResorts(_ engine: HistoryBackend) throws {
+    @Test(arguments: StoreEngine.allCases) func relatedObjectKeyChangeResorts(_ engine: StoreEngine) throws {
         let shop = try Shop(engine, dir)
         let x = try shop.view.insert("Provider", values: ["name": .string("X")]), y = try shop.view.insert("Provider", values: ["name": .string("Y")])
         let a = try shop.product("a", 1, provider: x), _ = try shop.product("b", 2, provider: y)
@@ -196,7 +196,7 @@ struct ResultsControllerTests {
 
     /// A provider's membership depends on its products' values and on which
     /// products it has: both kinds of change re-evaluate it.
-    @Test(arguments: HistoryBackend.allCases) func subqueryOverRelatedObjectsIsLive(_ engine: HistoryBackend) throws {
+    @Test(arguments: StoreEngine.allCases) func subqueryOverRelatedObjectsIsLive(_ engine: StoreEngine) throws {
         let shop = try Shop(engine, dir)
         let x = try shop.view.insert("Provider", values: ["name": .string("X")]), y = try shop.view.insert("Provider", values: ["name": .string("Y")])
         let cheap = try shop.product("cheap", 5, provider: x), dear = try shop.product("dear", 500, provider: y)
@@ -213,7 +213,7 @@ struct ResultsControllerTests {
         #expect(checker.failures.isEmpty, "\(checker.failures)")
     }
 
-    @Test(arguments: HistoryBackend.allCases) func backgroundInsertsNeverLoadedAppearAfterMerge(_ engine: HistoryBackend) async throws {
+    @Test(arguments: StoreEngine.allCases) func backgroundInsertsNeverLoadedAppearAfterMerge(_ engine: StoreEngine) async throws {
         let shop = try Shop(engine, dir)
         _ = try shop.product("a", 1)
         try shop.view.save()
@@ -229,7 +229,7 @@ struct ResultsControllerTests {
 
     /// `:sort products.@count` in the browser: providers move as products are added,
     /// moved between them or deleted, here and by a background save, without a refetch.
-    @Test(arguments: HistoryBackend.allCases) func aListSortedByACountFollowsChangesToTheCountedObjects(_ engine: HistoryBackend) async throws {
+    @Test(arguments: StoreEngine.allCases) func aListSortedByACountFollowsChangesToTheCountedObjects(_ engine: StoreEngine) async throws {
         let shop = try Shop(engine, dir)
         let letters = ["A", "B", "C"]
         let providers = try letters.map { try shop.view.insert("Provider", values: ["name": .string($0)]) }
@@ -258,7 +258,7 @@ struct ResultsControllerTests {
         #expect(checker.failures.isEmpty, "\(checker.failures)")
     }
 
-    @Test(arguments: HistoryBackend.allCases) func resetReloads(_ engine: HistoryBackend) throws {
+    @Test(arguments: StoreEngine.allCases) func resetReloads(_ engine: StoreEngine) throws {
         let shop = try Shop(engine, dir)
         _ = try shop.product("a", 1)
         try shop.view.save()
@@ -269,7 +269,7 @@ struct ResultsControllerTests {
         #expect(checker.failures.isEmpty, "\(checker.failures)")
     }
 
-    @Test(arguments: HistoryBackend.allCases) func localSaveRenamesTemporaryIDs(_ engine: HistoryBackend) throws {
+    @Test(arguments: StoreEngine.allCases) func localSaveRenamesTemporaryIDs(_ engine: StoreEngine) throws {
         let shop = try Shop(engine, dir)
         let checker = try ResultsChecker(ResultsController(fetchRequest: FetchRequest(entityName: "Product", sortDescriptors: [QuerySortDescriptor("price")]), context: shop.view))
         let a = try shop.product("a", 1)

@@ -3,13 +3,13 @@ import Testing
 @testable import VellumStore
 
 /// Issue #11, item 5: undo and redo never overwrite another writer's change;
-/// they fail with a version conflict holding both versions.
+/// they fail with a version conflict holding both versions. On both engines (`StoreEngine`).
 @Suite struct UndoConflictTests {
     typealias Shop = UndoDeleteTests.Shop
 
     /// Another program's write that takes part in optimistic locking (bumps `_version`).
     func otherWriter(_ shop: Shop, _ sql: String) throws {
-        #expect(try sqliteShell(shop.path, sql) == 0)
+        try shop.outside(sql)
     }
 
     func conflict(_ error: any Error) -> MergeConflict? {
@@ -17,12 +17,12 @@ import Testing
         return all.first
     }
 
-    @Test func undoAfterAnotherWriterChangedTheFieldIsAConflict() throws {
-        let shop = try Shop()
+    @Test(arguments: StoreEngine.allCases) func undoAfterAnotherWriterChangedTheFieldIsAConflict(_ engine: StoreEngine) throws {
+        let shop = try Shop(engine)
         let tea = try shop.ctx.insert("Product", values: ["name": .string("Tea")])
         try shop.ctx.save()
         try shop.action("edit stock") { try tea.setValue(.integer(10), forKey: "stock") }
-        try otherWriter(shop, "UPDATE Product SET stock = 20, _version = _version + 1")
+        try otherWriter(shop, "UPDATE \"Product\" SET \"stock\" = 20, \"_version\" = \"_version\" + 1")
 
         let error = #expect(throws: StoreError.self) { try shop.undo.undo(in: shop.ctx) }
         let c = try #require(error.flatMap(conflict))
@@ -31,79 +31,81 @@ import Testing
         #expect(c.objectSnapshot["stock"] == .integer(0))         // what undo would write
         #expect(c.cachedSnapshot["stock"] == .integer(10))        // what the action left
         try shop.ctx.save()
-        #expect(try sqliteOutput(shop.path, "SELECT stock FROM Product") == "20")
+        #expect(try shop.text("SELECT \"stock\" FROM \"Product\"") == "20")
         #expect(shop.undo.canUndo && shop.undo.undoActionName == "edit stock")
 
         // Knowingly overwriting theirs is possible.
         try shop.undo.undo(in: shop.ctx, overwritingConflicts: true)
         try shop.ctx.save()
-        #expect(try sqliteOutput(shop.path, "SELECT stock FROM Product") == "0")
+        #expect(try shop.text("SELECT \"stock\" FROM \"Product\"") == "0")
     }
 
-    @Test func redoAfterAnotherWriterChangedTheFieldIsAConflict() throws {
-        let shop = try Shop()
+    @Test(arguments: StoreEngine.allCases) func redoAfterAnotherWriterChangedTheFieldIsAConflict(_ engine: StoreEngine) throws {
+        let shop = try Shop(engine)
         let tea = try shop.ctx.insert("Product", values: ["name": .string("Tea")])
         try shop.ctx.save()
         try shop.action("edit stock") { try tea.setValue(.integer(10), forKey: "stock") }
         try shop.undo.undo(in: shop.ctx)
         try shop.ctx.save()
-        try otherWriter(shop, "UPDATE Product SET stock = 30, _version = _version + 1")
+        try otherWriter(shop, "UPDATE \"Product\" SET \"stock\" = 30, \"_version\" = \"_version\" + 1")
 
         let error = #expect(throws: StoreError.self) { try shop.undo.redo(in: shop.ctx) }
         let c = try #require(error.flatMap(conflict))
         #expect(c.persistedSnapshot?["stock"] == .integer(30))
         #expect(c.objectSnapshot["stock"] == .integer(10))
         try shop.ctx.save()
-        #expect(try sqliteOutput(shop.path, "SELECT stock FROM Product") == "30")
+        #expect(try shop.text("SELECT \"stock\" FROM \"Product\"") == "30")
         #expect(shop.undo.canRedo)
         shop.undo.discardNextRedo()
         #expect(!shop.undo.canRedo)
     }
 
-    @Test func undoOfAnEditToARecordAnotherWriterDeletedIsAConflict() throws {
-        let shop = try Shop()
+    @Test(arguments: StoreEngine.allCases) func undoOfAnEditToARecordAnotherWriterDeletedIsAConflict(_ engine: StoreEngine) throws {
+        let shop = try Shop(engine)
         let tea = try shop.ctx.insert("Product", values: ["name": .string("Tea")])
         try shop.ctx.save()
         try shop.action("edit stock") { try tea.setValue(.integer(10), forKey: "stock") }
-        try otherWriter(shop, "DELETE FROM Product")
+        try otherWriter(shop, "DELETE FROM \"Product\"")
         let error = #expect(throws: StoreError.self) { try shop.undo.undo(in: shop.ctx) }
         let c = try #require(error.flatMap(conflict))
         #expect(c.newVersion == 0 && c.persistedSnapshot == nil)
     }
 
-    @Test func undoOfAnInsertAnotherWriterChangedIsAConflict() throws {
-        let shop = try Shop()
+    @Test(arguments: StoreEngine.allCases) func undoOfAnInsertAnotherWriterChangedIsAConflict(_ engine: StoreEngine) throws {
+        let shop = try Shop(engine)
         try shop.action("add Tea") { _ = try shop.ctx.insert("Product", values: ["name": .string("Tea")]) }
-        try otherWriter(shop, "UPDATE Product SET price = 9, _version = _version + 1")
+        try otherWriter(shop, "UPDATE \"Product\" SET \"price\" = 9, \"_version\" = \"_version\" + 1")
         let error = #expect(throws: StoreError.self) { try shop.undo.undo(in: shop.ctx) }
         #expect(error.flatMap(conflict)?.persistedSnapshot?["price"] == .double(9))
         try shop.ctx.save()
-        #expect(try sqliteOutput(shop.path, "SELECT name, price FROM Product") == "Tea|9.0")
+        #expect(try shop.text("SELECT \"name\", \"price\" FROM \"Product\"") == "Tea|9.0")
     }
 
-    @Test func undoOfARelationshipChangeAnotherWriterChangedIsAConflict() throws {
-        let shop = try Shop()
+    @Test(arguments: StoreEngine.allCases) func undoOfARelationshipChangeAnotherWriterChangedIsAConflict(_ engine: StoreEngine) throws {
+        let shop = try Shop(engine)
         let acme = try shop.ctx.insert("Provider", values: ["name": .string("Acme")])
         let bolt = try shop.ctx.insert("Provider", values: ["name": .string("Bolt")])
         let tea = try shop.ctx.insert("Product", values: ["name": .string("Tea")])
         try shop.ctx.save()
         try shop.action("set provider") { try tea.setToOne("provider", acme) }
-        let column = try sqliteOutput(shop.path, "SELECT name FROM pragma_table_info('Product') WHERE name LIKE '%provider%'")
-        try otherWriter(shop, "UPDATE Product SET \(column) = \(bolt.objectID.primaryKey!), _version = _version + 1")
+        let column = try shop.text(shop.engine == .sqlite
+            ? "SELECT name FROM pragma_table_info('Product') WHERE name LIKE '%provider%'"
+            : "SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'Product' AND column_name LIKE '%provider%'")
+        try otherWriter(shop, "UPDATE \"Product\" SET \"\(column)\" = \(bolt.objectID.primaryKey!), \"_version\" = \"_version\" + 1")
         #expect(throws: StoreError.self) { try shop.undo.undo(in: shop.ctx) }
         try shop.ctx.save()
-        #expect(try sqliteOutput(shop.path, "SELECT \(column) FROM Product") == "\(bolt.objectID.primaryKey!)")
+        #expect(try shop.text("SELECT \"\(column)\" FROM \"Product\"") == "\(bolt.objectID.primaryKey!)")
     }
 
-    @Test func undoOfAnotherFieldKeepsTheOtherWritersChange() throws {
-        let shop = try Shop()
+    @Test(arguments: StoreEngine.allCases) func undoOfAnotherFieldKeepsTheOtherWritersChange(_ engine: StoreEngine) throws {
+        let shop = try Shop(engine)
         let tea = try shop.ctx.insert("Product", values: ["name": .string("Tea")])
         try shop.ctx.save()
         try shop.action("edit stock") { try tea.setValue(.integer(10), forKey: "stock") }
-        try otherWriter(shop, "UPDATE Product SET price = 4, _version = _version + 1")
+        try otherWriter(shop, "UPDATE \"Product\" SET \"price\" = 4, \"_version\" = \"_version\" + 1")
         try shop.undo.undo(in: shop.ctx)
         try shop.ctx.save()
-        #expect(try sqliteOutput(shop.path, "SELECT stock, price FROM Product") == "0|4.0")
+        #expect(try shop.text("SELECT \"stock\", \"price\" FROM \"Product\"") == "0|4.0")
     }
 }
 
@@ -114,12 +116,12 @@ import Testing
     /// People own items; deleting a person nullifies its items' owner.
     struct Owners {
         let dir = TempDir()
-        let store: PersistentStore
+        private let opened: StoreEngine.Opened
+        var store: PersistentStore { opened.store }
         let ctx: ManagedObjectContext
         let undo = UndoStack()
-        var path: String { dir.file("owners.sqlite").path }
 
-        init() throws {
+        init(_ engine: StoreEngine) throws {
             let model = try ModelBuilder()
                 .entity("Person") {
                     $0.attribute("name", .string)
@@ -131,8 +133,8 @@ import Testing
                     $0.toOne("owner", "Person", inverse: "items")
                 }
                 .build()
-            store = try PersistentStore(url: dir.file("owners.sqlite"), model: model)
-            ctx = try ManagedObjectContext(store: store)
+            opened = try engine.open(model, in: dir)
+            ctx = try ManagedObjectContext(store: opened.store)
             ctx.undoStack = undo
         }
 
@@ -151,12 +153,15 @@ import Testing
         }
 
         func owner(of item: String) throws -> String {
-            try sqliteOutput(path, "SELECT coalesce(p.name, '-') FROM Item i LEFT JOIN Person p ON p._pk = i.owner WHERE i.name = '\(item)'")
+            try opened.text(#"SELECT coalesce(p."name", '-') FROM "Item" i LEFT JOIN "Person" p ON p."_pk" = i."owner" WHERE i."name" = '\#(item)'"#)
         }
+
+        /// What another program reads (`StoreEngine.Opened.text`).
+        func text(_ sql: String) throws -> String { try opened.text(sql) }
     }
 
-    @Test func undoDeleteNeverTakesBackAnObjectAnotherWriterRelatedElsewhere() throws {
-        let o = try Owners()
+    @Test(arguments: StoreEngine.allCases) func undoDeleteNeverTakesBackAnObjectAnotherWriterRelatedElsewhere(_ engine: StoreEngine) throws {
+        let o = try Owners(engine)
         let pen = try o.deleteAdaOwning(["pen", "cup"])[0]
 
         // Another writer gives the pen (now without owner) to Alan.
@@ -181,8 +186,8 @@ import Testing
         #expect(try o.owner(of: "cup") == "Ada")
     }
 
-    @Test func undoDeleteRestoresRelationsNobodyElseChanged() throws {
-        let o = try Owners()
+    @Test(arguments: StoreEngine.allCases) func undoDeleteRestoresRelationsNobodyElseChanged(_ engine: StoreEngine) throws {
+        let o = try Owners(engine)
         let pen = try o.deleteAdaOwning(["pen"])[0]
         // Another writer changes something else on the pen: no conflict.
         let other = try ManagedObjectContext(store: o.store)
@@ -190,6 +195,6 @@ import Testing
         try other.save()
         try o.undo.undo(in: o.ctx)
         try o.ctx.save()
-        #expect(try sqliteOutput(o.path, "SELECT i.qty, p.name FROM Item i JOIN Person p ON p._pk = i.owner") == "5|Ada")
+        #expect(try o.text(#"SELECT i."qty", p."name" FROM "Item" i JOIN "Person" p ON p."_pk" = i."owner""#) == "5|Ada")
     }
 }

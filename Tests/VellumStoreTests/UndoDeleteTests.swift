@@ -3,20 +3,28 @@ import Testing
 @testable import VellumStore
 
 /// Issue #11, item 11: undoing a delete restores the same object (key, ID URI,
-/// values, relationships of every kind, and what its delete cascaded to).
+/// values, relationships of every kind, and what its delete cascaded to), on both
+/// engines (`StoreEngine`).
 @Suite struct UndoDeleteTests {
     struct Shop {
         let dir = TempDir()
-        let store: PersistentStore
+        let engine: StoreEngine
+        private let opened: StoreEngine.Opened
+        var store: PersistentStore { opened.store }
         let ctx: ManagedObjectContext
         let undo = UndoStack()
-        var path: String { dir.file("shop.sqlite").path }
 
-        init() throws {
-            store = try Fixtures.openShop(dir)
-            ctx = try ManagedObjectContext(store: store)
+        init(_ engine: StoreEngine) throws {
+            self.engine = engine
+            opened = try engine.open(Fixtures.shopModel(), in: dir)
+            ctx = try ManagedObjectContext(store: opened.store)
             ctx.undoStack = undo
         }
+
+        /// Another program's write: the `sqlite3` shell, or a plain PostgreSQL connection.
+        func outside(_ sql: String) throws { try opened.outside(sql) }
+        /// What another program reads (`StoreEngine.Opened.text`).
+        func text(_ sql: String) throws -> String { try opened.text(sql) }
 
         /// Runs `body` as one undoable action and saves it.
         func action(_ name: String, _ body: () throws -> Void) throws {
@@ -27,8 +35,8 @@ import Testing
         }
     }
 
-    @Test func undoOfADeleteRestoresTheSameObjectWithItsRelationships() throws {
-        let shop = try Shop()
+    @Test(arguments: StoreEngine.allCases) func undoOfADeleteRestoresTheSameObjectWithItsRelationships(_ engine: StoreEngine) throws {
+        let shop = try Shop(engine)
         let ctx = shop.ctx
         let acme = try ctx.insert("Provider", values: ["name": .string("Acme")])
         let tea = try ctx.insert("Product", values: ["name": .string("Tea"), "price": .double(3.5), "stock": .integer(7)])
@@ -46,8 +54,8 @@ import Testing
         let frontURI = front.objectID.uriString, backURI = back.objectID.uriString
 
         try shop.action("delete Tea") { try ctx.delete(tea) }
-        #expect(try sqliteOutput(shop.path, "SELECT count(*) FROM Product WHERE _pk = \(teaKey)") == "0")
-        #expect(try sqliteOutput(shop.path, "SELECT count(*) FROM Image") == "0")  // cascaded
+        #expect(try shop.text("SELECT count(*) FROM \"Product\" WHERE \"_pk\" = \(teaKey)") == "0")
+        #expect(try shop.text("SELECT count(*) FROM \"Image\"") == "0")  // cascaded
 
         #expect(try shop.undo.undo(in: ctx) == "delete Tea")
         #expect(ctx.registeredObjects.filter { $0.objectID.uriString == teaURI }.count == 1)
@@ -70,21 +78,23 @@ import Testing
         #expect(try again.toOne("provider")?.objectID == acme.objectID)
         #expect(Set(try again.toMany("tags").map(\.objectID)) == [green.objectID, hot.objectID])
         #expect(try again.toMany("images").map(\.objectID.uriString) == [frontURI, backURI])
-        #expect(try sqliteOutput(shop.path, "SELECT name, price, stock FROM Product WHERE _pk = \(teaKey)") == "Tea|3.5|7")
-        #expect(try sqliteOutput(shop.path, "SELECT count(*) FROM Image") == "2")
-        #expect(try sqliteOutput(shop.path, "PRAGMA foreign_key_check") == "")
-        #expect(try sqliteOutput(shop.path, "PRAGMA integrity_check") == "ok")
+        #expect(try shop.text("SELECT \"name\", \"price\", \"stock\" FROM \"Product\" WHERE \"_pk\" = \(teaKey)") == "Tea|3.5|7")
+        #expect(try shop.text("SELECT count(*) FROM \"Image\"") == "2")
+        if engine == .sqlite {
+            #expect(try shop.text("PRAGMA foreign_key_check") == "")
+            #expect(try shop.text("PRAGMA integrity_check") == "ok")
+        }
 
         // Keys are still never reused by new inserts.
-        let maxKey = Int64(try sqliteOutput(shop.path, "SELECT max(_pk) FROM Product"))!
+        let maxKey = Int64(try shop.text("SELECT max(\"_pk\") FROM \"Product\""))!
         try shop.action("delete Mate") { try ctx.delete(mate) }
         let chai = try ctx.insert("Product", values: ["name": .string("Chai")])
         try ctx.save()
         #expect(chai.objectID.primaryKey! > maxKey)
     }
 
-    @Test func redoOfACascadingDeleteDeletesTheChildrenAgain() throws {
-        let shop = try Shop()
+    @Test(arguments: StoreEngine.allCases) func redoOfACascadingDeleteDeletesTheChildrenAgain(_ engine: StoreEngine) throws {
+        let shop = try Shop(engine)
         let ctx = shop.ctx
         let tea = try ctx.insert("Product", values: ["name": .string("Tea")])
         let front = try ctx.insert("Image", values: ["url": .uri(URL(string: "https://x/front.png")!)])
@@ -93,19 +103,19 @@ import Testing
         try shop.action("delete Tea") { try ctx.delete(tea) }
         try shop.undo.undo(in: ctx)
         try ctx.save()
-        #expect(try sqliteOutput(shop.path, "SELECT count(*) FROM Image") == "1")
+        #expect(try shop.text("SELECT count(*) FROM \"Image\"") == "1")
         #expect(try shop.undo.redo(in: ctx) == "delete Tea")
         try ctx.save()
-        #expect(try sqliteOutput(shop.path, "SELECT count(*) FROM Product") == "0")
-        #expect(try sqliteOutput(shop.path, "SELECT count(*) FROM Image") == "0")
+        #expect(try shop.text("SELECT count(*) FROM \"Product\"") == "0")
+        #expect(try shop.text("SELECT count(*) FROM \"Image\"") == "0")
         try shop.undo.undo(in: ctx)
         try ctx.save()
-        #expect(try sqliteOutput(shop.path, "SELECT count(*) FROM Image") == "1")
-        #expect(try sqliteOutput(shop.path, "SELECT count(*) FROM Product WHERE _pk = \(tea.objectID.primaryKey!)") == "1")
+        #expect(try shop.text("SELECT count(*) FROM \"Image\"") == "1")
+        #expect(try shop.text("SELECT count(*) FROM \"Product\" WHERE \"_pk\" = \(tea.objectID.primaryKey!)") == "1")
     }
 
-    @Test func undoOfADeleteBeforeSavingRevivesTheObject() throws {
-        let shop = try Shop()
+    @Test(arguments: StoreEngine.allCases) func undoOfADeleteBeforeSavingRevivesTheObject(_ engine: StoreEngine) throws {
+        let shop = try Shop(engine)
         let ctx = shop.ctx
         let acme = try ctx.insert("Provider", values: ["name": .string("Acme")])
         let tea = try ctx.insert("Product", values: ["name": .string("Tea")])
@@ -116,19 +126,19 @@ import Testing
         shop.undo.endGroup()
         try shop.undo.undo(in: ctx)
         try ctx.save()
-        #expect(try sqliteOutput(shop.path, "SELECT count(*) FROM Product") == "1")
+        #expect(try shop.text("SELECT count(*) FROM \"Product\"") == "1")
         #expect(try ctx.existingObject(with: tea.objectID).toOne("provider") === acme)
     }
 
-    @Test func restoringAKeyTakenAgainFailsClearly() throws {
-        let shop = try Shop()
+    @Test(arguments: StoreEngine.allCases) func restoringAKeyTakenAgainFailsClearly(_ engine: StoreEngine) throws {
+        let shop = try Shop(engine)
         let ctx = shop.ctx
         let tea = try ctx.insert("Product", values: ["name": .string("Tea")])
         try ctx.save()
         let key = tea.objectID.primaryKey!
         try shop.action("delete Tea") { try ctx.delete(tea) }
         // Impossible through Vellum (keys are never reused); another program does it.
-        #expect(try sqliteShell(shop.path, "INSERT INTO Product (_pk, _entity, _version, name) VALUES (\(key), 'Product', 1, 'Squatter')") == 0)
+        #expect((try? shop.outside("INSERT INTO \"Product\" (\"_pk\", \"_entity\", \"_version\", \"name\") VALUES (\(key), 'Product', 1, 'Squatter')")) != nil)
         #expect {
             try shop.undo.undo(in: ctx)
             try ctx.save()
@@ -136,7 +146,7 @@ import Testing
             "\(error)".contains(tea.objectID.uriString) && "\(error)".contains("taken")
         }
         ctx.rollback()
-        #expect(try sqliteOutput(shop.path, "SELECT name FROM Product") == "Squatter")
+        #expect(try shop.text("SELECT \"name\" FROM \"Product\"") == "Squatter")
         #expect(shop.undo.canUndo)  // the action is still there to retry
     }
 

@@ -3,9 +3,10 @@ import Testing
 @testable import VellumStore
 
 @Suite struct UndoTests {
-    @Test func undoAndRedoAnAddToAToMany() throws {
+    @Test(arguments: StoreEngine.allCases) func undoAndRedoAnAddToAToMany(_ engine: StoreEngine) throws {
         let dir = TempDir()
-        let store = try Fixtures.openShop(dir)
+        let shop = try engine.open(Fixtures.shopModel(), in: dir)
+        let store = shop.store
         let ctx = try ManagedObjectContext(store: store)
         let acme = try ctx.insert("Provider", values: ["name": .string("Acme")])
         let tea = try ctx.insert("Product", values: ["name": .string("Tea")])
@@ -26,9 +27,10 @@ import Testing
         #expect(try coffee.toOne("provider") === acme)
     }
 
-    @Test func undoAndRedoAfterSave() throws {
+    @Test(arguments: StoreEngine.allCases) func undoAndRedoAfterSave(_ engine: StoreEngine) throws {
         let dir = TempDir()
-        let store = try Fixtures.openShop(dir)
+        let shop = try engine.open(Fixtures.shopModel(), in: dir)
+        let store = shop.store
         let ctx = try ManagedObjectContext(store: store)
         let undo = UndoStack()
         ctx.undoStack = undo
@@ -43,25 +45,25 @@ import Testing
 
         #expect(try undo.undo(in: ctx) == "Edit price")
         try ctx.save()
-        let c = try Connection(path: dir.file("shop.sqlite").path)
-        #expect(try c.rows("SELECT price FROM Product") == [[.double(1)]])
+        #expect(try shop.read(#"SELECT "price" FROM "Product""#) == [[.double(1)]])
         #expect(try undo.redo(in: ctx) == "Edit price")
         try ctx.save()
-        #expect(try c.rows("SELECT price FROM Product") == [[.double(2)]])
+        #expect(try shop.read(#"SELECT "price" FROM "Product""#) == [[.double(2)]])
 
         // Undo the insert (two steps back), then redo it: a new row with the same values.
         try undo.undo(in: ctx)
         try undo.undo(in: ctx)
         try ctx.save()
-        #expect(try c.scalarInt("SELECT count(*) FROM Product") == 0)
+        #expect(try shop.count("Product") == 0)
         try undo.redo(in: ctx)
         try ctx.save()
-        #expect(try c.rows("SELECT name, price FROM Product") == [[.string("Tea"), .double(1)]])
+        #expect(try shop.read(#"SELECT "name", "price" FROM "Product""#) == [[.string("Tea"), .double(1)]])
     }
 
-    @Test func undoDeleteRestoresValues() throws {
+    @Test(arguments: StoreEngine.allCases) func undoDeleteRestoresValues(_ engine: StoreEngine) throws {
         let dir = TempDir()
-        let store = try Fixtures.openShop(dir)
+        let shop = try engine.open(Fixtures.shopModel(), in: dir)
+        let store = shop.store
         let ctx = try ManagedObjectContext(store: store)
         let tea = try ctx.insert("Product", values: ["name": .string("Tea"), "stock": .integer(7)])
         try ctx.save()
@@ -73,7 +75,7 @@ import Testing
         try ctx.save()
         try undo.undo(in: ctx)
         try ctx.save()
-        let rows = try Connection(path: dir.file("shop.sqlite").path).rows("SELECT name, stock FROM Product")
+        let rows = try shop.read(#"SELECT "name", "stock" FROM "Product""#)
         #expect(rows == [[.string("Tea"), .integer(7)]])
         #expect(!undo.canUndo && undo.canRedo)
     }

@@ -16,9 +16,10 @@ import Testing
         return nil
     }
 
-    @Test func duplicateInsideTheSaveAndAgainstTheStoreAreBothReported() throws {
+    @Test(arguments: StoreEngine.allCases) func duplicateInsideTheSaveAndAgainstTheStoreAreBothReported(_ engine: StoreEngine) throws {
         let dir = TempDir()
-        let store = try Fixtures.openShop(dir)
+        let shop = try engine.open(Fixtures.shopModel(), in: dir)
+        let store = shop.store
         let first = try ManagedObjectContext(store: store)
         let acme = try first.insert("Provider", values: ["name": .string("Acme")])
         try first.save()
@@ -42,7 +43,7 @@ import Testing
         #expect(thrown.map { Self.existing($0) } == [acme.objectID, beta.objectID])
         #expect(thrown.allSatisfy { if case .uniqueness(let attributes, _) = $0.kind { attributes == ["name"] } else { false } })
         // Nothing was written.
-        let rows = try Connection(path: dir.file("shop.sqlite").path).rows("SELECT name FROM Provider")
+        let rows = try shop.read(#"SELECT "name" FROM "Provider""#)
         #expect(rows == [[.string("Acme")]])
 
         // Without the duplicate inside the save, object-trump takes over the stored row.
@@ -50,12 +51,13 @@ import Testing
         ctx.mergePolicy = .mergeByPropertyObjectTrump
         try ctx.save()
         #expect(againstStore.objectID == acme.objectID)
-        #expect(try Connection(path: dir.file("shop.sqlite").path).scalarInt("SELECT count(*) FROM Provider") == Int64(objects.count + 2))
+        #expect(try shop.count("Provider") == Int64(objects.count + 2))
     }
 
-    @Test func storeDuplicatesOfEveryChunkAreReported() throws {
+    @Test(arguments: StoreEngine.allCases) func storeDuplicatesOfEveryChunkAreReported(_ engine: StoreEngine) throws {
         let dir = TempDir()
-        let store = try Fixtures.openShop(dir)
+        let shop = try engine.open(Fixtures.shopModel(), in: dir)
+        let store = shop.store
         let first = try ManagedObjectContext(store: store)
         let count = ConflictResolver.uniquenessChunk * 2 + 7
         for i in stride(from: 0, to: count, by: 250) { try first.insert("Provider", values: ["name": .string("P\(i)")]) }
