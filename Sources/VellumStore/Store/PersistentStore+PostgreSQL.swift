@@ -30,8 +30,12 @@ extension PersistentStore {
             guard let model else { throw .invalidOperation("\(url): no store in the schema and no model to create one with") }
             let layout = PostgreSQLLayout(base: options.layout(model))
             let uuid = UUID().uuidString
-            try PostgreSQLSchema.createStore(on: db, layout: layout, uuid: uuid, history: options.recordsHistory)
-            return PostgreSQLOpening(writer: writer, layout: layout, identifier: uuid, hasHistory: options.recordsHistory)
+            do throws(StoreError) {
+                try PostgreSQLSchema.createStore(on: db, layout: layout, uuid: uuid, history: options.recordsHistory)
+                return PostgreSQLOpening(writer: writer, layout: layout, identifier: uuid, hasHistory: options.recordsHistory)
+            } catch .fileExists where !options.createOnly {
+                // Another process created the store between the look and the creation: open that one.
+            }
         }
         let meta = try PostgreSQLSchema.metadata(db)
         let stored: ManagedObjectModel?

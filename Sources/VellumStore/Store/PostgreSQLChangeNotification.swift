@@ -56,17 +56,22 @@ enum PostgreSQLChangeNotification {
     /// Installs the triggers in a store created before they existed, or, in a store with
     /// history, before notifications carried its position (one transaction).
     static func installIfMissing(on db: PGConnection, layout: any StoreLayout) throws(StoreError) {
-        let missing = try db.scalar("""
-            SELECT CASE WHEN to_regproc($1) IS NULL THEN 'all' WHEN to_regclass(quote_ident($2)) IS NOT NULL AND NOT EXISTS \
-            (SELECT 1 FROM pg_trigger WHERE tgrelid = to_regclass(quote_ident($2)) AND tgname = $1) THEN 'history' ELSE '' END
-            """, [.string(function), .string(HistorySchema.changes)])?.stringValue
-        let sql: [String]
-        switch missing {
-        case "all": sql = statements(layout: layout)
-        case "history": sql = historyStatements(layout: layout)
-        default: return
+        func missing() throws(StoreError) -> [String] {
+            let what = try db.scalar("""
+                SELECT CASE WHEN to_regproc($1) IS NULL THEN 'all' WHEN to_regclass(quote_ident($2)) IS NOT NULL AND NOT EXISTS \
+                (SELECT 1 FROM pg_trigger WHERE tgrelid = to_regclass(quote_ident($2)) AND tgname = $1) THEN 'history' ELSE '' END
+                """, [.string(function), .string(HistorySchema.changes)])?.stringValue
+            switch what {
+            case "all": return statements(layout: layout)
+            case "history": return historyStatements(layout: layout)
+            default: return []
+            }
         }
-        try db.execute((["BEGIN"] + sql + ["COMMIT"]).joined(separator: ";\n"))
+        guard try !missing().isEmpty else { return }
+        // Another opener may be installing them too: under the lock, the second finds them there.
+        try PostgreSQLSchema.withCreationLock(db) { () throws(StoreError) in
+            for statement in try missing() { try db.execute(statement) }
+        }
     }
 
     /// What one notification says of store `schema`: nil when it is another schema's;

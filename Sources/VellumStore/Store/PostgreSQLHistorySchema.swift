@@ -82,8 +82,15 @@ enum PostgreSQLHistorySchema {
 
     /// Installs history in a store created without it (one transaction), unless it is there.
     static func installIfMissing(on db: PGConnection, layout: any StoreLayout) throws(StoreError) {
-        guard try db.scalar("SELECT to_regclass(quote_ident($1)) IS NULL", [.string(HistorySchema.changes)]) == .bool(true) else { return }
-        try db.execute((["BEGIN"] + schemaSQL(layout: layout) + ["COMMIT"]).joined(separator: ";\n"))
+        func missing() throws(StoreError) -> Bool {
+            try db.scalar("SELECT to_regclass(quote_ident($1)) IS NULL", [.string(HistorySchema.changes)]) == .bool(true)
+        }
+        guard try missing() else { return }
+        // Another opener may be installing it too: under the lock, the second finds it there.
+        try PostgreSQLSchema.withCreationLock(db) { () throws(StoreError) in
+            guard try missing() else { return }
+            for statement in schemaSQL(layout: layout) { try db.execute(statement) }
+        }
     }
 
     private static func function(_ name: String, _ body: String, wrapped: Bool = true) -> String {

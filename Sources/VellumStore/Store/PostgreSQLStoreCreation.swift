@@ -5,7 +5,9 @@ extension PostgreSQLSchema {
     /// (creating the schema if needed), in one transaction: the metadata table
     /// (format, model and its hash), the `vellum_*` functions, the tables, and unless
     /// `history` is false the history tables and triggers (`PostgreSQLHistorySchema`).
-    /// A schema that already holds a store is refused and left as it is.
+    /// A schema that already holds a store is refused and left as it is (`fileExists`).
+    /// First opens of one schema from several processes at once take turns
+    /// (`withCreationLock`): one creates the store, the others find it.
     public static func createStore(on db: PGConnection, layout: PostgreSQLLayout, uuid: String = UUID().uuidString, history: Bool = true) throws(StoreError) {
         let d = PostgreSQLDialect()
         guard let schema = db.url.schema else {
@@ -16,8 +18,7 @@ extension PostgreSQLSchema {
             throw .invalidOperation("\(db.url): the database's encoding is \(encoding?.stringValue ?? "unknown"); Vellum stores need UTF8 (CREATE DATABASE … ENCODING 'UTF8')")
         }
         let metadata = d.quote(PersistentStore.metadataTable)
-        try db.execute("BEGIN")
-        do throws(StoreError) {
+        try withCreationLock(db) { () throws(StoreError) in
             try db.execute("CREATE SCHEMA IF NOT EXISTS \(d.quote(schema))")
             let exists = try db.scalar("SELECT to_regclass(quote_ident($1) || '.' || quote_ident($2)) IS NOT NULL",
                                        [.string(schema), .string(PersistentStore.metadataTable)])
@@ -31,7 +32,22 @@ extension PostgreSQLSchema {
             for (k, v) in rows { try db.query("INSERT INTO \(metadata) (key, value) VALUES ($1, $2)", [.string(k), .string(v)]) }
             for statement in layout.schemaSQL() { try db.execute(statement) }
             if history { for statement in PostgreSQLHistorySchema.schemaSQL(layout: layout) { try db.execute(statement) } }
+        }
+    }
+
+    /// Runs `body` in one transaction holding the schema's creation lock (a
+    /// transaction-level advisory lock on the database and schema names). PostgreSQL's
+    /// `CREATE … IF NOT EXISTS` is not safe against a concurrent creator (two first opens
+    /// failed with a duplicate `pg_type` row); under the lock, each creator or upgrader
+    /// finds what the one before it committed. Rolled back when `body` throws.
+    static func withCreationLock<T>(_ db: PGConnection, _ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+        try db.execute("BEGIN")
+        do throws(StoreError) {
+            _ = try db.scalar("SELECT 1 FROM pg_advisory_xact_lock(hashtextextended('vellum store ' || current_database() || '.' || $1, 0))",
+                              [.string(db.url.schema ?? "")])
+            let value = try body()
             try db.execute("COMMIT")
+            return value
         } catch {
             try? db.execute("ROLLBACK")
             throw error
