@@ -4,12 +4,25 @@ import Foundation
 /// Types Vellum does not know come back as text (text format) or bytes (binary).
 enum PGValueDecoding {
     static func binary(_ raw: UnsafeRawBufferPointer, type: UInt32) -> Value {
+        // Network byte order; a field of the type's own size is loaded at once.
         func integer(_ n: Int) -> Int64 {
-            var v: Int64 = raw.count > 0 && raw[0] & 0x80 != 0 ? -1 : 0
-            for i in 0..<min(n, raw.count) { v = v << 8 | Int64(raw[i]) }
-            return v
+            switch (n, raw.count) {
+            case (8, 8): return Int64(bigEndian: raw.loadUnaligned(as: Int64.self))
+            case (4, 4): return Int64(Int32(bigEndian: raw.loadUnaligned(as: Int32.self)))
+            case (2, 2): return Int64(Int16(bigEndian: raw.loadUnaligned(as: Int16.self)))
+            default:
+                var v: Int64 = raw.count > 0 && raw[0] & 0x80 != 0 ? -1 : 0
+                for i in 0..<min(n, raw.count) { v = v << 8 | Int64(raw[i]) }
+                return v
+            }
         }
-        func unsigned() -> UInt64 { raw.reduce(0) { $0 << 8 | UInt64($1) } }
+        func unsigned() -> UInt64 {
+            switch raw.count {
+            case 8: return UInt64(bigEndian: raw.loadUnaligned(as: UInt64.self))
+            case 4: return UInt64(UInt32(bigEndian: raw.loadUnaligned(as: UInt32.self)))
+            default: return raw.reduce(0) { $0 << 8 | UInt64($1) }
+            }
+        }
         switch type {
         case PGType.bool: return .bool(raw.first == 1)
         case PGType.int2: return .integer(integer(2))

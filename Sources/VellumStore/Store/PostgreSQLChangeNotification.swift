@@ -58,8 +58,9 @@ enum PostgreSQLChangeNotification {
     static func installIfMissing(on db: PGConnection, layout: any StoreLayout) throws(StoreError) {
         func missing() throws(StoreError) -> [String] {
             let what = try db.scalar("""
-                SELECT CASE WHEN to_regproc($1) IS NULL THEN 'all' WHEN to_regclass(quote_ident($2)) IS NOT NULL AND NOT EXISTS \
-                (SELECT 1 FROM pg_trigger WHERE tgrelid = to_regclass(quote_ident($2)) AND tgname = $1) THEN 'history' ELSE '' END
+                SELECT CASE WHEN NOT \(PostgreSQLSchema.inCatalog(function: "$1")) THEN 'all' WHEN \(PostgreSQLSchema.inCatalog(relation: "$2")) AND NOT EXISTS \
+                (SELECT 1 FROM pg_catalog.pg_trigger t JOIN pg_catalog.pg_class c ON c.oid = t.tgrelid JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace \
+                WHERE n.nspname = current_schema() AND c.relname = $2 AND t.tgname = $1) THEN 'history' ELSE '' END
                 """, [.string(function), .string(HistorySchema.changes)])?.stringValue
             switch what {
             case "all": return statements(layout: layout)

@@ -83,7 +83,7 @@ enum PostgreSQLHistorySchema {
     /// Installs history in a store created without it (one transaction), unless it is there.
     static func installIfMissing(on db: PGConnection, layout: any StoreLayout) throws(StoreError) {
         func missing() throws(StoreError) -> Bool {
-            try db.scalar("SELECT to_regclass(quote_ident($1)) IS NULL", [.string(HistorySchema.changes)]) == .bool(true)
+            try db.scalar("SELECT NOT \(PostgreSQLSchema.inCatalog(relation: "$1"))", [.string(HistorySchema.changes)]) == .bool(true)
         }
         guard try missing() else { return }
         // Another opener may be installing it too: under the lock, the second finds it there.

@@ -20,7 +20,7 @@ extension PostgreSQLSchema {
         let metadata = d.quote(PersistentStore.metadataTable)
         try withCreationLock(db) { () throws(StoreError) in
             try db.execute("CREATE SCHEMA IF NOT EXISTS \(d.quote(schema))")
-            let exists = try db.scalar("SELECT to_regclass(quote_ident($1) || '.' || quote_ident($2)) IS NOT NULL",
+            let exists = try db.scalar("SELECT \(inCatalog(relation: "$2", schema: "$1"))",
                                        [.string(schema), .string(PersistentStore.metadataTable)])
             if exists == .bool(true) { throw .fileExists(path: db.url.description) }
             try db.execute("SET LOCAL search_path TO \(d.quote(schema))")
@@ -33,6 +33,19 @@ extension PostgreSQLSchema {
             for statement in layout.schemaSQL() { try db.execute(statement) }
             if history { for statement in PostgreSQLHistorySchema.schemaSQL(layout: layout) { try db.execute(statement) } }
         }
+    }
+
+    /// SQL that is true when `schema` (an SQL expression: a parameter, or the
+    /// connection's `current_schema()`) holds the table `relation` (or the function
+    /// `function`). It reads the catalogs with the statement's snapshot: `to_regclass`
+    /// and `to_regproc` go through the backend's catalog cache, which waiting for an
+    /// advisory lock does not refresh, so under `withCreationLock` they could miss what
+    /// the creator before had just committed (a second history install failed so).
+    static func inCatalog(relation: String? = nil, function: String? = nil, schema: String = "current_schema()") -> String {
+        if let function {
+            return "EXISTS (SELECT 1 FROM pg_catalog.pg_proc p JOIN pg_catalog.pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname = \(schema) AND p.proname = \(function))"
+        }
+        return "EXISTS (SELECT 1 FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = \(schema) AND c.relname = \(relation ?? "NULL"))"
     }
 
     /// Runs `body` in one transaction holding the schema's creation lock (a
