@@ -50,6 +50,10 @@ final class EffectRunner {
     var membershipTarget: (id: ObjectID, key: String, base: Set<ObjectID>)?
     /// `:set` asked: the marked rows' values of `key` as shown then (rows loaded in the view context).
     var bulkEditBase: (key: String, values: [ObjectID: Value])?
+    /// The long store work running off the main thread, if any (`EffectRunner+Background`).
+    var backgroundWork: BackgroundWork?
+    /// Numbers each piece of long work, so a late result of a cancelled one is ignored.
+    var workGeneration = 0
 
     /// Where column layouts are kept (nil: not kept, as in tests).
     let layoutFile: ColumnLayoutFile?
@@ -145,6 +149,7 @@ final class EffectRunner {
         case .yank(let yank): self.yank(yank)
         case .deleteMarked: deleteMarked()
         case .previewDeletion: previewDeletion()
+        case .cancelWork(let quietly): cancelWork(quietly: quietly)
         case .setMarked(let key, let text): setMarked(key: key, text: text)
         case .noteBulkEditBase(let key): noteBulkEditBase(key: key)
         case .planTracking(let untrack): await planTracking(untrack: untrack)
@@ -203,10 +208,6 @@ final class EffectRunner {
     /// handed to the loop with the key's own requests.
     var terminalRequests: [TerminalRequest] = []
 
-    /// Set by the event loop: draws the screen now (before a query blocks the loop).
-    var drawNow: (() -> Void)?
-    /// Set by the event loop on a terminal: Esc or Ctrl-C stops a running filter or sort.
-    var cancelKeys: CancelKeyWatcher?
 
     /// Puts the cursor back on the selected record after rows moved.
     func followSelection() {

@@ -118,14 +118,18 @@ extension Reducer {
         case .trackingNeedsConfirmation(let question):
             s.pendingTracking = question
             s.mode = .confirmTracking
-        case .queryStarted:
-            s.mode = .browse
-            s.setStatus("filtering" + cancelHint)
         case .workStarted(let doing):
-            s.mode = .browse
+            s.runningWork = doing
+            if [.filter, .command, .search].contains(s.mode) {
+                s.workPromptMode = s.mode
+                s.mode = .browse
+            }
             s.setStatus(doing + cancelHint)
-        case .queryEnded(let mode):
-            s.mode = mode
+        case .workEnded:
+            s.runningWork = nil
+            // The prompt comes back (for a refusal's reason) unless the user went elsewhere meanwhile.
+            if let prompt = s.workPromptMode, s.mode == .browse { s.mode = prompt }
+            s.workPromptMode = nil
             if s.statusMessage?.hasSuffix(cancelHint) == true { s.setStatus(nil) }
         case .queryApplied(let filter, let sort, let atTop, let thenBy):
             s.filterText = filter
