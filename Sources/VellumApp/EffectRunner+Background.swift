@@ -24,11 +24,18 @@ final class BackgroundWork {
     var heard: [ObjectsDidChange] = []
     /// Runs the work and hands its outcome over.
     var task: Task<Void, Never>?
+    /// Work that changes something outside the store (an export's file) is reported
+    /// cancelled only once it has stopped (and cleaned up), not at the key.
+    let reportsWhenStopped: Bool
+    /// Esc was pressed for work that `reportsWhenStopped`: its end says how it ended.
+    var cancelRequested = false
 
-    init(generation: Int, doing: String, interrupter: QueryInterrupter, cancelled: @escaping @MainActor () -> Void) {
+    init(generation: Int, doing: String, interrupter: QueryInterrupter, reportsWhenStopped: Bool,
+         cancelled: @escaping @MainActor () -> Void) {
         self.generation = generation
         self.doing = doing
         self.interrupter = interrupter
+        self.reportsWhenStopped = reportsWhenStopped
         self.cancelled = cancelled
     }
 }
@@ -49,8 +56,11 @@ extension EffectRunner {
     /// started meanwhile is refused (`finish` gets `WorkRunning`). Esc or Ctrl-C
     /// (`cancelWork`) interrupts the reader's statement and reports `.cancelled` at once;
     /// the work's late result is then ignored (generation numbers), as is any result once
-    /// the list it was read for was replaced.
-    func runInBackground<T: Sendable>(_ doing: String, _ work: @escaping @Sendable (ManagedObjectContext) throws -> T,
+    /// the list it was read for was replaced. `reportsWhenStopped` (an export, which writes a
+    /// file): a cancel is reported once the work has stopped — as `.cancelled` if it failed
+    /// then, else as what it did.
+    func runInBackground<T: Sendable>(_ doing: String, reportsWhenStopped: Bool = false,
+                                      _ work: @escaping @Sendable (ManagedObjectContext) throws -> T,
                                       finish: @escaping @MainActor (BackgroundOutcome<T>) -> Void) {
         if let running = backgroundWork {
             finish(.failed(WorkRunning(doing: running.doing)))
@@ -63,7 +73,8 @@ extension EffectRunner {
         }
         workGeneration += 1
         let generation = workGeneration
-        let running = BackgroundWork(generation: generation, doing: doing, interrupter: reader.queryInterrupter) { finish(.cancelled) }
+        let running = BackgroundWork(generation: generation, doing: doing, interrupter: reader.queryInterrupter,
+                                     reportsWhenStopped: reportsWhenStopped) { finish(.cancelled) }
         backgroundWork = running
         send(.result(.workStarted(doing)))
         redraw()
@@ -76,7 +87,7 @@ extension EffectRunner {
                     return try work(ctx)
                 })
             } catch {
-                outcome = .failed(error)
+                outcome = running.cancelRequested ? .cancelled : .failed(error)
             }
             guard let self, self.backgroundWork?.generation == generation else { return }   // cancelled: ignored
             self.send(.result(.workEnded))
@@ -90,8 +101,8 @@ extension EffectRunner {
     /// the reader gives up, so a statement it starts next stops too), the status says it was
     /// cancelled (unless `quietly`: the question it was for is gone) and nothing changes.
     func cancelWork(quietly: Bool = false) {
-        guard let running = backgroundWork else { return }
-        backgroundWork = nil
+        guard let running = backgroundWork, !running.cancelRequested else { return }
+        if running.reportsWhenStopped { running.cancelRequested = true } else { backgroundWork = nil }
         let interrupter = running.interrupter
         let repeating = Task.detached {
             while !Task.isCancelled {
@@ -104,6 +115,7 @@ extension EffectRunner {
             await work?.value
             repeating.cancel()
         }
+        guard !running.reportsWhenStopped else { return }
         send(.result(.workEnded))
         if !quietly { running.cancelled() }
         redraw()

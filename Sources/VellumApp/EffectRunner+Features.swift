@@ -128,7 +128,7 @@ extension EffectRunner {
         }
         let keys = entity.attributes.filter { !$0.isTransient }.map(\.name)
         let batchSize = Self.exportBatchSize
-        runInBackground("exporting", { reader in
+        runInBackground("exporting", reportsWhenStopped: true, { reader in
             var output = ExportWriter(format: format == "json" ? .json : .csv, header: keys)
             try SafeFileWriter(protecting: protected).write(to: path, replacing: replacing) { file in
                 try reader.forEachBatch(request, batchSize: batchSize) { objects in
