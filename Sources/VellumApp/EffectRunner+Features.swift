@@ -50,7 +50,14 @@ extension EffectRunner {
             switch outcome {
             case .cancelled: send(.status("find cancelled; the cursor stays", error: true))
             case .failed(let error): send(.status("find: \(describe(error))", error: true))
-            case .done(let ids): found(ids, pattern, forward: forward, among: strings, in: source)
+            case .done(let ids):
+                // The matches' rows are found among every row: a list still indexing past its
+                // first page off the main thread is waited for, not indexed here.
+                source.whenIndexed { [weak self] in
+                    guard let self, rows === source else { return }
+                    found(ids, pattern, forward: forward, among: strings, in: source)
+                    redraw()
+                }
             }
         }
     }

@@ -266,6 +266,21 @@ public final class ResultsRowSource: RowSource {
         return true
     }
 
+    /// Runs `body` once every row is indexed: at once when they are; else after the
+    /// indexing off the main thread (started now if it is not running), so what needs every
+    /// row (a find's result) does not index them in place; in place only when that cannot run.
+    public func whenIndexed(_ body: @escaping @MainActor () -> Void) {
+        if !controller.isComplete, !controller.isLoadingInBackground { _ = try? completeIndexing() }
+        guard !controller.isComplete, controller.isLoadingInBackground else { return body() }
+        let loading = controller
+        controller.completeFetchInBackground { [weak self] _ in
+            MainActor.assumeIsolated {
+                guard let self, loading === self.controller else { return }
+                body()
+            }
+        }
+    }
+
     /// The list's restriction and the user's filter, composed as values: nothing is
     /// printed and parsed again, so no filter the parser accepted can be lost here.
     func combinedPredicate() -> VellumStore.QueryPredicate? { Self.combine(basePredicate, predicate) }

@@ -104,6 +104,38 @@ import VellumTerminal
         #expect(s.state.filterText == Self.slowFilter)
     }
 
+    @Test func aGroupingRunsOffTheMainThreadAndEscLeavesTheListUngrouped() async throws {
+        let s = try await slowList()
+        let before = shown(s)
+        try await type(":group name\r", into: s)   // `handle` waits: grouped, as before
+        #expect(s.state.groupKey == "name", "\(s.state.statusMessage ?? "")")
+        try await type(":group\r", into: s)
+        #expect(s.state.groupKey == nil && shown(s) == before)
+        for c in ":group name" { await s.dispatch(.char(c)) }
+        await s.dispatch(.enter)
+        #expect(s.state.runningWork == "grouping")
+        await s.dispatch(.char("j"))
+        #expect(s.state.cursorRow == 1)
+        await s.dispatch(.escape)
+        #expect(s.state.statusMessage == "group cancelled; the list is unchanged")
+        #expect(s.state.groupKey == nil && shown(s) == before && s.state.cursorRow == 1)
+    }
+
+    @Test func theDeleteQuestionStaysWhileItsPreviewCountsAndEscWithdrawsIt() async throws {
+        let s = try await slowList()
+        await s.dispatch(.char("d"))
+        #expect(s.state.mode == .confirmDelete && s.state.runningWork == "counting what the delete takes along")
+        await s.dispatch(.escape)
+        #expect(s.state.mode == .browse && s.state.runningWork == nil)
+        #expect(s.state.statusMessage == "delete cancelled; nothing deleted")
+        // Answered before the count came: the count is dropped quietly, the answer holds.
+        await s.dispatch(.char("d"))
+        await s.dispatch(.char("n"))
+        #expect(s.state.mode == .browse && s.state.runningWork == nil && s.state.statusMessage == "delete cancelled")
+        await s.writesSettled()
+        #expect(s.state.rowCount == 200)
+    }
+
     /// A late result of cancelled work is dropped by its generation number, and a later
     /// piece of work started meanwhile reports normally.
     @Test func aCancelledOperationsLateResultIsIgnored() async throws {
