@@ -8,23 +8,12 @@ import Testing
 /// old list intact.
 @Suite("E2E never blocking in tmux", .serialized, .enabled(if: Tmux.path != nil, "tmux is not installed"))
 struct E2ENeverBlockingTests {
-    /// The demo store with 60 products (last by name) whose sku is 20,000 characters:
-    /// every query of a list filtered by `sku MATCHES '(x|xx|y)*a\b'` takes seconds.
-    func slowStore() throws -> E2EStore {
-        let store = try E2EStore()
-        _ = store.sql("""
-            UPDATE Product SET sku = printf('%.*c', 20000, 'x') || 'b'
-            WHERE _pk IN (SELECT _pk FROM Product ORDER BY name DESC LIMIT 60)
-            """)
-        #expect(store.sql("SELECT count(*) FROM Product WHERE length(sku) > 10000") == "60")
-        return store
-    }
-
     static let sizes = [(80, 24), (120, 40)]
 
     @Test(arguments: sizes)
     func keysTypedWhileAFilterOrSortRunsAreNotDropped(_ width: Int, _ height: Int) throws {
-        let store = try slowStore()
+        // 60 slow products: every query of the list filtered by the regex takes seconds.
+        let store = try E2EFilterCancelTests().slowStore(60)
         let t = Tmux.browser(store.commandInItsFolder, entity: "Product", width: width, height: height)
         defer { t.kill() }
         let firstName = "Classic Amber"
