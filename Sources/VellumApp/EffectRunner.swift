@@ -162,6 +162,8 @@ final class EffectRunner {
     /// Shows entity `index`, optionally restricted by `base` (relationship lists).
     func show(_ index: Int, base: VellumStore.QueryPredicate?, title: String?, select: ObjectID? = nil, column: String? = nil) {
         guard state.entityNames.indices.contains(index), let entity = container.model.entity(named: state.entityNames[index]) else { return }
+        // Work read for the list being left is of no use now (an export runs on: it writes a file).
+        if backgroundWork?.reportsWhenStopped == false { cancelWork(quietly: true) }
         let columns = entity.attributes.filter { !$0.isTransient }
         let relationshipColumns = entity.relationships.map { RelationshipColumn($0, destination: container.model.entity(named: $0.destination)) }
         var error: String?

@@ -24,6 +24,7 @@ extension Reducer {
             }
         case .leftList(let place):
             if let place { s.backStack.append(place) }
+            s.workPromptMode = nil   // a prompt typed for the list left does not come back
             s.marked = []
             s.markAnchorRow = nil
             s.filterText = ""
@@ -34,6 +35,7 @@ extension Reducer {
             s.scrollOffset = 0
         case .wentBack:
             guard let place = s.backStack.popLast() else { return }
+            s.workPromptMode = nil
             s.marked = []
             s.markAnchorRow = nil
             s.filterText = place.filterText

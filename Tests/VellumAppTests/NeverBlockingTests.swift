@@ -136,6 +136,20 @@ import VellumTerminal
         #expect(s.state.rowCount == 200)
     }
 
+    @Test func openingAnotherListWhileASortRunsDropsTheSortQuietly() async throws {
+        let s = try await slowList()
+        for c in ":sort -price" { await s.dispatch(.char(c)) }
+        await s.dispatch(.enter)
+        #expect(s.state.runningWork == "sorting" && s.state.mode == .browse)
+        for c in ":goto Task" { await s.dispatch(.char(c)) }
+        await s.dispatch(.enter)
+        // The sort was for the list left: stopped, and its `:` prompt does not come back over Task.
+        #expect(s.state.currentEntityName == "Task" && s.state.runningWork == nil && s.state.mode == .browse)
+        #expect(s.state.statusMessage?.contains("cancelled") != true, "\(s.state.statusMessage ?? "")")
+        await s.writesSettled()
+        #expect(s.state.currentEntityName == "Task" && s.state.sort == nil && s.state.rowCount == 30)
+    }
+
     /// A late result of cancelled work is dropped by its generation number, and a later
     /// piece of work started meanwhile reports normally.
     @Test func aCancelledOperationsLateResultIsIgnored() async throws {
