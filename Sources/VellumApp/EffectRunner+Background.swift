@@ -49,7 +49,7 @@ struct WorkRunning: Error, CustomStringConvertible {
 extension EffectRunner {
     /// Runs `work` — store work that may take long: a filter, sort or grouping read, a
     /// summary, a find, a deletion preview, an export — on a reader of its own (a
-    /// `BackgroundContext` with its own connection), never on the main thread. The status
+    /// `BackgroundContext` with its own connection, `reader`), never on the main thread. The status
     /// says `doing` until it ends; the loop keeps reading keys and redrawing, and live
     /// updates keep coming to the list shown. Its result comes back to the main actor
     /// (`finish`), which reports it as inputs. One piece of work runs at a time: another
@@ -67,10 +67,11 @@ extension EffectRunner {
             return
         }
         let reader: BackgroundContext
-        do { reader = try container.newBackgroundContext() } catch {
+        do { reader = try self.reader ?? container.newBackgroundContext() } catch {
             finish(.failed(error))
             return
         }
+        self.reader = reader
         workGeneration += 1
         let generation = workGeneration
         let running = BackgroundWork(generation: generation, doing: doing, interrupter: reader.queryInterrupter,
@@ -84,6 +85,7 @@ extension EffectRunner {
                 outcome = .done(try await reader.perform { ctx in
                     // The heap the work freed (SQLite's sorter, a grouped pass) goes back to the system.
                     defer { FreedMemory.release() }
+                    ctx.reset()   // nothing an earlier piece loaded is taken as current (no merges reach it)
                     return try work(ctx)
                 })
             } catch {
@@ -92,7 +94,7 @@ extension EffectRunner {
             guard let self, self.backgroundWork?.generation == generation else { return }   // cancelled: ignored
             self.send(.result(.workEnded))
             finish(outcome)   // `backgroundWorkHeard` is still this work's
-            self.backgroundWork = nil
+            if self.backgroundWork?.generation == generation { self.backgroundWork = nil }
             self.redraw()
         }
     }
@@ -103,6 +105,7 @@ extension EffectRunner {
     func cancelWork(quietly: Bool = false) {
         guard let running = backgroundWork, !running.cancelRequested else { return }
         if running.reportsWhenStopped { running.cancelRequested = true } else { backgroundWork = nil }
+        reader = nil
         let interrupter = running.interrupter
         let repeating = Task.detached {
             while !Task.isCancelled {

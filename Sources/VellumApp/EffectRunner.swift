@@ -54,6 +54,10 @@ final class EffectRunner {
     var backgroundWork: BackgroundWork?
     /// Numbers each piece of long work, so a late result of a cancelled one is ignored.
     var workGeneration = 0
+    /// The reader long work runs on, kept between pieces so its page cache stays warm;
+    /// dropped when a piece is cancelled (the interrupts keep hitting it until that piece
+    /// gives up, so the next piece gets a fresh one).
+    var reader: BackgroundContext?
 
     /// Where column layouts are kept (nil: not kept, as in tests).
     let layoutFile: ColumnLayoutFile?
