@@ -71,8 +71,10 @@ struct E2EMarkedRowsTests {
     }
 
     @Test func rangeAllInvertAndUnmark() throws {
-        let (_, t) = try open()
-        defer { t.kill() }
+        // The store is kept: dropping it removed its folder under the running browser, whose
+        // long work (the filter below) opens a reader connection of its own on the file.
+        let (store, t) = try open()
+        defer { t.kill(); withExtendedLifetime(store) {} }
         t.keys("5", "G", "t")
         #expect(t.wait(for: "row 6/200 │ 1 marked"), "\(t.screen)")
         t.keys("8", "G", "T")
