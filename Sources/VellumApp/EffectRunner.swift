@@ -58,6 +58,12 @@ final class EffectRunner {
     /// dropped when a piece is cancelled (the interrupts keep hitting it until that piece
     /// gives up, so the next piece gets a fresh one).
     var reader: BackgroundContext?
+    /// The reader `:group KEY sum(price)` figures are counted on (off the main thread; its
+    /// own, so a refresh never waits for, or is refused by, the user's long work).
+    var figuresReader: BackgroundContext?
+    /// The figures' refresh in flight; a result for an older request than the latest is dropped.
+    var figuresTask: Task<Void, Never>?
+    var figuresGeneration = 0
 
     /// Where column layouts are kept (nil: not kept, as in tests).
     let layoutFile: ColumnLayoutFile?
