@@ -108,6 +108,11 @@ public struct AppState: Sendable {
     public var statusMessage: String?
     /// How long `statusMessage` stays (`StatusKind`).
     public var statusKind: StatusKind = .info
+    /// The long store work running off the main thread ("sorting"), while it runs: Esc or
+    /// Ctrl-C cancels it, and the status bar says it runs.
+    public var runningWork: String?
+    /// The prompt the running work was typed in (it comes back if the work is refused).
+    public var workPromptMode: Mode?
     public var statusIsError: Bool { statusKind == .error }
     /// The last status messages, oldest first (`:messages`), at most `messageLimit`.
     public var messages: [StatusEntry] = []

@@ -66,6 +66,9 @@ public enum Effect: Sendable, Equatable {
     /// Count what deleting the marked records (or the selected one) would cascade to or be
     /// denied by, for the question `d` asks; nothing is deleted.
     case previewDeletion
+    /// Esc or Ctrl-C while long store work runs off the main thread: stop it; nothing changes
+    /// (`quietly`: the question it was for is answered, so the status does not say cancelled).
+    case cancelWork(quietly: Bool)
     /// Set `key` of every marked record to the value `text` stands for: one save, one undo step.
     case setMarked(key: String, text: String)
     /// `:set` asks: what the marked rows' `key` holds now, as shown, to tell later which

@@ -52,12 +52,12 @@ public enum EffectResult: Sendable, Equatable {
     case deletionPreviewed(DeletionQuestion)
     /// The marked records are now these.
     case marksChanged(Set<ObjectID>)
-    /// A filter or sort is running (Esc or Ctrl-C cancels it): the list shows meanwhile.
-    case queryStarted
-    /// Other long work is running (`doing`: "summarizing"); Esc or Ctrl-C cancels it.
+    /// Long store work runs off the main thread (`doing`: "sorting", "summarizing"); Esc or
+    /// Ctrl-C cancels it. The list shows and takes keys meanwhile (a prompt it was typed in
+    /// closes, to come back if it is refused).
     case workStarted(String)
-    /// The query ended (run, refused or cancelled): `mode` is the prompt it was typed in.
-    case queryEnded(AppState.Mode)
+    /// The long work ended (done, refused or cancelled); its result follows.
+    case workEnded
     /// The list now shows this filter and sort; `atTop` when the selected record left it.
     case queryApplied(filter: String, sort: VellumStore.QuerySortDescriptor?, atTop: Bool, thenBy: [VellumStore.QuerySortDescriptor] = [])
     /// The filter or sort was refused (`cancelled`: the user stopped it); the list is unchanged.

@@ -2,7 +2,8 @@ import Foundation
 import VellumStore
 import VellumTerminal
 
-/// Column summary, text search, grouping and export.
+/// Column summary, text search, grouping and export: each reads on a reader of its own,
+/// off the main thread (`runInBackground`); Esc or Ctrl-C stops it.
 extension EffectRunner {
     /// The request behind the current list: entity, filter (and base), sort.
     func currentRequest() -> FetchRequest? {
@@ -21,10 +22,14 @@ extension EffectRunner {
             return
         }
         guard let attribute = currentAttribute(), let request = currentRequest() else { return }
-        switch cancellable("summarizing", { try context.summarize(request, attribute: attribute.name, limit: 200) }) {
-        case .done(let summary): send(.result(.summaryOpened(SummaryOverlay(summary, type: attribute.type))))
-        case .cancelled: send(.status("summary cancelled", error: true))
-        case .failed(let error): send(.status("summary: \(describe(error))", error: true))
+        let name = attribute.name, type = attribute.type
+        runInBackground("summarizing", { ctx in try ctx.summarize(request, attribute: name, limit: 200) }) { [weak self] outcome in
+            guard let self else { return }
+            switch outcome {
+            case .done(let summary): send(.result(.summaryOpened(SummaryOverlay(summary, type: type))))
+            case .cancelled: send(.status("summary cancelled", error: true))
+            case .failed(let error): send(.status("summary: \(describe(error))", error: true))
+            }
         }
     }
 
@@ -32,7 +37,6 @@ extension EffectRunner {
 
     func search(_ pattern: FindPattern, forward: Bool) {
         guard let source = rows as? ResultsRowSource, let entity else { return }
-        let text = pattern.text
         let strings = entity.attributes.filter { !$0.isTransient && $0.type == .string }.map(\.name)
         guard !strings.isEmpty else { send(.status("\(entity.name) has no text fields to search", error: true)); return }
         var request = source.controller.fetchRequest
@@ -40,22 +44,38 @@ extension EffectRunner {
         request.predicate = request.predicate.map { .and($0, match) } ?? match
         request.sortDescriptors = []
         request.fetchBatchSize = 0
-        switch cancellable("finding", { try context.fetchObjectIDs(request) }) {
-        case .cancelled: send(.status("find cancelled; the cursor stays", error: true))
-        case .failed(let error): send(.status("find: \(describe(error))", error: true))
-        case .done(let ids):
-            let matches = ids.compactMap { try? source.indexAmongAll(of: $0) }.sorted()
-            guard let next = Reducer.nextMatch(matches, after: state.cursorRow, forward: forward) else {
-                send(.status("not found: \(text)", error: true))
-                return
+        let find = request
+        runInBackground("finding", { ctx in try ctx.fetchObjectIDs(find) }) { [weak self] outcome in
+            guard let self, rows === source else { return }   // another list opened meanwhile
+            switch outcome {
+            case .cancelled: send(.status("find cancelled; the cursor stays", error: true))
+            case .failed(let error): send(.status("find: \(describe(error))", error: true))
+            case .done(let ids):
+                // The matches' rows are found among every row: a list still indexing past its
+                // first page off the main thread is waited for, not indexed here.
+                source.whenIndexed { [weak self] in
+                    guard let self, rows === source else { return }
+                    found(ids, pattern, forward: forward, among: strings, in: source)
+                    redraw()
+                }
             }
-            let cell = foundCell(at: next.row, pattern, among: strings, in: source)
-            send(.result(.found(row: next.row, column: cell.column, cell: cell.found)))
-            syncSelection()
-            let n = (matches.firstIndex(of: next.row) ?? 0) + 1
-            let place = cell.found == nil ? cell.hidden.map { " (in \($0), hidden)" } ?? "" : ""
-            send(.status("\(text): match \(n) of \(matches.count)" + (next.wrapped ? " (wrapped)" : "") + place))
         }
+    }
+
+    /// The find's matches, `ids`, put the cursor on the next one from the cursor's row.
+    private func found(_ ids: [ObjectID], _ pattern: FindPattern, forward: Bool, among strings: [String], in source: ResultsRowSource) {
+        let text = pattern.text
+        let matches = ids.compactMap { try? source.indexAmongAll(of: $0) }.sorted()
+        guard let next = Reducer.nextMatch(matches, after: state.cursorRow, forward: forward) else {
+            send(.status("not found: \(text)", error: true))
+            return
+        }
+        let cell = foundCell(at: next.row, pattern, among: strings, in: source)
+        send(.result(.found(row: next.row, column: cell.column, cell: cell.found)))
+        syncSelection()
+        let n = (matches.firstIndex(of: next.row) ?? 0) + 1
+        let place = cell.found == nil ? cell.hidden.map { " (in \($0), hidden)" } ?? "" : ""
+        send(.status("\(text): match \(n) of \(matches.count)" + (next.wrapped ? " (wrapped)" : "") + place))
     }
 
     /// The shown column of the found row whose value matches, first from the left (the
@@ -78,56 +98,58 @@ extension EffectRunner {
     func applyGroup(previous: SectionAggregate?) {
         guard let source = rows as? ResultsRowSource else { return }
         let old = source.sectionKeyPath
-        source.sectionKeyPath = state.groupKey
-        let outcome = cancellable("grouping") { try source.reload() }
-        if case .done = outcome {
-            send(.status(state.groupKey.map { "grouped by \($0)" + (state.sectionAggregate.map { " with \($0.label)" } ?? "") } ?? "ungrouped"))
-            refreshSectionFigures()
-        } else {
-            source.sectionKeyPath = old
-            send(.result(.groupRestored(old, previous)))
-            try? source.reload()
-            if case .failed(let error) = outcome { send(.status("group: \(describe(error))", error: true)) }
-            else { send(.status("group cancelled; the list is unchanged", error: true)) }
+        let plan = source.reloadPlan(predicate: source.predicate, sortDescriptors: source.sortDescriptors, sectionKeyPath: state.groupKey)
+        reread(source, plan, doing: "grouping") { [weak self] outcome in
+            guard let self else { return }
+            switch outcome {
+            case .done:
+                send(.status(state.groupKey.map { "grouped by \($0)" + (state.sectionAggregate.map { " with \($0.label)" } ?? "") } ?? "ungrouped"))
+                refreshSectionFigures()
+            case .cancelled:
+                send(.result(.groupRestored(old, previous)))
+                send(.status("group cancelled; the list is unchanged", error: true))
+            case .failed(let error):
+                send(.result(.groupRestored(old, previous)))
+                send(.status("group: \(describe(error))", error: true))
+            }
+            followSelection()
         }
-        followSelection()
     }
 
     // MARK: Export
 
     /// Writes the current list through `SafeFileWriter`: never over the open store or
     /// another database, an existing file only after a yes, never partially. Rows
-    /// stream to the file a batch at a time from a context of the export's own (memory
-    /// stays flat, and the view context loads none of them); Esc stops its SQL.
+    /// stream to the file a batch at a time from the export's reader, off the main thread
+    /// (memory stays flat, and the view context loads none of them); Esc stops its SQL.
     func export(format: String, path: String, replacing: Bool) {
         guard let request = currentRequest(), let entity else { return }
-        let writer = SafeFileWriter(protecting: [container.store.path])
+        let protected = [container.store.path]
         do {
-            if !replacing, try writer.check(path) == .existing {
+            if !replacing, try SafeFileWriter(protecting: protected).check(path) == .existing {
                 send(.result(.exportNeedsConfirmation(PendingExport(format: format, path: path))))
                 return
             }
-            let keys = entity.attributes.filter { !$0.isTransient }.map(\.name)
-            let reader = try ManagedObjectContext(store: container.store)
-            let written = cancellable("exporting", interrupting: reader.queryInterrupter) { () throws -> Int in
-                var output = ExportWriter(format: format == "json" ? .json : .csv, header: keys)
-                try writer.write(to: path, replacing: replacing) { file in
-                    try reader.forEachBatch(request, batchSize: Self.exportBatchSize) { objects in
-                        try file.write(output.text(for: objects.map { o in try keys.map { try o.value(forKey: $0) } }))
-                    }
-                    try file.write(output.ending())
-                }
-                return output.count
-            }
-            let count: Int
-            switch written {
-            case .done(let n): count = n
-            case .cancelled: send(.status("export cancelled; nothing written", error: true)); return
-            case .failed(let error): throw error
-            }
-            send(.status("exported \(count) row\(count == 1 ? "" : "s") to \(path)"))
         } catch {
-            send(.status("export failed: \(describe(error))", error: true))
+            return send(.status("export failed: \(describe(error))", error: true))
+        }
+        let keys = entity.attributes.filter { !$0.isTransient }.map(\.name)
+        let batchSize = Self.exportBatchSize
+        runInBackground("exporting", reportsWhenStopped: true, { reader in
+            var output = ExportWriter(format: format == "json" ? .json : .csv, header: keys)
+            try SafeFileWriter(protecting: protected).write(to: path, replacing: replacing) { file in
+                try reader.forEachBatch(request, batchSize: batchSize) { objects in
+                    try file.write(output.text(for: objects.map { o in try keys.map { try o.value(forKey: $0) } }))
+                }
+                try file.write(output.ending())
+            }
+            return output.count
+        }) { [weak self] outcome in
+            switch outcome {
+            case .done(let count): self?.send(.status("exported \(count) row\(count == 1 ? "" : "s") to \(path)"))
+            case .cancelled: self?.send(.status("export cancelled; nothing written", error: true))
+            case .failed(let error): self?.send(.status("export failed: \(ErrorText.describe(error))", error: true))
+            }
         }
     }
 

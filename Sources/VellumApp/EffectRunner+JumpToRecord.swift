@@ -3,12 +3,21 @@ import VellumStore
 extension EffectRunner {
     /// `:id ID`: the record's row in the open list (a jump `[` walks back), or its
     /// entity opened unfiltered on it (Bksp goes back to the list left).
-    func jumpToRecord(_ text: String) {
+    func jumpToRecord(_ text: String, waited: Bool = false) {
         guard let id = recordID(text) else {
             send(.status("'\(text)' is not a record ID here: give its URI (as vellum query prints it) or p12 for a \(entity?.name ?? "record") key", error: true))
             return
         }
         let name = "\(id.entityName) " + (id.primaryKey.map { "p\($0)" } ?? text)
+        // Its row among every row: a list still indexing past its first page is waited for
+        // (off the main thread), not indexed here.
+        if !waited, id.entityName == entity?.name, let source = rows as? ResultsRowSource, source.index(of: id) == nil {
+            return source.whenIndexed { [weak self] in
+                guard let self, self.rows === source else { return }
+                jumpToRecord(text, waited: true)
+                redraw()
+            }
+        }
         if id.entityName == entity?.name, let source = rows as? ResultsRowSource, let row = try? source.indexAmongAll(of: id) {
             send(.result(.jumpedToRow(row)))
             syncSelection()

@@ -3,8 +3,17 @@ import VellumStore
 /// Marks and the bulk actions: each bulk action is one write-queue block, so it
 /// saves once (validated as a whole: all or nothing) and undoes in one step.
 extension EffectRunner {
-    func mark(_ change: MarkChange) {
+    func mark(_ change: MarkChange, waited: Bool = false) {
         guard let rows else { return }
+        // Every row's ID: a list still indexing past its first page is waited for (off the
+        // main thread), not indexed here.
+        if !waited, change == .all || change == .invert, let source = rows as? ResultsRowSource {
+            return source.whenIndexed { [weak self] in
+                guard let self, self.rows === source else { return }
+                mark(change, waited: true)
+                redraw()
+            }
+        }
         var marked = state.marked
         switch change {
         case .toggle(let row):

@@ -5,6 +5,7 @@ import VellumStore
 /// processes) become inputs: rows, flashes, the last writer and entity counts.
 extension EffectRunner {
     func didChange(_ change: ObjectsDidChange) {
+        backgroundWork?.heard.append(change)   // a list being read meanwhile applies it on top
         relatedCounts.invalidate(after: change, model: container.model)
         let now = Date()
         if !isWritingHere { send(.store(.changedElsewhere(change.inserted.union(change.updated), at: now))) }

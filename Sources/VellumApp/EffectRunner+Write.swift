@@ -68,6 +68,9 @@ extension EffectRunner {
 
     /// Waits until every write started so far has come back (tests; the loop never waits).
     func settle() async {
-        while let task = writes.values.first { await task.value }
+        while true {
+            if let task = writes.values.first { await task.value } else if let work = backgroundWork?.task { await work.value }
+            else if let figures = figuresTask { await figures.value; if figuresTask == figures { figuresTask = nil } } else { return }
+        }
     }
 }

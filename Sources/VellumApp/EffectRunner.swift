@@ -50,6 +50,20 @@ final class EffectRunner {
     var membershipTarget: (id: ObjectID, key: String, base: Set<ObjectID>)?
     /// `:set` asked: the marked rows' values of `key` as shown then (rows loaded in the view context).
     var bulkEditBase: (key: String, values: [ObjectID: Value])?
+    /// The long store work running off the main thread, if any (`EffectRunner+Background`).
+    var backgroundWork: BackgroundWork?
+    /// Numbers each piece of long work, so a late result of a cancelled one is ignored.
+    var workGeneration = 0
+    /// The reader long work runs on, kept between pieces so its page cache stays warm;
+    /// dropped when a piece is cancelled (the interrupts keep hitting it until that piece
+    /// gives up, so the next piece gets a fresh one).
+    var reader: BackgroundContext?
+    /// The reader `:group KEY sum(price)` figures are counted on (off the main thread; its
+    /// own, so a refresh never waits for, or is refused by, the user's long work).
+    var figuresReader: BackgroundContext?
+    /// The figures' refresh in flight; a result for an older request than the latest is dropped.
+    var figuresTask: Task<Void, Never>?
+    var figuresGeneration = 0
 
     /// Where column layouts are kept (nil: not kept, as in tests).
     let layoutFile: ColumnLayoutFile?
@@ -145,6 +159,7 @@ final class EffectRunner {
         case .yank(let yank): self.yank(yank)
         case .deleteMarked: deleteMarked()
         case .previewDeletion: previewDeletion()
+        case .cancelWork(let quietly): cancelWork(quietly: quietly)
         case .setMarked(let key, let text): setMarked(key: key, text: text)
         case .noteBulkEditBase(let key): noteBulkEditBase(key: key)
         case .planTracking(let untrack): await planTracking(untrack: untrack)
@@ -157,6 +172,8 @@ final class EffectRunner {
     /// Shows entity `index`, optionally restricted by `base` (relationship lists).
     func show(_ index: Int, base: VellumStore.QueryPredicate?, title: String?, select: ObjectID? = nil, column: String? = nil) {
         guard state.entityNames.indices.contains(index), let entity = container.model.entity(named: state.entityNames[index]) else { return }
+        // Work read for the list being left is of no use now (an export runs on: it writes a file).
+        if backgroundWork?.reportsWhenStopped == false { cancelWork(quietly: true) }
         let columns = entity.attributes.filter { !$0.isTransient }
         let relationshipColumns = entity.relationships.map { RelationshipColumn($0, destination: container.model.entity(named: $0.destination)) }
         var error: String?
@@ -203,10 +220,6 @@ final class EffectRunner {
     /// handed to the loop with the key's own requests.
     var terminalRequests: [TerminalRequest] = []
 
-    /// Set by the event loop: draws the screen now (before a query blocks the loop).
-    var drawNow: (() -> Void)?
-    /// Set by the event loop on a terminal: Esc or Ctrl-C stops a running filter or sort.
-    var cancelKeys: CancelKeyWatcher?
 
     /// Puts the cursor back on the selected record after rows moved.
     func followSelection() {

@@ -7,7 +7,9 @@ import VellumTerminal
 /// asks for a redraw (merged saves from the write queue or other processes reach
 /// the view context as main-queue work), or a 100 ms timer fires (resize, flash
 /// expiry). Then it drains the keys, updates, and redraws if anything changed.
-/// Nothing blocks the main queue: store work goes to the write queue.
+/// Nothing blocks the main queue: writes go to the write queue, long reads (filter, sort,
+/// group, summary, find, deletion preview, export) to a reader of their own
+/// (`EffectRunner.runInBackground`), whose result wakes the loop like a merged save.
 @MainActor
 final class EventLoop {
     let session: BrowserSession
@@ -41,8 +43,6 @@ final class EventLoop {
         timer.schedule(deadline: .now() + .milliseconds(100), repeating: .milliseconds(100), leeway: .milliseconds(10))
         timer.setEventHandler { wake.yield() }
         session.onNeedsRedraw = { wake.yield() }
-        session.runner.drawNow = { [unowned self] in draw(screen.size) }
-        session.runner.cancelKeys = CancelKeyWatcher()
         // Continued after a stop from outside (kill -STOP, a debugger): the
         // shell may have drawn over the screen, so everything is repainted.
         // Observed like every other signal, by the one `SignalObserver` kind.
@@ -57,8 +57,6 @@ final class EventLoop {
             timer.cancel()
             continued.cancel()
             session.onNeedsRedraw = nil
-            session.runner.drawNow = nil
-            session.runner.cancelKeys = nil
         }
         wake.yield()
         for await _ in wakeups {

@@ -24,6 +24,7 @@ extension Reducer {
             }
         case .leftList(let place):
             if let place { s.backStack.append(place) }
+            s.workPromptMode = nil   // a prompt typed for the list left does not come back
             s.marked = []
             s.markAnchorRow = nil
             s.filterText = ""
@@ -34,6 +35,7 @@ extension Reducer {
             s.scrollOffset = 0
         case .wentBack:
             guard let place = s.backStack.popLast() else { return }
+            s.workPromptMode = nil
             s.marked = []
             s.markAnchorRow = nil
             s.filterText = place.filterText
@@ -118,14 +120,18 @@ extension Reducer {
         case .trackingNeedsConfirmation(let question):
             s.pendingTracking = question
             s.mode = .confirmTracking
-        case .queryStarted:
-            s.mode = .browse
-            s.setStatus("filtering" + cancelHint)
         case .workStarted(let doing):
-            s.mode = .browse
+            s.runningWork = doing
+            if [.filter, .command, .search].contains(s.mode) {
+                s.workPromptMode = s.mode
+                s.mode = .browse
+            }
             s.setStatus(doing + cancelHint)
-        case .queryEnded(let mode):
-            s.mode = mode
+        case .workEnded:
+            s.runningWork = nil
+            // The prompt comes back (for a refusal's reason) unless the user went elsewhere meanwhile.
+            if let prompt = s.workPromptMode, s.mode == .browse { s.mode = prompt }
+            s.workPromptMode = nil
             if s.statusMessage?.hasSuffix(cancelHint) == true { s.setStatus(nil) }
         case .queryApplied(let filter, let sort, let atTop, let thenBy):
             s.filterText = filter

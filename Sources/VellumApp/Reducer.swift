@@ -8,14 +8,17 @@ public enum Reducer {
         if key == .resize { state.clamp(); return [] }
         if state.terminalTooSmall { return ignore(&state, key) }
         keyPressed(&state)
+        if cancelsWork(state, key) { return [.cancelWork(quietly: false)] }
         switch state.mode {
         case .browse: return browse(&state, key)
         case .help: return help(&state, key)
         case .confirmDelete:
             state.mode = .browse
-            if state.keyMap.modeAction(for: key, in: .question) == .yes { return [state.marked.isEmpty ? .deleteRecord : .deleteMarked] }
+            // The question is answered: its preview, if still counting, is not needed.
+            let stop: [Effect] = state.runningWork == nil ? [] : [.cancelWork(quietly: true)]
+            if state.keyMap.modeAction(for: key, in: .question) == .yes { return stop + [state.marked.isEmpty ? .deleteRecord : .deleteMarked] }
             state.setStatus("delete cancelled")
-            return []
+            return stop
         case .edit: return edit(&state, key)
         case .conflict: return conflict(&state, key)
         case .picker: return picker(&state, key)
@@ -32,6 +35,15 @@ public enum Reducer {
         case .pager: return pager(&state, key)
         case .form: return form(&state, key)
         }
+    }
+
+    /// Esc or Ctrl-C stops long work running off the main thread: in the list (and in the
+    /// delete question its preview counts for); elsewhere Esc does what it does there
+    /// (closes help, a prompt) and Ctrl-C still stops the work. Fixed keys, like the line
+    /// editor's: not in the command table.
+    static func cancelsWork(_ s: AppState, _ key: VellumTerminal.Key) -> Bool {
+        guard s.runningWork != nil, key == .escape || key == .ctrl("c") else { return false }
+        return key == .ctrl("c") || s.mode == .browse || s.mode == .confirmDelete
     }
 
     private static func browse(_ s: inout AppState, _ key: VellumTerminal.Key) -> [Effect] {

@@ -223,7 +223,9 @@ enum Renderer {
         if case let hidden = s.allColumnNames.count - s.columnNames.count, hidden > 0 { parts.append("\(hidden) hidden (C)") }
         parts.append(liveMarker(s))
         if f.model.pendingWrites > 0 { parts.append("writes: \(f.model.pendingWrites)") }
+        // Work running off the main thread is named until it ends, even once a newer message went.
         let message = s.editError ?? (s.mode == .edit ? s.editNotice : nil) ?? s.statusMessage
+            ?? s.runningWork.map { $0 + Reducer.cancelHint }
         // The store's name gives way first (a PostgreSQL URL or a deep path can fill the
         // line): shortened in the middle, so the live marker and the message stay visible.
         let room = r.width - 2 - (message.map { DisplayWidth.of($0) + 4 } ?? 0)

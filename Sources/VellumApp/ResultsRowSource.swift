@@ -138,36 +138,102 @@ public final class ResultsRowSource: RowSource {
     /// ones stay in storage order, which needs no sort and no sort keys in memory.
     static let defaultSortLimit = 50_000
 
-    public func reload() throws {
+    /// What a reload fetches, worked out here and read wherever `read` runs (a reader's
+    /// context, off the main thread: `EffectRunner.reread`), then made the list by `install`.
+    public struct ReloadPlan: Sendable {
+        let entityName: String
+        /// The user's filter, sort and grouping the list shows once installed.
+        let predicate: VellumStore.QueryPredicate?
+        let sortDescriptors: [VellumStore.QuerySortDescriptor]
+        let sectionKeyPath: String?
+        /// The list's restriction and the filter (`combinedPredicate`).
+        let combined: VellumStore.QueryPredicate?
+        /// The readable order a short list gets when the user chose none.
+        let defaultSort: VellumStore.QuerySortDescriptor?
+        /// The rows' count when known without counting (`reloadPlan`).
+        let known: Int?
+        let batchSize, firstPage, completeUpTo, defaultSortLimit: Int
+
+        /// The request: the user's order, else the default one for a list of at most
+        /// `defaultSortLimit` rows (counted on `context` when not known); grouped, the
+        /// section key leads.
+        func request(counting context: ManagedObjectContext) throws -> FetchRequest {
+            var sorts = sortDescriptors
+            if sorts.isEmpty, let d = defaultSort,
+               try known ?? context.count(FetchRequest(entityName: entityName, predicate: combined, fetchLimit: defaultSortLimit + 1)) <= defaultSortLimit {
+                sorts = [d]
+            }
+            if let key = sectionKeyPath {
+                // The section key must lead the sort; the user's order applies within sections.
+                let path = key.split(separator: ".").map(String.init)
+                let ascending = sorts.first { $0.keyPath == path }?.ascending ?? true
+                sorts = [VellumStore.QuerySortDescriptor(key, ascending: ascending)] + sorts.filter { $0.keyPath != path }
+            }
+            var request = FetchRequest(entityName: entityName, predicate: combined, sortDescriptors: sorts)
+            request.fetchBatchSize = batchSize
+            return request
+        }
+
+        /// What the plan's list holds, read on `context`.
+        public struct Read: Sendable {
+            let request: FetchRequest
+            let fetch: PreparedFetch
+        }
+
+        /// Reads the first page and the count (every row of a list short enough to index at once).
+        public func read(_ context: ManagedObjectContext) throws -> Read {
+            let request = try request(counting: context)
+            return Read(request: request, fetch: try ResultsController.prepareFetch(
+                context, request, sectionKeyPath: sectionKeyPath, firstPage: firstPage, knownCount: known, completeUpTo: completeUpTo))
+        }
+    }
+
+    /// The reload of this list with `predicate` (the user's filter), `sortDescriptors` and `sectionKeyPath`.
+    public func reloadPlan(predicate: VellumStore.QueryPredicate?, sortDescriptors: [VellumStore.QuerySortDescriptor],
+                           sectionKeyPath: String?) -> ReloadPlan {
+        let combined = Self.combine(basePredicate, predicate)
         // The rows' count, when known without counting again: the entity's (first load of an
         // unfiltered list), or the list's own when only its order or grouping changes.
         let known: Int?
-        if combinedPredicate() == nil, let n = knownCount {
+        if combined == nil, let n = knownCount {
             known = n
-        } else if controller.isComplete, controller.fetchRequest.predicate == combinedPredicate(), controller.fetchedObjectCount > 0 {
+        } else if controller.isComplete, controller.fetchRequest.predicate == combined, controller.fetchedObjectCount > 0 {
             known = controller.fetchedObjectCount
         } else {
             known = nil
         }
+        return ReloadPlan(entityName: entityName, predicate: predicate, sortDescriptors: sortDescriptors, sectionKeyPath: sectionKeyPath,
+                          combined: combined, defaultSort: Self.defaultSort(for: context.model.entity(named: entityName)), known: known,
+                          batchSize: batchSize, firstPage: Self.firstPageSize, completeUpTo: Self.backgroundIndexingLimit,
+                          defaultSortLimit: Self.defaultSortLimit)
+    }
+
+    /// Reloads in place, on the main thread (the first list shown, a reset of everything).
+    public func reload() throws {
+        let plan = reloadPlan(predicate: predicate, sortDescriptors: sortDescriptors, sectionKeyPath: sectionKeyPath)
         knownCount = nil
-        var sorts = sortDescriptors
-        if sorts.isEmpty, let d = Self.defaultSort(for: context.model.entity(named: entityName)),
-           try known ?? context.count(FetchRequest(entityName: entityName, predicate: combinedPredicate(), fetchLimit: Self.defaultSortLimit + 1)) <= Self.defaultSortLimit {
-            sorts = [d]
-        }
-        if let key = sectionKeyPath {
-            // The section key must lead the sort; the user's order applies within sections.
-            let path = key.split(separator: ".").map(String.init)
-            let ascending = sorts.first { $0.keyPath == path }?.ascending ?? true
-            sorts = [VellumStore.QuerySortDescriptor(key, ascending: ascending)] + sorts.filter { $0.keyPath != path }
-        }
-        var request = FetchRequest(entityName: entityName, predicate: combinedPredicate(), sortDescriptors: sorts)
-        request.fetchBatchSize = batchSize
-        let fresh = ResultsController(fetchRequest: request, context: context, sectionKeyPath: sectionKeyPath)
+        let fresh = ResultsController(fetchRequest: try plan.request(counting: context), context: context, sectionKeyPath: sectionKeyPath)
         // The first page shows at once (sorted: SQLite's top-N sort, one pass, no sorting of
         // every row; grouped: with its sections counted in one scan).
-        try fresh.performFetch(firstPage: Self.firstPageSize, knownCount: known)
+        try fresh.performFetch(firstPage: Self.firstPageSize, knownCount: plan.known)
         if !fresh.isComplete, fresh.fetchedObjectCount <= Self.backgroundIndexingLimit { try fresh.completeFetch() }
+        replaceController(with: fresh)
+    }
+
+    /// Makes what a reader read for `plan` the list (`heard`: the view context's changes
+    /// since the reader began, applied on top); the filter, sort and grouping become the plan's.
+    /// On failure the list is as it was.
+    public func install(_ plan: ReloadPlan, _ read: ReloadPlan.Read, heard: [ObjectsDidChange]) throws {
+        let fresh = ResultsController(fetchRequest: read.request, context: context, sectionKeyPath: plan.sectionKeyPath)
+        try fresh.install(read.fetch, heard: heard)
+        predicate = plan.predicate
+        sortDescriptors = plan.sortDescriptors
+        sectionKeyPath = plan.sectionKeyPath
+        knownCount = nil
+        replaceController(with: fresh)
+    }
+
+    private func replaceController(with fresh: ResultsController) {
         fresh.delegate = self
         let old = controller
         controller = fresh
@@ -200,10 +266,27 @@ public final class ResultsRowSource: RowSource {
         return true
     }
 
+    /// Runs `body` once every row is indexed: at once when they are; else after the
+    /// indexing off the main thread (started now if it is not running), so what needs every
+    /// row (a find's result) does not index them in place; in place only when that cannot run.
+    public func whenIndexed(_ body: @escaping @MainActor () -> Void) {
+        if !controller.isComplete, !controller.isLoadingInBackground { _ = try? completeIndexing() }
+        guard !controller.isComplete, controller.isLoadingInBackground else { return body() }
+        let loading = controller
+        controller.completeFetchInBackground { [weak self] _ in
+            MainActor.assumeIsolated {
+                guard let self, loading === self.controller else { return }
+                body()
+            }
+        }
+    }
+
     /// The list's restriction and the user's filter, composed as values: nothing is
     /// printed and parsed again, so no filter the parser accepted can be lost here.
-    func combinedPredicate() -> VellumStore.QueryPredicate? {
-        switch (basePredicate, predicate) {
+    func combinedPredicate() -> VellumStore.QueryPredicate? { Self.combine(basePredicate, predicate) }
+
+    static func combine(_ base: VellumStore.QueryPredicate?, _ filter: VellumStore.QueryPredicate?) -> VellumStore.QueryPredicate? {
+        switch (base, filter) {
         case (nil, nil): return nil
         case (let b?, nil): return b
         case (nil, let p?): return p

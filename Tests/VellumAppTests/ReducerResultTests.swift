@@ -63,10 +63,10 @@ import VellumTerminal
     @Test func aRunningQueryShowsTheListThenGivesThePromptBack() {
         var s = Self.listed()
         _ = Reducer.reduce(&s, .key(.char("/")))
-        _ = Reducer.reduce(&s, .result(.queryStarted))
-        #expect(s.mode == .browse && s.statusMessage?.hasPrefix("filtering") == true)
-        _ = Reducer.reduce(&s, .result(.queryEnded(.filter)))
-        #expect(s.mode == .filter && s.statusMessage == nil)
+        _ = Reducer.reduce(&s, .result(.workStarted("filtering")))
+        #expect(s.mode == .browse && s.statusMessage?.hasPrefix("filtering") == true && s.runningWork == "filtering")
+        _ = Reducer.reduce(&s, .result(.workEnded))
+        #expect(s.mode == .filter && s.statusMessage == nil && s.runningWork == nil)
         _ = Reducer.reduce(&s, .result(.queryRefused("cancelled", what: "sort", cancelled: true)))
         #expect(s.mode == .browse && s.statusIsError && s.statusMessage == "sort cancelled; the list is unchanged")
     }

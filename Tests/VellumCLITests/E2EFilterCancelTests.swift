@@ -5,15 +5,15 @@ import Testing
 /// Ctrl-C while it runs stops the query; the list keeps its previous filter.
 @Suite("E2E filter cancellation in tmux", .serialized, .enabled(if: Tmux.path != nil, "tmux is not installed"))
 struct E2EFilterCancelTests {
-    /// The demo store with 25 products (last by name) whose sku is 20,000 characters:
+    /// The demo store with `slow` products (last by name) whose sku is 20,000 characters:
     /// matching `(x|xx|y)*a\b` against them takes seconds.
-    func slowStore() throws -> E2EStore {
+    func slowStore(_ slow: Int = 25) throws -> E2EStore {
         let store = try E2EStore()
         _ = store.sql("""
             UPDATE Product SET sku = printf('%.*c', 20000, 'x') || 'b'
-            WHERE _pk IN (SELECT _pk FROM Product ORDER BY name DESC LIMIT 25)
+            WHERE _pk IN (SELECT _pk FROM Product ORDER BY name DESC LIMIT \(slow))
             """)
-        #expect(store.sql("SELECT count(*) FROM Product WHERE length(sku) > 10000") == "25")
+        #expect(store.sql("SELECT count(*) FROM Product WHERE length(sku) > 10000") == "\(slow)")
         return store
     }
 

@@ -33,11 +33,10 @@ struct E2EMarkedRowsTests {
         #expect(t.wait(for: "set price of 3 Product"), "\(t.screen)")
         let stored1 = await waitUntil(timeout: 30) { count(store, "price = 7.25") == "3" }
         #expect(stored1, "\(t.screen)")
-        // One undo step restores all three. A key typed while the loop runs slow store work
-        // can be dropped (the cancel watcher reads it; #17): pressed again only if the
-        // status still shows the set, so it never undoes twice.
+        // One undo step restores all three (a key typed while store work runs is no longer
+        // dropped: #17, never blocking, so it is pressed once).
         t.keys("u")
-        if !t.wait(for: "undid", 10), t.screen.contains("set price of 3 Product records") { t.keys("u") }
+        #expect(t.wait(for: "undid"), "\(t.screen)")
         let stored2 = await waitUntil(timeout: 30) { count(store, "price = 7.25") == "0" }
         #expect(stored2, "\(t.screen)")
         #expect(t.wait { !$0.contains("7.25") }, "\(t.screen)")
@@ -72,8 +71,10 @@ struct E2EMarkedRowsTests {
     }
 
     @Test func rangeAllInvertAndUnmark() throws {
-        let (_, t) = try open()
-        defer { t.kill() }
+        // The store is kept: dropping it removed its folder under the running browser, whose
+        // long work (the filter below) opens a reader connection of its own on the file.
+        let (store, t) = try open()
+        defer { t.kill(); withExtendedLifetime(store) {} }
         t.keys("5", "G", "t")
         #expect(t.wait(for: "row 6/200 │ 1 marked"), "\(t.screen)")
         t.keys("8", "G", "T")

@@ -87,40 +87,56 @@ public final class ResultsController {
     }
 
     private func indexRows(firstPage: Int?, knownCount: Int?) throws {
-        let descriptors = fetchRequest.sortDescriptors
-        if let sectionKeyPath {
-            guard let first = descriptors.first else { throw StoreError.results(.missingSortDescriptors) }
-            let firstKey = first.keyPath.joined(separator: ".")
-            guard firstKey == sectionKeyPath else {
-                throw StoreError.results(.sectionKeyPathNotFirstSortKey(sectionKeyPath: sectionKeyPath, firstSortKey: firstKey))
-            }
-            guard first.comparison == .binary else { throw StoreError.results(.sectionSortMustBeBinary(sectionKeyPath)) }
-        }
-        let entity = try context.entity(fetchRequest.entityName)
-        rootName = entity.rootName
-        allowedEntities = Set(fetchRequest.includesSubentities ? entity.hierarchyNames : [entity.name])
-        dependencyChains = Self.chains(for: fetchRequest, entity: entity, model: context.model)
+        try Self.checkSectioning(fetchRequest, sectionKeyPath)
+        try learnEntity()
         if let firstPage, context.pendingObjects.isEmpty {
             try refetch(limit: firstPage)
-            if index.entries.count < firstPage {
-                partialCount = nil
-            } else if sectionKeyPath != nil {
-                // The sections come counted (one scan), so a grouped first page shows them whole.
-                let counts = try context.countsByFirstSortKey(fetchRequest)
-                index.setSections(counts.map { (ResultsIndex.sectionName($0.value), $0.count) })
-                partialCount = counts.reduce(0) { $0 + $1.count }
-            } else {
-                partialCount = try knownCount ?? context.count(fetchRequest)
-            }
+            partialCount = try Self.countPastFirstPage(context, fetchRequest, &index, firstPage: firstPage,
+                                                       sectioned: sectionKeyPath != nil, knownCount: knownCount)
         } else {
             try refetch()
             partialCount = nil
         }
         fetched = true
-        if tokens.isEmpty {
-            tokens.append(context.observeChanges { [weak self] event in self?.contextDidChange(event) })
-            tokens.append(context.observeSaves { [weak self] event in self?.contextDidSave(event) })
+        observeContext()
+    }
+
+    /// A sectioned list must lead its sort with the section key, compared as binary.
+    static func checkSectioning(_ request: FetchRequest, _ sectionKeyPath: String?) throws {
+        guard let sectionKeyPath else { return }
+        guard let first = request.sortDescriptors.first else { throw StoreError.results(.missingSortDescriptors) }
+        let firstKey = first.keyPath.joined(separator: ".")
+        guard firstKey == sectionKeyPath else {
+            throw StoreError.results(.sectionKeyPathNotFirstSortKey(sectionKeyPath: sectionKeyPath, firstSortKey: firstKey))
         }
+        guard first.comparison == .binary else { throw StoreError.results(.sectionSortMustBeBinary(sectionKeyPath)) }
+    }
+
+    /// The fetched entity's names and the relationship chains the request reads.
+    func learnEntity() throws {
+        let entity = try context.entity(fetchRequest.entityName)
+        rootName = entity.rootName
+        allowedEntities = Set(fetchRequest.includesSubentities ? entity.hierarchyNames : [entity.name])
+        dependencyChains = Self.chains(for: fetchRequest, entity: entity, model: context.model)
+    }
+
+    /// After a first page of at most `firstPage` rows read into `index`: nil when that is the
+    /// whole list, else how many rows there are (`knownCount`, or counted); a grouped list's
+    /// sections come counted in one scan, so a grouped first page shows them whole.
+    static func countPastFirstPage(_ context: ManagedObjectContext, _ request: FetchRequest, _ index: inout ResultsIndex,
+                                   firstPage: Int, sectioned: Bool, knownCount: Int?) throws -> Int? {
+        if index.entries.count < firstPage { return nil }
+        guard sectioned else { return try knownCount ?? context.count(request) }
+        let counts = try context.countsByFirstSortKey(request)
+        index.setSections(counts.map { (ResultsIndex.sectionName($0.value), $0.count) })
+        return counts.reduce(0) { $0 + $1.count }
+    }
+
+    /// Starts hearing the context's changes and saves (once).
+    func observeContext() {
+        guard tokens.isEmpty else { return }
+        tokens.append(context.observeChanges { [weak self] event in self?.contextDidChange(event) })
+        tokens.append(context.observeSaves { [weak self] event in self?.contextDidSave(event) })
     }
 
     /// True once every matching row is indexed (see `performFetch(firstPage:)`).
