@@ -22,6 +22,18 @@ struct E2EColumnsAndJumpsTests {
     /// The table's header line (the first screen line).
     func header(_ t: Tmux) -> String { String(t.screen.split(separator: "\n", omittingEmptySubsequences: false).first ?? "") }
 
+    /// The header once it has stayed the same for half a second (the mouse acts on the
+    /// frame drawn last, so the test reads its columns off a settled one).
+    func settledHeader(_ t: Tmux) -> String {
+        var last = header(t), since = Date()
+        _ = t.wait { _ in
+            let now = header(t)
+            if now != last { (last, since) = (now, Date()) }
+            return now.contains("price") && Date().timeIntervalSince(since) >= 0.5
+        }
+        return last
+    }
+
     func position(_ name: String, _ line: String) -> Int {
         line.range(of: name).map { line.distance(from: line.startIndex, to: $0.lowerBound) } ?? -1
     }
@@ -74,11 +86,12 @@ struct E2EColumnsAndJumpsTests {
         do {
             let t = Tmux.browser(command, entity: "Product", width: width, height: height)
             defer { t.kill() }
-            #expect(t.wait { _ in position("price", header(t)) > 0 }, "\(t.screen)")
-            let price = position("price", header(t))
+            let pressedOn = settledHeader(t)
+            let price = position("price", pressedOn)
+            #expect(price > 0, "\(t.screen)")
             t.type(mouse(0, x: price - 1, y: 0))       // pressed on the gap after name
             t.type(mouse(3, x: price + 5, y: 0))       // let go 6 cells to the right
-            #expect(t.wait { _ in position("price", header(t)) == price + 6 }, "\(t.screen)")
+            #expect(t.wait { _ in position("price", header(t)) == price + 6 }, "pressed at \(price - 1) of \(pressedOn)\n\(t.screen)")
             #expect(t.wait(for: "wide (< and >"), "\(t.screen)")
             moved = position("price", header(t))
             t.keys("q")
