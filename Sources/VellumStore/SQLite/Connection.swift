@@ -133,10 +133,10 @@ public final class Connection {
         }
     }
 
-    /// Rows the last INSERT, UPDATE or DELETE changed (SQLite; -1 through a server).
     /// The SQL of the statements cached on this connection (tests read their query plans).
     var cachedStatementSQL: [String] { Array(statementCache.keys) }
 
+    /// Rows the last INSERT, UPDATE or DELETE changed (SQLite; -1 through a server).
     public var changedRows: Int { handle == nil ? -1 : Int(sqlite3_changes64(handle)) }
 
     /// Runs a statement with bindings and no results.
