@@ -67,7 +67,7 @@ import VellumStore
         #expect(untrack.lines.first == "tables and index: _vellum_changes_txn, _vellum_changes, _vellum_transactions")
         #expect(ModeHints.bottomLine(tracked.state) == "Remove these 36 names from chinook.sqlite? y = yes, any other key = no")
         _ = await Self.type("n", into: tracked)
-        #expect(try HistoryTracking.trackedTables(path: copy.path).count == 10)
+        #expect(try HistoryTracking.trackedTables(path: copy.path).count == 11)
         let removed = await Self.type(":track off\ry", into: tracked)
         #expect(removed.contains { if case .reopen(let status, _) = $0 { return status.hasPrefix("untracked chinook.sqlite: removed 36 names") } else { return false } })
         #expect(try Self.schema(copy.path) == before)
