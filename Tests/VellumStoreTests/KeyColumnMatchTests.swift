@@ -63,6 +63,28 @@ import Testing
         #expect(try sqliteScalar(path, "SELECT v FROM wr WHERE k = 'k500'") == "again")
     }
 
+    /// Chinook's `PlaylistTrack`: its key columns are to-ones; a delete binds their keys.
+    @Test func aDeleteOfARowKeyedByTwoForeignKeysSearchesItsIndex() throws {
+        let dir = TempDir()
+        let (copy, original) = try SQLiteFixtures.copy("chinook.sqlite", into: dir)
+        let store = try PersistentStore.openAny(url: copy, model: nil, options: StoreOptions(createIfMissing: false))
+        let c = try ManagedObjectContext(store: store)
+        let rows = try c.fetch("PlaylistTrack", where: QueryPredicate(format: "playlist.PlaylistId == 1"))
+        let count = try sqliteScalar(copy.path, "SELECT count(*) FROM PlaylistTrack")
+        try c.delete(try #require(rows.first))
+        _ = try c.save()
+        #expect(Int(try sqliteScalar(copy.path, "SELECT count(*) FROM PlaylistTrack")) == Int(count)! - 1)
+        try store.withWriter { db in
+            let deletes = db.cachedStatementSQL.filter { $0.hasPrefix("DELETE FROM main.\"PlaylistTrack\"") }
+            #expect(deletes.count == 1, "\(db.cachedStatementSQL)")
+            for sql in deletes {
+                let plan = try Self.plan(sql, db)
+                #expect(plan.contains("USING INDEX sqlite_autoindex_PlaylistTrack_1 (PlaylistId=? AND TrackId=?)") && !plan.contains("SCAN"), "\(sql): \(plan)")
+            }
+        }
+        #expect(SQLiteFixtures.originalUnchanged("chinook.sqlite", original))
+    }
+
     /// A key column without a declared type holding a number: however the object reads it,
     /// its row is found (by the values where they match it, else by the digest).
     @Test func aKeyValueStoredInAnotherFormStillFindsItsRow() throws {

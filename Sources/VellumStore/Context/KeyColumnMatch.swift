@@ -8,21 +8,34 @@ import Foundation
 /// the object's; an object whose values do not find its row (values not as stored, or none
 /// known: an ID alone) is found by the digest, as before.
 struct KeyColumnMatch {
-    /// The key columns (as the layout names them) and the attributes holding them.
+    /// Where an object holds a key column's value: an attribute, or a to-one stored in the
+    /// column (Chinook's `PlaylistTrack`: its key is two foreign keys).
+    enum Source {
+        case attribute(Int)
+        case toOne(Int)
+    }
+
+    /// The key columns (as the layout names them) and where the object holds each.
     let columns: [String]
-    let attributes: [Int]
+    let sources: [Source]
     let table: String
 
-    /// Nil unless `entity`'s rows have a digested key and it maps every key column to an attribute.
+    /// Nil unless `entity`'s rows have a digested key and it maps every key column to an
+    /// attribute or a to-one.
     init?(entity: Entity, layout: any StoreLayout) {
         guard let m = layout.mapping(for: entity.name), let columns = layout.digestedKeyColumns(table: m.table) else { return nil }
-        var attributes: [Int] = []
+        var sources: [Source] = []
         for c in columns {
-            guard let i = m.attributeColumns.firstIndex(of: c) else { return nil }
-            attributes.append(i)
+            if let i = m.attributeColumns.firstIndex(of: c) {
+                sources.append(.attribute(i))
+            } else if let i = m.relationshipStorage.firstIndex(of: .foreignKey(column: c)) {
+                sources.append(.toOne(i))
+            } else {
+                return nil
+            }
         }
         self.columns = columns
-        self.attributes = attributes
+        self.sources = sources
         table = m.table
     }
 
@@ -32,14 +45,22 @@ struct KeyColumnMatch {
         return columns.map { "\(prefix)\(q.quote($0)) = ?" }.joined(separator: " AND ")
     }
 
-    /// The object's key-column values as stored (its committed values, else its own), or nil
-    /// when it knows none or one is NULL (which `=` never finds).
+    /// The object's key-column values as stored (its committed values, else its own; a
+    /// to-one's destination key), or nil when it knows none or one is NULL (which `=`
+    /// never finds).
     func values(of o: ManagedObject, layout: any StoreLayout) -> [Value]? {
-        let source = o.committed ?? (o.isFault ? [] : o.values)
+        let values = o.committed ?? (o.isFault ? [] : o.values)
         var result: [Value] = []
-        for (i, column) in zip(attributes, columns) {
-            guard i < source.count, !source[i].isNull else { return nil }
-            result.append(layout.storedForm(source[i], table: table, column: column))
+        for (source, column) in zip(sources, columns) {
+            switch source {
+            case .attribute(let i):
+                guard i < values.count, !values[i].isNull else { return nil }
+                result.append(layout.storedForm(values[i], table: table, column: column))
+            case .toOne(let i):
+                guard i < o.relations.count, let relation = o.relations[i],
+                      let key = (relation.stored.first ?? relation.current.first)?.objectID.primaryKey else { return nil }
+                result.append(.integer(key))
+            }
         }
         return result
     }
