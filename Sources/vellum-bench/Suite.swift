@@ -5,6 +5,8 @@ import VellumStore
 /// the child-process workloads used for peak memory.
 @MainActor final class Suite {
     static let runs = 3
+    /// foreign-keyed-update-200k's saves per run (`VELLUM_BENCH_KEYED_UPDATES`: fewer, where each takes long).
+    static let keyedUpdates = ProcessInfo.processInfo.environment["VELLUM_BENCH_KEYED_UPDATES"].flatMap { Int($0) } ?? 1000
     static let names = [
         "insert-100k", "fetch-100k", "insert-100k-typed", "fetch-100k-typed", "insert-100k-peak-rss", "fetch-100k-peak-rss",
         "queue-writes-10k", "queue-lone-write-p50", "queue-lone-write-p99", "merge-latency-p50", "merge-latency-p99",
@@ -14,7 +16,7 @@ import VellumStore
         "tui-first-screen-1m", "tui-rss-1m", "tui-sort-1m", "tui-key-redraw-p50", "tui-key-redraw-p99",
         "tui-key-redraw-saving-p50", "tui-key-redraw-saving-p99", "tui-remote-to-screen",
         "tui-filter-contains-1m", "tui-find-1m", "tui-summary-1m", "tui-group-1m", "tui-rss-after-ops-1m",
-        "foreign-fetch-100k", "foreign-first-screen-1m", "coredata-open-model", "coredata-fetch-100k", "coredata-insert-100k",
+        "foreign-fetch-100k", "foreign-first-screen-1m", "foreign-keyed-update-200k", "coredata-open-model", "coredata-fetch-100k", "coredata-insert-100k",
         "foreign-remote-refresh-10k", "foreign-remote-refresh-1m",
         "foreign-remote-refresh-tracked-10k", "foreign-remote-refresh-tracked-1m",
         "migrate-add-attribute-1m", "migrate-rebuild-1m",
@@ -354,6 +356,15 @@ import VellumStore
                     return ms
                 }, baseline: { try ForeignWorkload.rawFetch(at: url.path).0 })
             },
+            Benchmark(name: "foreign-keyed-update-200k", unit: "ms") { [self] in
+                let url = directory.appendingPathComponent("foreign-keyed-200k.sqlite")
+                if !FileManager.default.fileExists(atPath: url.path) { try ForeignKeyedUpdateWorkload.database(at: url) }
+                var round = 0
+                return try best(Self.runs, {
+                    round += 1
+                    return try ForeignKeyedUpdateWorkload.update(at: url, updates: Self.keyedUpdates, round: round)
+                }, baseline: { try ForeignKeyedUpdateWorkload.rawUpdate(at: url.path, updates: Self.keyedUpdates, round: round) })
+            },
             Benchmark(name: "foreign-first-screen-1m", unit: "ms") { [self] in
                 let url = try foreignDatabase(1_000_000)
                 _ = try ForeignWorkload.rawFetch(at: url.path)  // warm the page cache
@@ -501,6 +512,11 @@ import VellumStore
             _ = try CoreDataStoreWorkload.insert(at: directory.appendingPathComponent("child-\(id).sqlite"), count: 100_000)
         case "coredata-insert-raw":
             _ = try CoreDataStoreWorkload.rawInsert(at: directory.appendingPathComponent("child-\(id).sqlite"), count: 100_000)
+        case "foreign-fetch", "foreign-fetch-raw":
+            // foreign-fetch-100k's database (raw SQL), made once per folder: a steady workload for a profiler.
+            let url = directory.appendingPathComponent("foreign-100000.sqlite")
+            if !FileManager.default.fileExists(atPath: url.path) { try ForeignWorkload.database(at: url, count: 100_000) }
+            if workload == "foreign-fetch" { _ = try ForeignWorkload.fetch(at: url) } else { _ = try ForeignWorkload.rawFetch(at: url.path) }
         case "coredata-fetch", "coredata-fetch-raw":
             // The store is made once per folder (untimed, and outside the counted closures).
             let url = directory.appendingPathComponent("coredata-fetch.sqlite")

@@ -16,11 +16,10 @@ struct TrackCommand: Command {
         those tables — by any program — is recorded, and Vellum shows other
         writers' changes object by object instead of refetching whole lists.
 
-        Without TABLE, every table that can be tracked is (rowid tables, keyed by
-        their INTEGER PRIMARY KEY, or by row id when they declare no key); views,
-        virtual tables, WITHOUT ROWID tables and tables with a text or composite
-        primary key (their rows are addressed by it, which a trigger cannot record
-        as one integer) are left out, saying why. The list of what will be added is
+        Without TABLE, every table that can be tracked is, each by the key Vellum
+        addresses its rows by: its INTEGER PRIMARY KEY, else its declared primary
+        key (a text or composite key, WITHOUT ROWID or not), else its row id; views
+        and virtual tables are left out, saying why. The list of what will be added is
         printed first and must be confirmed (or pass --yes). Nothing else in the
         file changes (not its journal mode); `vellum untrack FILE` removes it all.
 
@@ -78,13 +77,8 @@ struct TrackCommand: Command {
         if !plan.historyIndexes.isEmpty { out += "  index: \(plan.historyIndexes.joined(separator: ", "))\n" }
         out += "  triggers:\n"
         for t in plan.tables {
-            let key: String
-            switch t.key {
-            case .rowid: key = "rowid"
-            case .integerPrimaryKey(let column): key = column
-            }
             let triggers = plan.triggers.filter { $0.hasPrefix("_vellum_history_" + t.table + "_") }
-            out += "    on \(t.table) (key \(key)): \(triggers.joined(separator: ", "))\n"
+            out += "    on \(t.table) (key \(t.key.label)): \(triggers.joined(separator: ", "))\n"
         }
         return out
     }

@@ -30,12 +30,12 @@ struct HistoryTrackingTests {
 
         let plan = try HistoryTracking.plan(path: path)
         #expect(plan.tables.map(\.table) == ["Album", "Artist", "Customer", "Employee", "Genre", "Invoice", "InvoiceLine",
-                                             "MediaType", "Playlist", "Track"])
+                                             "MediaType", "Playlist", "PlaylistTrack", "Track"])
         #expect(plan.tables.first { $0.table == "Artist" }?.key == .integerPrimaryKey(column: "ArtistId"))
-        // Its rows are addressed by (PlaylistId, TrackId), not by the rowid a trigger could record.
-        #expect(plan.skipped == [SkippedTable(table: "PlaylistTrack",
-                                              reason: "its rows are addressed by their primary key (PlaylistId, TrackId), not by an integer the triggers can record")])
-        #expect(plan.triggers.count == 30)
+        // Its rows are addressed by (PlaylistId, TrackId), and recorded by it.
+        #expect(plan.tables.first { $0.table == "PlaylistTrack" }?.key == .primaryKey(columns: ["PlaylistId", "TrackId"]))
+        #expect(plan.skipped.isEmpty)
+        #expect(plan.triggers.count == 33)
         #expect(plan.triggers.contains("_vellum_history_Artist_update"))
         #expect(plan.historyTables == ["_vellum_transactions", "_vellum_changes"])
         #expect(try Self.schema(path) == before, "planning changes nothing")
@@ -56,13 +56,30 @@ struct HistoryTrackingTests {
             UPDATE PlaylistTrack SET TrackId = TrackId WHERE rowid = 1;
             """) == 0)
         #expect(try sqliteRows(path, "SELECT entity || ' ' || pk || ' ' || kind || ' ' || coalesce(columns, '-') FROM _vellum_changes ORDER BY id")
-                == ["Artist 1000 0 -", "Artist 1000 1 Name", "Artist 1000 1 -", "Artist 1000 2 -"])
+                == ["Artist 1000 0 -", "Artist 1000 1 Name", "Artist 1000 1 -", "Artist 1000 2 -", "PlaylistTrack (1,3402) 1 -"])
 
         let removed = try HistoryTracking.untrack(path: path)
         #expect(Set(removed) == Set(plan.addedNames))
         #expect(try Self.schema(path) == before)
         #expect(try HistoryTracking.trackedTables(path: path).isEmpty)
         #expect(try Data(contentsOf: Self.chinook) == original)
+    }
+
+    /// A table keyed by a text or composite key: the key's values (`RecordedKey`); one integer key column: itself.
+    @Test func aDeclaredKeyIsRecordedAndAKeyChangeIsDeleteAndInsert() throws {
+        let dir = TempDir()
+        let path = dir.path("keys.sqlite")
+        #expect(try sqliteShell(path, """
+            CREATE TABLE p (a TEXT NOT NULL, b INT NOT NULL, v TEXT, PRIMARY KEY (a, b)) WITHOUT ROWID;
+            CREATE TABLE n (id INT PRIMARY KEY NOT NULL, v TEXT);
+            INSERT INTO p VALUES ('x', 1, 'v'); INSERT INTO n VALUES (4, 'v');
+            """) == 0)
+        try HistoryTracking.track(try HistoryTracking.plan(path: path))
+        #expect(try sqliteShell(path, """
+            UPDATE p SET v = 'w'; UPDATE p SET b = 2; UPDATE n SET v = 'w'; UPDATE n SET id = 5;
+            """) == 0)
+        #expect(try sqliteRows(path, "SELECT entity || ' ' || pk || ' ' || kind || ' ' || coalesce(columns, '-') FROM _vellum_changes ORDER BY id")
+                == ["p ('x',1) 1 v", "p ('x',1) 2 -", "p ('x',2) 0 -", "n 4 1 v", "n 4 2 -", "n 5 0 -"])
     }
 
     @Test func aRowWhoseKeyChangesIsRecordedAsDeleteAndInsert() throws {
@@ -87,14 +104,20 @@ struct HistoryTrackingTests {
         let before = try Self.schema(path)
         let plan = try HistoryTracking.plan(path: path)
         #expect(plan.tables == [TrackedTable(table: "Order Details", key: .integerPrimaryKey(column: "Order \"Id\"")),
+                                TrackedTable(table: "pairs", key: .primaryKey(columns: ["a", "b"])),
                                 TrackedTable(table: "plain", key: .rowid)])
-        #expect(plan.skipped == [SkippedTable(table: "hides", reason: "its column rowid hides the row id"),
-                                 SkippedTable(table: "pairs", reason: "a WITHOUT ROWID table (its rows have no integer key to record)")])
+        #expect(plan.skipped == [SkippedTable(table: "hides", reason: "its column rowid hides the row id")])
         do {
             _ = try HistoryTracking.plan(path: path, tables: [TrackedTable(table: "pairs", key: .rowid)])
-            Issue.record("a WITHOUT ROWID table was accepted")
+            Issue.record("a WITHOUT ROWID table was accepted by row id")
         } catch {
-            #expect(error.description.contains("cannot track pairs: a WITHOUT ROWID table"))
+            #expect(error.description.contains("cannot track pairs: its rows are addressed by their primary key (a, b), not by the row id"))
+        }
+        do {
+            _ = try HistoryTracking.plan(path: path, tables: [TrackedTable(table: "pairs", key: .primaryKey(columns: ["b", "a"]))])
+            Issue.record("a key in another order was accepted")
+        } catch {
+            #expect(error.description.contains("its primary key is (a, b), not (b, a)"))
         }
         do {
             _ = try HistoryTracking.plan(path: path, tables: [TrackedTable(table: "plain", key: .integerPrimaryKey(column: "v"))])
@@ -184,6 +207,7 @@ final class RemoteChanges: @unchecked Sendable {
     private let lock = NSLock()
     private var inserted: [ObjectID] = []
     private var updated: [ObjectID: Set<String>] = [:]
+    private var deleted: [ObjectID] = []
 
     func append(_ change: RemoteChange) {
         guard case .transactions(let ts) = change else { return }
@@ -192,7 +216,7 @@ final class RemoteChanges: @unchecked Sendable {
                 switch c.kind {
                 case .insert: inserted.append(c.objectID)
                 case .update: updated[c.objectID, default: []].formUnion(c.changedKeys)
-                default: break
+                case .delete: deleted.append(c.objectID)
                 }
             }
         }
@@ -200,6 +224,7 @@ final class RemoteChanges: @unchecked Sendable {
 
     var insertedIDs: [ObjectID] { lock.withLock { inserted } }
     var updatedKeys: [ObjectID: Set<String>] { lock.withLock { updated } }
+    var deletedIDs: [ObjectID] { lock.withLock { deleted } }
 }
 
 /// A file tracked only in part: another program's change to a table without triggers
@@ -207,9 +232,8 @@ final class RemoteChanges: @unchecked Sendable {
 @MainActor struct PartlyTrackedFileTests {
     /// Found trying `vellum track` then `vellum FILE`: the history tables tracking adds were
     /// read as entities, and every open of a tracked file failed ("names starting with
-    /// _vellum_ are reserved"). Tracked, changes arrive object by object. `PlaylistTrack`
-    /// is addressed by its (PlaylistId, TrackId) key, which triggers cannot record, so it
-    /// is left out and its changes are still learnt by refetching.
+    /// _vellum_ are reserved"). Tracked, changes arrive object by object, `PlaylistTrack`'s
+    /// too (by its (PlaylistId, TrackId) key: `KeyedTableTrackingTests`).
     @Test func aTrackedChinookOpensAndAnOutsideInsertArrivesAsAHistoryTransaction() async throws {
         let dir = TempDir()
         let path = dir.path("chinook.sqlite")
@@ -218,7 +242,7 @@ final class RemoteChanges: @unchecked Sendable {
         let store = try PersistentStore.openAny(url: URL(fileURLWithPath: path), model: nil, options: StoreOptions(createIfMissing: false))
         #expect(!store.model.entityNames.contains { $0.hasPrefix("_vellum") })
         let container = try PersistentContainer(store: store)
-        #expect(try container.store.withWriter { try container.store.tablesWithoutHistory(using: $0) } == ["PlaylistTrack"])
+        #expect(try container.store.withWriter { try container.store.tablesWithoutHistory(using: $0) }.isEmpty)
         let changes = RemoteChanges()
         container.observeRemoteChanges { changes.append($0) }
         let artists = ResultsController(fetchRequest: FetchRequest(entityName: "Artist", sortDescriptors: [QuerySortDescriptor("ArtistId")]), context: container.viewContext)

@@ -15,7 +15,7 @@ struct ConflictResolver {
             let root = context.store.model.entity(named: rootName)!
             let selection = context.selection(for: root)
             let byKey = Dictionary(group.map { ($0.objectID.primaryKey!, $0) }, uniquingKeysWith: { a, _ in a })
-            try RowLoader.readRows(keys: Array(byKey.keys), root: root, selection: selection, connection: db) { pk, s in
+            try RowLoader.readRows(keys: Array(byKey.keys), root: root, selection: selection, connection: db, objects: byKey) { pk, s in
                 guard let o = byKey[pk], let plan = selection.plans[o.entity.name] else { return }
                 let read = selection.read(s)
                 result[ObjectIdentifier(o)] = (read.version, RowLoader.values(from: s, plan: plan, read: read.values))

@@ -114,15 +114,22 @@ struct RowLoader {
         let root = context.store.model.entity(named: first.entity.rootName)!
         let selection = context.selection(for: root)
         let byKey = Dictionary(objects.compactMap { o in o.objectID.primaryKey.map { ($0, o) } }, uniquingKeysWith: { a, _ in a })
-        try Self.readRows(keys: Array(byKey.keys), root: root, selection: selection, connection: context.connection) { pk, statement in
+        try Self.readRows(keys: Array(byKey.keys), root: root, selection: selection, connection: context.connection, objects: byKey) { pk, statement in
             if let o = byKey[pk] { fill(o, from: statement, selection: selection) }
         }
     }
 
     /// Reads the rows of one root table with the given primary keys, 500 per query,
-    /// calling `body` with each row's key and the statement positioned on it.
+    /// calling `body` with each row's key and the statement positioned on it. `objects`:
+    /// the objects of those keys whose values are known, where the layout digests the key
+    /// columns into the key: each is looked up by those values (`KeyColumnMatch`, the
+    /// primary-key index), the rest by the key.
     static func readRows(keys: [Int64], root: Entity, selection: Selection, connection: Connection,
-                         _ body: (Int64, Statement) throws -> Void) throws {
+                         objects: [Int64: ManagedObject] = [:], _ body: (Int64, Statement) throws -> Void) throws {
+        var keys = keys
+        if !objects.isEmpty, let byColumns = KeyColumnMatch(entity: root, layout: selection.layout) {
+            keys = try readRows(keys: keys, byColumns: byColumns, objects: objects, selection: selection, connection: connection, body)
+        }
         for chunkStart in stride(from: 0, to: keys.count, by: 500) {
             let chunk = keys[chunkStart..<min(keys.count, chunkStart + 500)]
             let layout = selection.layout
@@ -131,6 +138,29 @@ struct RowLoader {
             try statement.bind(chunk.map { .integer($0) })
             while try statement.step() { try body(statement.int64(0), statement) }
         }
+    }
+
+    /// `readRows` of the keys whose objects know their key columns' values, one indexed
+    /// lookup each; returns the keys left to find by the key alone.
+    private static func readRows(keys: [Int64], byColumns: KeyColumnMatch, objects: [Int64: ManagedObject], selection: Selection,
+                                 connection: Connection, _ body: (Int64, Statement) throws -> Void) throws -> [Int64] {
+        let layout = selection.layout
+        let sql = "SELECT \(selection.selectList) FROM \(layout.dialect.quote(byColumns.table)) AS t0 WHERE "
+            + "\(byColumns.condition(alias: "t0", layout.dialect)) AND \(layout.qualifiedKey("t0")) = ?"
+        var rest: [Int64] = []
+        for key in keys {
+            guard let o = objects[key], let values = byColumns.values(of: o, layout: layout) else { rest.append(key); continue }
+            let statement = try connection.cachedStatement(sql)
+            statement.rewind()
+            try statement.bind(values + [.integer(key)])
+            var found = false
+            while try statement.step() {
+                found = true
+                try body(statement.int64(0), statement)
+            }
+            if !found { rest.append(key) }
+        }
+        return rest
     }
 
     /// The current row's attribute values for an entity (`.null` for transient ones).

@@ -14,7 +14,9 @@ extension SaveWriter {
             let table = layout.table(of: o.entity.name)!
             let (target, match) = rowWriteTarget(table)
             try describingFailures(table, deleting: true) {
-                try db.run("DELETE FROM \(target) WHERE \(match)", [.integer(o.objectID.primaryKey!)])
+                try findingRow(of: o, match: match, db) { condition, key in
+                    try db.run("DELETE FROM \(target) WHERE \(condition)", key)
+                }
                 try Self.checkOneRow(db, table, deleting: true)
             }
         }
@@ -37,12 +39,31 @@ extension SaveWriter {
         let q = layout.dialect
         let sets = (columns.attributes.map(\.1) + columns.foreignKeys.map(\.1)).map { "\(q.quote($0)) = ?" }
         let (target, match) = rowWriteTarget(m.table)
-        let s = try db.cachedStatement("UPDATE \(target) SET \(sets.joined(separator: ", ")) WHERE \(match)")
-        s.rewind()
-        let n = try bindRow(o, s, columns: columns, from: 1, storedForm: storedForm(table: m.table))
-        s.bind(o.objectID.primaryKey!, at: n)
-        try s.runToCompletion()
+        try findingRow(of: o, match: match, db) { condition, key in
+            let s = try db.cachedStatement("UPDATE \(target) SET \(sets.joined(separator: ", ")) WHERE \(condition)")
+            s.rewind()
+            var n = try bindRow(o, s, columns: columns, from: 1, storedForm: storedForm(table: m.table))
+            for v in key {
+                try s.bind(v, at: n)
+                n += 1
+            }
+            try s.runToCompletion()
+        }
         try Self.checkOneRow(db, m.table, deleting: false)
+    }
+
+    /// Runs `write` with the condition finding `o`'s row and the values it binds (after the
+    /// statement's own): its key, and where that is a digest of the key columns, their
+    /// values first (`KeyColumnMatch`: the primary-key index, not a digest of every row).
+    /// When they find no row (its values are not as stored), by the key alone.
+    private func findingRow(of o: ManagedObject, match: String, _ db: Connection,
+                            _ write: (_ condition: String, _ bindings: [Value]) throws -> Void) throws {
+        let key = Value.integer(o.objectID.primaryKey!)
+        if let byColumns = KeyColumnMatch(entity: o.entity, layout: layout), let values = byColumns.values(of: o, layout: layout) {
+            try write(byColumns.condition(alias: nil, layout.dialect) + " AND " + match, values + [key])
+            if db.changedRows > 0 { return }
+        }
+        try write(match, [key])
     }
 
     /// A write by key changes one row: more means the key does not tell rows apart (a
@@ -114,7 +135,7 @@ extension SaveWriter {
             let selection = context.selection(for: root)
             let byKey = Dictionary(group.compactMap { o in primaryKey(o).map { ($0, o) } }, uniquingKeysWith: { a, _ in a })
             var rows: [(ManagedObject, Int64, [Value])] = []
-            try RowLoader.readRows(keys: Array(byKey.keys), root: root, selection: selection, connection: db) { pk, s in
+            try RowLoader.readRows(keys: Array(byKey.keys), root: root, selection: selection, connection: db, objects: byKey) { pk, s in
                 guard let o = byKey[pk], let plan = selection.plans[o.entity.name] else { return }
                 let read = selection.read(s)
                 rows.append((o, read.version, RowLoader.values(from: s, plan: plan, read: read.values)))

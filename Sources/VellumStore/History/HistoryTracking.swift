@@ -63,9 +63,11 @@ public enum HistoryTracking {
             plan.historyIndexes = [TrackingTriggers.index]
             plan.statements = TrackingTriggers.tablesSQL()
         }
+        // Which key each row of a table addressed by its declared key has: the layout's rule.
+        let schema = chosen.contains { if case .primaryKey = $0.key { true } else { false } } ? try ForeignSchema.read(db) : nil
         for t in chosen {
             plan.triggers += TrackingTriggers.names(for: t.table)
-            plan.statements += TrackingTriggers.triggersSQL(t, columns: info[t.table]!.columns.map(\.name))
+            plan.statements += TrackingTriggers.triggersSQL(t, columns: info[t.table]!.columns.map(\.name), schema: schema?.table(named: t.table))
         }
         return plan
     }

@@ -36,8 +36,12 @@ extension PersistentStore {
                   let kind = row[5].integerValue.flatMap({ HistoryChange.Kind(rawValue: Int($0)) }) else { continue }
             // Triggers of a tracked foreign table record the table's name.
             let entityName = model.entity(named: recorded) == nil ? entityOfTable[recorded] ?? recorded : recorded
-            // A row names one key, or packs several (Vellum's own saves).
-            let keys = row[4].integerValue.map { [$0] } ?? row[10].dataValue.map(HistoryWriter.unpack) ?? []
+            // A row names one key, or packs several (Vellum's own saves), or holds the values of a
+            // key the object ID digests (a tracked table's, `RecordedKey`).
+            let keys: [Int64]
+            if let pk = row[4].integerValue { keys = [pk] }
+            else if let recorded = row[4].stringValue { keys = try RecordedKey.digest(recorded, on: c).map { [$0] } ?? [] }
+            else { keys = row[10].dataValue.map(HistoryWriter.unpack) ?? [] }
             let txn = row[1].integerValue
             let changedKeys = propertyNames(forColumns: row[6].stringValue, entity: entityName)
             let kept = try tombstone(row[7].stringValue, entity: entityName, change: id)

@@ -52,6 +52,11 @@ struct TableInfo: Sendable, Equatable {
         return key[0].name
     }
 
+    /// The declared primary key's columns, in key order.
+    var declaredKey: [String] {
+        columns.filter { $0.primaryKeyPosition > 0 }.sorted { $0.primaryKeyPosition < $1.primaryKeyPosition }.map(\.name)
+    }
+
     /// Why this table cannot be tracked by `key`, or nil when it can.
     func problem(trackingBy key: TrackedKey) -> String? {
         switch type {
@@ -60,26 +65,31 @@ struct TableInfo: Sendable, Equatable {
         case "shadow": return "a virtual table's shadow table (written by SQLite itself)"
         default: break
         }
-        if withoutRowid { return "a WITHOUT ROWID table (its rows have no integer key to record)" }
         // A declared key other than the INTEGER PRIMARY KEY is what addresses its rows
-        // (`ForeignSchema.RowIdentity`), not the rowid a trigger could record.
-        let declaredKey = columns.filter { $0.primaryKeyPosition > 0 }.sorted { $0.primaryKeyPosition < $1.primaryKeyPosition }.map(\.name)
-        if integerPrimaryKey == nil, !declaredKey.isEmpty {
-            return "its rows are addressed by their primary key (\(declaredKey.joined(separator: ", "))), not by an integer the triggers can record"
-        }
+        // (`ForeignSchema.RowIdentity`), not the rowid.
+        let keyed = integerPrimaryKey == nil && !declaredKey.isEmpty
+        let hiding = columns.first { ["rowid", "_rowid_", "oid"].contains($0.name.lowercased()) }
         switch key {
         case .rowid:
-            if let hiding = columns.first(where: { ["rowid", "_rowid_", "oid"].contains($0.name.lowercased()) }), integerPrimaryKey == nil {
-                return "its column \(hiding.name) hides the row id"
-            }
+            if keyed { return "its rows are addressed by their primary key (\(declaredKey.joined(separator: ", "))), not by the row id" }
+            if let hiding, integerPrimaryKey == nil { return "its column \(hiding.name) hides the row id" }
             return nil
         case .integerPrimaryKey(let column):
             if integerPrimaryKey == column { return nil }
             guard columns.contains(where: { $0.name == column }) else { return "it has no column \(column)" }
             return "\(column) is not its INTEGER PRIMARY KEY"
+        case .primaryKey(let key):
+            guard keyed else { return "its rows are addressed by \(integerPrimaryKey.map { "its INTEGER PRIMARY KEY \($0)" } ?? "their row id"), not a declared key" }
+            guard key == declaredKey else { return "its primary key is (\(declaredKey.joined(separator: ", "))), not (\(key.joined(separator: ", ")))" }
+            // The layout cannot address the rows of a table whose column is named rowid.
+            if let hiding, hiding.name.lowercased() == "rowid" { return "its column \(hiding.name) hides the row id" }
+            return nil
         }
     }
 
-    /// The key to track it by: its `INTEGER PRIMARY KEY`, else the row id.
-    var naturalKey: TrackedKey { integerPrimaryKey.map { .integerPrimaryKey(column: $0) } ?? .rowid }
+    /// The key to track it by: its `INTEGER PRIMARY KEY`, else its declared primary key, else the row id.
+    var naturalKey: TrackedKey {
+        if let column = integerPrimaryKey { return .integerPrimaryKey(column: column) }
+        return declaredKey.isEmpty ? .rowid : .primaryKey(columns: declaredKey)
+    }
 }

@@ -133,6 +133,9 @@ public final class Connection {
         }
     }
 
+    /// The SQL of the statements cached on this connection (tests read their query plans).
+    var cachedStatementSQL: [String] { Array(statementCache.keys) }
+
     /// Rows the last INSERT, UPDATE or DELETE changed (SQLite; -1 through a server).
     public var changedRows: Int { handle == nil ? -1 : Int(sqlite3_changes64(handle)) }
 

@@ -1,5 +1,31 @@
 import Foundation
 
+extension ForeignSchema.Table {
+    /// A row's object-ID key, for a table addressed by its declared key (`.keyColumn`,
+    /// `.keyDigest`; nil for rowid tables and views), as SQL built by the caller: `column`
+    /// gives a column's SQL (`"k"`, `NEW."k"`), `rowid` the row id's, `digest` the key of a
+    /// list of SQL values. The one rule for the key of such a row, which the layout reads
+    /// (`vellum_row_version`) and tracking's triggers record (`RecordedKey`).
+    ///
+    /// SQLite lets a rowid table's declared key hold NULL unless it is `NOT NULL`: such
+    /// rows would all share the key of NULL (and one write would change them all), so a
+    /// row whose key is NULL is known by a digest of its rowid instead — unique, though
+    /// `VACUUM` may renumber it, as it may any rowid. Keys that cannot be NULL stay as
+    /// they are (an integer key keeps its index for lookups).
+    public func declaredKeySQL(column: (String) -> String, rowid: String, digest: ([String]) -> String) -> String? {
+        let key: String
+        switch identity {
+        case .keyColumn(let c): key = column(c)
+        case .keyDigest(let columns): key = digest(columns.map(column))
+        case .rowid, .rowDigest, nil: return nil
+        }
+        let nullable = primaryKey.filter { name in hasRowID && self.column(named: name)?.notNull != true }
+        guard !nullable.isEmpty else { return key }
+        let isNull = nullable.map { "\(column($0)) IS NULL" }.joined(separator: " OR ")
+        return "(CASE WHEN \(isNull) THEN \(digest(["'null key'", rowid])) ELSE \(key) END)"
+    }
+}
+
 /// Tables addressed by their declared key rather than a rowid (a text or composite
 /// primary key, `WITHOUT ROWID` or not) and views: every query of the store reads a row's key
 /// as `rowid`, so on each connection a TEMP view of the same name shadows such a
@@ -11,26 +37,11 @@ extension ForeignLayout {
     /// SQL for a row's key over the columns of `table` itself (unaliased); nil for rowid tables.
     func rowKeySQL(_ table: ForeignSchema.Table) -> String? {
         let q = dialect
-        switch table.identity {
-        case .keyColumn(let c): return Self.nullKeyed(q.quote(c), table, q)
-        case .keyDigest(let columns): return Self.nullKeyed("vellum_row_version(\(columns.map(q.quote).joined(separator: ", ")))", table, q)
-        case .rowDigest(let columns):
+        if case .rowDigest(let columns) = table.identity {
             let list = columns.map(q.quote).joined(separator: ", ")
             return "vellum_row_version(\(list), row_number() OVER (PARTITION BY \(list)))"
-        case .rowid, nil: return nil
         }
-    }
-
-    /// SQLite lets a rowid table's declared key hold NULL unless it is `NOT NULL`: such
-    /// rows would all share the key of NULL (and one write would change them all), so a
-    /// row whose key is NULL is known by a digest of its rowid instead — unique, though
-    /// `VACUUM` may renumber it, as it may any rowid. Keys that cannot be NULL stay as
-    /// they are (an integer key keeps its index for lookups).
-    static func nullKeyed(_ key: String, _ table: ForeignSchema.Table, _ q: any SQLDialect) -> String {
-        let nullable = table.primaryKey.filter { name in table.hasRowID && table.column(named: name)?.notNull != true }
-        guard !nullable.isEmpty else { return key }
-        let isNull = nullable.map { "\(q.quote($0)) IS NULL" }.joined(separator: " OR ")
-        return "(CASE WHEN \(isNull) THEN vellum_row_version('null key', rowid) ELSE \(key) END)"
+        return table.declaredKeySQL(column: q.quote, rowid: "rowid") { "vellum_row_version(\($0.joined(separator: ", ")))" }
     }
 
     /// Creates the TEMP views that give mapped tables without a rowid (and views) a `rowid`.
@@ -52,6 +63,11 @@ extension ForeignLayout {
         let name = dialect.quote(table)
         guard let t = schema.table(named: table), let key = rowKeySQL(t) else { return RowWriteTarget(target: name, match: "\(qualifiedKey()) = ?") }
         return RowWriteTarget(target: "main.\(name)", match: "\(key) = ?")
+    }
+
+    public func digestedKeyColumns(table: String) -> [String]? {
+        guard case .keyDigest(let columns) = schema.table(named: table)?.identity else { return nil }
+        return columns
     }
 
     /// A table without a rowid: its key is what its key columns hold, read back after an

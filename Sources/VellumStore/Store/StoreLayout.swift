@@ -145,6 +145,11 @@ public protocol StoreLayout: Sendable {
     func insertedKeySQL(table: String) -> String?
     /// Where writes of `table` go and the condition finding the row whose key is `?`.
     func rowWriteTarget(table: String) -> RowWriteTarget
+    /// The columns whose values make up the key of a row of `table`, where that key is a
+    /// digest of them (another program's text or composite key), else nil: whoever knows a
+    /// row's values of these columns finds it by them, through the table's primary-key
+    /// index, instead of by the digest, which SQLite computes for every row (`KeyColumnMatch`).
+    func digestedKeyColumns(table: String) -> [String]?
     /// What is written into `column` of `table` for `value` (another program's date forms).
     func storedForm(_ value: Value, table: String, column: String) -> Value
     /// `failure` of a write to `table` worded with what the layout knows of the schema
@@ -211,6 +216,7 @@ extension StoreLayout {
     public func readOnlyReason(table: String) -> String? { nil }
     public func keyColumns(table: String) -> [String] { keyAttributeColumn(table: table).map { [$0] } ?? [] }
     public func insertedKeySQL(table: String) -> String? { nil }
+    public func digestedKeyColumns(table: String) -> [String]? { nil }
     public func rowWriteTarget(table: String) -> RowWriteTarget {
         RowWriteTarget(target: dialect.quote(table), match: "\(qualifiedKey()) = ?")
     }
