@@ -8,6 +8,13 @@ import VellumStore
 extension EffectRunner {
     func undoRedo(undo: Bool, overwriting: Bool = false) {
         let verb = undo ? "undo" : "redo"
+        // A save still in flight has not put its action on the stack yet: the key waits for it
+        // (`write` runs it when the last write is back), instead of saying there is nothing.
+        if !writes.isEmpty {
+            replayAfterWrites = undo
+            send(.status("\(verb) waits for the save in progress…"))
+            return
+        }
         // Taken off the stack while the queue replays it; back on the right side when it comes back.
         guard let action = undoStack.takeForReplay(undo: undo) else { send(.status("nothing to \(verb)")); return }
         send(.status("\(undo ? "undoing" : "redoing") \(action.name)…"))

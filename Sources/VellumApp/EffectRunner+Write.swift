@@ -54,6 +54,10 @@ extension EffectRunner {
             }
             writes[id] = nil
             followSelection()
+            if writes.isEmpty, let undo = replayAfterWrites {
+                replayAfterWrites = nil
+                undoRedo(undo: undo)
+            }
             redraw()
         }
     }

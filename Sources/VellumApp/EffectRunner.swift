@@ -22,6 +22,8 @@ final class EffectRunner {
     let undoStack = UndoStack()
     /// The browser's writes on the write queue that have not come back yet.
     var writes: [UUID: Task<Void, Never>] = [:]
+    /// An undo (true) or redo (false) pressed while a save was in flight, run once every write is back.
+    var replayAfterWrites: Bool?
     /// Changes merged now are this browser's own (no flash, no conflict with itself).
     var isWritingHere: Bool { !writes.isEmpty }
     /// To-many counts of records shown in the detail pane (the view model reads them).

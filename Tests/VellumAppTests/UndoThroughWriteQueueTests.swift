@@ -24,6 +24,25 @@ import VellumTerminal
         return (s, id, before, mine)
     }
 
+    /// Found under ThreadSanitizer: `u` pressed after the save reached the file but before its
+    /// result reached the loop said "nothing to undo"; it now waits for the save and undoes it.
+    @Test func undoPressedWhileItsSaveIsInFlightWaitsForItAndUndoesIt() async throws {
+        let s = try await SessionLiveTests().session("Task")
+        let id = try #require(s.rows).rowIDs[0]
+        let edits = WriteQueueEditTests()
+        let before = try edits.storedPriority(s, id)
+        let mine = before == "4" ? "3" : "4"
+        await edits.editPriority(s, mine)
+        let gate = Gate(s.container)
+        await s.dispatch(.enter)          // the edit's save waits behind the gate
+        await s.dispatch(.char("u"))
+        #expect(s.state.statusMessage == "undo waits for the save in progress…")
+        gate.open()
+        await s.writesSettled()
+        #expect(s.state.statusMessage == "undid edit priority")
+        #expect(try edits.storedPriority(s, id) == before)
+    }
+
     @Test func undoAndRedoAreQueuedWritesNotMainThreadSaves() async throws {
         let (s, id, before, mine) = try await editedSession()
         let stored = { try WriteQueueEditTests().storedPriority(s, id) }
