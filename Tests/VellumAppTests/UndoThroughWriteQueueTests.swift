@@ -12,13 +12,20 @@ import VellumTerminal
     typealias Gate = WriteQueueEditTests.Gate
 
     /// A session on Task whose first row's priority was edited (and saved) to another value.
-    func editedSession() async throws -> (BrowserSession, ObjectID, before: String, mine: String) {
+    /// A session on Task with its first row's priority typed into the editor (another value), not yet saved.
+    func sessionEditingPriority() async throws -> (BrowserSession, ObjectID, before: String, mine: String) {
         let s = try await SessionLiveTests().session("Task")
         let id = try #require(s.rows).rowIDs[0]
         let edits = WriteQueueEditTests()
         let before = try edits.storedPriority(s, id)
         let mine = before == "4" ? "3" : "4"
         await edits.editPriority(s, mine)
+        return (s, id, before, mine)
+    }
+
+    func editedSession() async throws -> (BrowserSession, ObjectID, before: String, mine: String) {
+        let (s, id, before, mine) = try await sessionEditingPriority()
+        let edits = WriteQueueEditTests()
         await s.handle(.enter)
         #expect(try edits.storedPriority(s, id) == mine)
         return (s, id, before, mine)
@@ -27,12 +34,7 @@ import VellumTerminal
     /// Found under ThreadSanitizer: `u` pressed after the save reached the file but before its
     /// result reached the loop said "nothing to undo"; it now waits for the save and undoes it.
     @Test func undoPressedWhileItsSaveIsInFlightWaitsForItAndUndoesIt() async throws {
-        let s = try await SessionLiveTests().session("Task")
-        let id = try #require(s.rows).rowIDs[0]
-        let edits = WriteQueueEditTests()
-        let before = try edits.storedPriority(s, id)
-        let mine = before == "4" ? "3" : "4"
-        await edits.editPriority(s, mine)
+        let (s, id, before, _) = try await sessionEditingPriority()
         let gate = Gate(s.container)
         await s.dispatch(.enter)          // the edit's save waits behind the gate
         await s.dispatch(.char("u"))
@@ -40,7 +42,7 @@ import VellumTerminal
         gate.open()
         await s.writesSettled()
         #expect(s.state.statusMessage == "undid edit priority")
-        #expect(try edits.storedPriority(s, id) == before)
+        #expect(try WriteQueueEditTests().storedPriority(s, id) == before)
     }
 
     @Test func undoAndRedoAreQueuedWritesNotMainThreadSaves() async throws {
