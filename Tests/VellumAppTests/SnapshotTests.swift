@@ -180,6 +180,18 @@ import VellumTerminal
         }
     }
 
+    /// The editor once another writer changed its record: the notice, and a hint saying
+    /// Enter asks first (the randomized-user test reads this screen as the editor).
+    @Test func editorChangedUnderneath() async throws {
+        for size in Self.sizes {
+            let s = try await session(size)
+            try await type("e", into: s)
+            var m = model(s)
+            m.state.editNotice = "another process set name to Kettle XL"
+            Snapshot.check(render(m), named: name("edit-changed-underneath", size))
+        }
+    }
+
     @Test func aMismatchShowsTheDifferingLines() {
         #expect(Snapshot.diff(expected: "a\nb\nc\n", actual: "a\nB\nc\n") == "line 2:\n  expected: b\n  actual:   B")
         #expect(Snapshot.diff(expected: "a\n", actual: "a\n") == "")

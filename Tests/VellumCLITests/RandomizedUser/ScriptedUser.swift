@@ -49,8 +49,10 @@ struct ScriptedUser {
     static func mode(of screen: String) -> Mode {
         let lines = screen.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let hint = lines.last(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty }) ?? ""
-        if hint.contains("keep mine") || screen.contains("m keep mine") || screen.contains("m re-add") { return .conflict }
+        // The editor first: once another writer changed its record, its hint says
+        // "Enter save: asks keep mine or take theirs", which is not the prompt itself.
         if hint.contains("Enter save") { return .edit }
+        if hint.contains("keep mine") || screen.contains("m keep mine") || screen.contains("m re-add") { return .conflict }
         if hint.contains("type to search") { return .picker }
         if hint.contains("Delete this record?") || hint.contains("Delete ") && hint.contains("y = yes") { return .confirmDelete }
         // The `/` or `:` line, with its hint or with the error it keeps open.
