@@ -15,6 +15,12 @@ public final class ManagedObjectModel: Sendable, Equatable, CustomStringConverti
     /// The version's name as its author gave it (JSON `versionIdentifier`, Xcode's
     /// `userDefinedModelVersionIdentifier`); not part of `versionHash`.
     public let versionIdentifier: String?
+    /// The versions before this one, oldest first, when the model came from a versioned
+    /// bundle (an Xcode `.xcdatamodeld`, or `previousVersions(_:)`). A migration from
+    /// one of them follows the renaming identifiers version by version
+    /// (`ModelCorrespondence`), so an element renamed in two steps keeps its data.
+    /// Not part of `versionHash` or `==`, and not stored with the model.
+    public let previousVersions: [ManagedObjectModel]
 
     /// Validates `entities` into a model; a refusal is `StoreError.model`, naming the entity and property.
     public convenience init(entities: [EntityDescription], versionIdentifier: String? = nil) throws(StoreError) {
@@ -23,6 +29,7 @@ public final class ManagedObjectModel: Sendable, Equatable, CustomStringConverti
 
     init(validating entities: [EntityDescription], versionIdentifier: String? = nil) throws(ModelError) {
         self.versionIdentifier = versionIdentifier
+        previousVersions = []
         let sorted = entities.sorted { $0.name < $1.name }
         var byName: [String: EntityDescription] = [:]
         for e in sorted {
@@ -36,6 +43,29 @@ public final class ManagedObjectModel: Sendable, Equatable, CustomStringConverti
         try Self.validateRelationships(entitiesByName)
         try Self.validateSQLNames(entitiesByName)
         versionHash = SHA256.hex(Self.canonicalText(sorted))
+    }
+
+    private init(_ model: ManagedObjectModel, previousVersions: [ManagedObjectModel]) {
+        entityDescriptions = model.entityDescriptions
+        entitiesByName = model.entitiesByName
+        entityNames = model.entityNames
+        versionHash = model.versionHash
+        versionIdentifier = model.versionIdentifier
+        self.previousVersions = previousVersions
+    }
+
+    /// This model with `versions` (oldest first) as the versions before it, for models
+    /// made in Swift or JSON whose elements were renamed over several versions.
+    public func previousVersions(_ versions: [ManagedObjectModel]) -> ManagedObjectModel {
+        ManagedObjectModel(self, previousVersions: versions)
+    }
+
+    /// The versions from `old` to this model, when `old` is this model or one of its
+    /// previous versions (by hash): `[old, …, self]`; nil otherwise.
+    func versions(from old: ManagedObjectModel) -> [ManagedObjectModel]? {
+        if old.versionHash == versionHash { return [old, self] }
+        guard let at = previousVersions.lastIndex(where: { $0.versionHash == old.versionHash }) else { return nil }
+        return [old] + previousVersions[(at + 1)...] + [self]
     }
 
     public func entity(named name: String) -> Entity? { entitiesByName[name] }

@@ -15,13 +15,33 @@ public struct ModelCorrespondence: Sendable {
     /// "NewEntity.newRelationship" → old relationship name (of the old entity).
     private let oldRelationshipName: [String: String]
 
+    /// When `old` is one of `new.previousVersions` (an Xcode bundle's older version),
+    /// the correspondence is followed version by version, so that an element renamed in
+    /// two versions (`title` → `heading` → `caption`, each renaming identifier naming the
+    /// version before) continues the oldest one; otherwise it is read from the two models alone.
     public init(from old: ManagedObjectModel, to new: ManagedObjectModel) {
+        let versions = new.versions(from: old) ?? [old, new]
+        var result = Self(step: versions[0], versions[1])
+        for (from, to) in zip(versions.dropFirst(), versions.dropFirst(2)) {
+            result = result.followed(by: Self(step: from, to))
+        }
+        self = result
+    }
+
+    private init(old: ManagedObjectModel, new: ManagedObjectModel, entities: [String: String],
+                 attributes: [String: String], relationships: [String: String]) {
         self.old = old
         self.new = new
+        oldEntityName = entities
+        oldAttributeName = attributes
+        oldRelationshipName = relationships
+    }
+
+    /// One version to the next.
+    private init(step old: ManagedObjectModel, _ new: ManagedObjectModel) {
         let entities = Self.match(
             new.entityDescriptions.map { ($0.name, $0.renamingIdentifier) },
             old.entityDescriptions.map { ($0.name, $0.renamingIdentifier) })
-        oldEntityName = entities
         var attributes: [String: String] = [:]
         var relationships: [String: String] = [:]
         for (newName, oldName) in entities {
@@ -31,8 +51,30 @@ public struct ModelCorrespondence: Sendable {
             let r = Self.match(n.relationships.map { ($0.name, $0.renamingIdentifier) }, o.relationships.map { ($0.name, $0.renamingIdentifier) })
             for (k, v) in r { relationships["\(newName).\(k)"] = v }
         }
-        oldAttributeName = attributes
-        oldRelationshipName = relationships
+        self.init(old: old, new: new, entities: entities, attributes: attributes, relationships: relationships)
+    }
+
+    /// This correspondence (A → B) and then `next` (B → C), as one from A to C: an element
+    /// of C continues the element of A that its element of B continues.
+    private func followed(by next: ModelCorrespondence) -> ModelCorrespondence {
+        var entities: [String: String] = [:]
+        var attributes: [String: String] = [:]
+        var relationships: [String: String] = [:]
+        for (newName, middle) in next.oldEntityName {
+            guard let oldName = oldEntityName[middle] else { continue }
+            entities[newName] = oldName
+            for attribute in next.new.entity(named: newName)?.attributes ?? [] {
+                if let m = next.oldAttributeName["\(newName).\(attribute.name)"], let o = oldAttributeName["\(middle).\(m)"] {
+                    attributes["\(newName).\(attribute.name)"] = o
+                }
+            }
+            for relationship in next.new.entity(named: newName)?.relationships ?? [] {
+                if let m = next.oldRelationshipName["\(newName).\(relationship.name)"], let o = oldRelationshipName["\(middle).\(m)"] {
+                    relationships["\(newName).\(relationship.name)"] = o
+                }
+            }
+        }
+        return ModelCorrespondence(old: old, new: next.new, entities: entities, attributes: attributes, relationships: relationships)
     }
 
     /// The old entity a new entity continues (nil: added).

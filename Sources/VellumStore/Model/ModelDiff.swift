@@ -91,7 +91,9 @@ public enum ModelDiff {
         if o.isToMany != n.isToMany { out.append("relationship \(name) \(o.isToMany ? "to-many → to-one" : "to-one → to-many")") }
         if o.isOrdered != n.isOrdered { out.append("relationship \(name) \(n.isOrdered ? "now ordered" : "no longer ordered")") }
         if o.isOptional != n.isOptional { out.append("relationship \(name) \(o.isOptional ? "optional → required" : "required → optional")") }
-        if o.inverse != n.inverse { out.append("relationship \(name) inverse \(o.inverse) → \(n.inverse)") }
+        // An inverse that was only renamed is the same inverse.
+        let inverseWas = c.oldRelationship(entity: n.destination, relationship: n.inverse)?.name ?? n.inverse
+        if o.inverse != inverseWas { out.append("relationship \(name) inverse \(o.inverse) → \(n.inverse)") }
         if o.minCount != n.minCount || o.maxCount != n.maxCount {
             out.append("relationship \(name) count \(text(o.minCount))...\(text(o.maxCount)) → \(text(n.minCount))...\(text(n.maxCount))")
         }

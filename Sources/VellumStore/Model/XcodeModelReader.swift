@@ -23,8 +23,21 @@ public enum XcodeModelReader {
         do { return try model(data: data, file: file) } catch { throw .model(error) }
     }
 
+    /// A versioned bundle's model carries the versions before the current one
+    /// (`previousVersions`), so that migrations follow renames version by version.
     static func model(url: URL) throws(ModelError) -> ManagedObjectModel {
-        let file = try contentsFile(for: url)
+        let current = try model(contentsOf: try contentsFile(for: url))
+        guard let bundle = try versionedBundle(url), let at = bundle.versions.firstIndex(of: bundle.current), at > 0 else {
+            return current
+        }
+        var previous: [ManagedObjectModel] = []
+        for name in bundle.versions[..<at] {
+            previous.append(try model(contentsOf: try versionContents(url, name)))
+        }
+        return current.previousVersions(previous)
+    }
+
+    private static func model(contentsOf file: URL) throws(ModelError) -> ManagedObjectModel {
         let data: Data
         do { data = try Data(contentsOf: file) } catch {
             throw .parse(file: file.path, detail: "cannot read file: \(ErrorText.reason(error))")
@@ -47,45 +60,54 @@ public enum XcodeModelReader {
             throw .parse(file: url.path, detail: "no such file or directory")
         }
         guard isDirectory.boolValue else { return url }
-        let contents = url.appendingPathComponent("contents")
-        if url.pathExtension != "xcdatamodeld", fm.fileExists(atPath: contents.path) { return contents }
-        // A versioned model: pick the current version.
+        guard let bundle = try versionedBundle(url) else { return url.appendingPathComponent("contents") }
+        return try versionContents(url, bundle.current)
+    }
+
+    /// A versioned model's versions (`Model.xcdatamodel`, oldest first: Xcode numbers them
+    /// `Model`, `Model 2`, …, `Model 10`) and the current one: named by `.xccurrentversion`
+    /// (plist key `_XCCurrentVersionName`), or without that file the last. Nil for a folder
+    /// that is a single version (holds `contents`, not named `.xcdatamodeld`).
+    static func versionedBundle(_ url: URL) throws(ModelError) -> (versions: [String], current: String)? {
+        let fm = FileManager.default
+        var isDirectory: ObjCBool = false
+        guard fm.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue else { return nil }
+        if url.pathExtension != "xcdatamodeld", fm.fileExists(atPath: url.appendingPathComponent("contents").path) { return nil }
         let children: [String]
         do { children = try fm.contentsOfDirectory(atPath: url.path) } catch {
             throw .parse(file: url.path, detail: "cannot read folder: \(ErrorText.reason(error))")
         }
-        // "Model.xcdatamodel" < "Model 2.xcdatamodel" < "Model 10.xcdatamodel".
         func stem(_ name: String) -> String { String(name.dropLast(".xcdatamodel".count)) }
         let versions = children.filter { $0.hasSuffix(".xcdatamodel") }
             .sorted { stem($0).compare(stem($1), options: [.numeric]) == .orderedAscending }
         guard let last = versions.last else {
             throw .parse(file: url.path, detail: "no .xcdatamodel version (or contents file) in this folder")
         }
-        var chosen = last
         let currentVersion = url.appendingPathComponent(".xccurrentversion")
         // No such file: the last version. One that is there but unreadable is an error,
         // never silently another version than the one Xcode marks current.
-        if fm.fileExists(atPath: currentVersion.path) {
-            let plistData: Data
-            do { plistData = try Data(contentsOf: currentVersion) } catch {
-                throw .parse(file: currentVersion.path, detail: "cannot read file: \(ErrorText.reason(error))")
-            }
-            let plist: Any
-            do { plist = try PropertyListSerialization.propertyList(from: plistData, options: [], format: nil) } catch {
-                throw .parse(file: currentVersion.path, detail: "not a valid property list: \(ErrorText.reason(error))")
-            }
-            if let name = (plist as? [String: Any])?["_XCCurrentVersionName"] as? String {
-                guard versions.contains(name) else {
-                    throw .parse(file: currentVersion.path, detail: "current version \(name) does not exist in \(url.lastPathComponent)")
-                }
-                chosen = name
-            }
+        guard fm.fileExists(atPath: currentVersion.path) else { return (versions, last) }
+        let plistData: Data
+        do { plistData = try Data(contentsOf: currentVersion) } catch {
+            throw .parse(file: currentVersion.path, detail: "cannot read file: \(ErrorText.reason(error))")
         }
-        let versionContents = url.appendingPathComponent(chosen).appendingPathComponent("contents")
-        guard fm.fileExists(atPath: versionContents.path) else {
-            throw .parse(file: versionContents.path, detail: "model version has no contents file")
+        let plist: Any
+        do { plist = try PropertyListSerialization.propertyList(from: plistData, options: [], format: nil) } catch {
+            throw .parse(file: currentVersion.path, detail: "not a valid property list: \(ErrorText.reason(error))")
         }
-        return versionContents
+        guard let name = (plist as? [String: Any])?["_XCCurrentVersionName"] as? String else { return (versions, last) }
+        guard versions.contains(name) else {
+            throw .parse(file: currentVersion.path, detail: "current version \(name) does not exist in \(url.lastPathComponent)")
+        }
+        return (versions, name)
+    }
+
+    private static func versionContents(_ url: URL, _ version: String) throws(ModelError) -> URL {
+        let contents = url.appendingPathComponent(version).appendingPathComponent("contents")
+        guard FileManager.default.fileExists(atPath: contents.path) else {
+            throw .parse(file: contents.path, detail: "model version has no contents file")
+        }
+        return contents
     }
 
     /// Parses the entity declarations of a `contents` XML document.

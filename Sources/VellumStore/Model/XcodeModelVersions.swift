@@ -9,14 +9,10 @@ public enum XcodeModelVersions {
     }
 
     static func versions(url: URL) throws(ModelError) -> [(name: String, model: ManagedObjectModel)] {
-        let names: [String]
-        do {
-            names = try FileManager.default.contentsOfDirectory(atPath: url.path).filter { $0.hasSuffix(".xcdatamodel") }
-        } catch {
-            throw .parse(file: url.path, detail: "cannot list the model versions: \(ErrorText.reason(error))")
+        guard let bundle = try XcodeModelReader.versionedBundle(url) else {
+            throw .parse(file: url.path, detail: "not a versioned model folder (.xcdatamodeld)")
         }
-        guard !names.isEmpty else { throw .parse(file: url.path, detail: "no .xcdatamodel version in this folder") }
-        return try names.sorted { $0.compare($1, options: .numeric) == .orderedAscending }.map { name throws(ModelError) in
+        return try bundle.versions.map { name throws(ModelError) in
             (String(name.dropLast(".xcdatamodel".count)), try XcodeModelReader.model(url: url.appendingPathComponent(name)))
         }
     }
