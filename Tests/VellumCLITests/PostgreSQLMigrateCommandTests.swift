@@ -22,7 +22,7 @@ import VellumStore
         #expect(try VellumBinary.run(["insert", url, "Product", "name=fig", "price=2"]).status == 0)
 
         let refused = try VellumBinary.run(["migrate", url, "--model", badPath])
-        #expect(refused.status == 1 && refused.stdout.contains("Product: barcode is new, required and has no default: 1 row do not comply"), "\(refused.stdout)\(refused.stderr)")
+        #expect(refused.status == 1 && refused.stdout.contains("Product: barcode is new, required and has no default: 1 row does not comply"), "\(refused.stdout)\(refused.stderr)")
 
         let dry = try VellumBinary.run(["migrate", url, "--model", newPath, "--dry-run"])
         #expect(dry.status == 0 && dry.stdout.contains("attribute shelf added") && dry.stdout.contains("Dry run: the store was not changed."), "\(dry.stdout)\(dry.stderr)")

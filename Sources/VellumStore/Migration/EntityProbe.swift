@@ -116,16 +116,28 @@ struct EntityProbe {
     /// Uniqueness constraints added over attributes that already have values.
     private func checkConstraints(into step: inout MigrationPlan.EntityStep) throws(StoreError) {
         let before = Set(old.declaration.uniquenessConstraints.map { Set($0) })
+        let kinds = old.hierarchyNames.map(Self.literal).joined(separator: ", ")
+        let ofHierarchy = "\(quoteIdentifier(design.oldLayout.entityColumn)) IN (\(kinds))"
         for constraint in new.declaration.uniquenessConstraints {
-            let columns = constraint.compactMap { name in new.attribute(named: name).flatMap(oldColumn) }
-            guard columns.count == constraint.count else { continue }
-            guard !before.contains(Set(columns.map(\.0.name))) else { continue }
+            let attributes = constraint.compactMap { new.attribute(named: $0) }
+            guard attributes.count == constraint.count else { continue }
+            let columns = attributes.compactMap(oldColumn)
+            // A new attribute takes its default in every row (all rows equal there); one
+            // without a default is NULL everywhere, and NULLs are never duplicates.
+            let added = attributes.filter { oldColumn($0) == nil }
+            guard added.allSatisfy({ $0.defaultValue != nil }) else { continue }
+            guard !added.isEmpty || !before.contains(Set(columns.map(\.0.name))) else { continue }
+            let what = "(\(constraint.joined(separator: ", "))) unique"
+            guard !columns.isEmpty else {
+                // Only new attributes: every row gets the same values, so two rows collide.
+                step.checks.append(try failing(what, "\(ofHierarchy) AND (SELECT count(*) FROM \(table) WHERE \(ofHierarchy)) > 1", wholeHierarchy: true))
+                continue
+            }
             let cols = columns.map { quoteIdentifier($0.1) }.joined(separator: ", ")
-            let kinds = old.hierarchyNames.map(Self.literal).joined(separator: ", ")
             let notNull = columns.map { "\(quoteIdentifier($0.1)) IS NOT NULL" }.joined(separator: " AND ")
-            let scope = "\(quoteIdentifier(design.oldLayout.entityColumn)) IN (\(kinds)) AND \(notNull)"
+            let scope = "\(ofHierarchy) AND \(notNull)"
             let duplicated = "(\(cols)) IN (SELECT \(cols) FROM \(table) WHERE \(scope) GROUP BY \(cols) HAVING count(*) > 1)"
-            step.checks.append(try failing("(\(constraint.joined(separator: ", "))) unique", "\(scope) AND \(duplicated)", wholeHierarchy: true))
+            step.checks.append(try failing(what, "\(scope) AND \(duplicated)", wholeHierarchy: true))
         }
     }
 

@@ -48,7 +48,7 @@ public struct MigrationPlan: Sendable, CustomStringConvertible {
     public var blockers: [String] {
         steps.flatMap { s in
             s.refusals.map { "\(s.entity): \($0)" }
-                + s.checks.filter { !$0.passed }.map { "\(s.entity): \($0.what): \($0.failingRows) row\($0.failingRows == 1 ? "" : "s") do not comply\(examplesText($0))" }
+                + s.checks.filter { !$0.passed }.map { "\(s.entity): \($0.what): \($0.failingRows == 1 ? "1 row does" : "\($0.failingRows) rows do") not comply\(examplesText($0))" }
         }
     }
 

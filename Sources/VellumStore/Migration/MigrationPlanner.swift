@@ -24,7 +24,7 @@ enum MigrationPlanner {
         for name in d.correspondence.old.entityNames where d.correspondence.newEntityName(for: name) == nil {
             let old = d.correspondence.old.entity(named: name)!
             let rows = try EntityProbe.count(c, d.oldLayout, entity: old)
-            let dropped = rows == 0 ? [] : ["its \(rows) row\(rows == 1 ? "" : "s") are dropped (kept in the backup)"]
+            let dropped = rows == 0 ? [] : [rows == 1 ? "its 1 row is dropped (kept in the backup)" : "its \(rows) rows are dropped (kept in the backup)"]
             steps.append(MigrationPlan.EntityStep(entity: name, changes: ["entity removed"] + dropped, strategy: .rebuild,
                                                   rows: rows, checks: [], refusals: []))
         }

@@ -85,7 +85,7 @@ import Testing
             $0.attribute("age", .integer16)
         }.build()
         let text = try #require(refusal { try store.migrate(to: new) })
-        #expect(text.contains("Person: name has a value (now required, no default): 1 row do not comply (keys 4)"), "\(text)")
+        #expect(text.contains("Person: name has a value (now required, no default): 1 row does not comply (keys 4)"), "\(text)")
         #expect(try store.bytes() == bytes)
     }
 
@@ -164,8 +164,8 @@ import Testing
             $0.attribute("age", .integer16, min: 18, max: 80)
         }.build()
         let text = try #require(refusal { try store.migrate(to: ranged) })
-        #expect(text.contains("age ≥ 18.0: 1 row do not comply (keys 3)"), "\(text)")
-        #expect(text.contains("age ≤ 80.0: 1 row do not comply (keys 2)"), "\(text)")
+        #expect(text.contains("age ≥ 18.0: 1 row does not comply (keys 3)"), "\(text)")
+        #expect(text.contains("age ≤ 80.0: 1 row does not comply (keys 2)"), "\(text)")
         #expect(text.contains("name matches [A-Z][a-z]+: ok"), "every name matches the regex: \(text)")
     }
 
@@ -177,6 +177,35 @@ import Testing
         let unique = try Self.people { $0.unique("name") }
         let text = try #require(refusal { try store.migrate(to: unique) })
         #expect(text.contains("(name) unique: 2 rows do not comply (keys 1, 2)"), "\(text)")
+    }
+
+    /// A new attribute with a default takes that value in every row: a uniqueness
+    /// constraint over it is checked as over any column. Before, such a constraint was
+    /// not checked at all: the plan said it could run, and the migration failed inside its
+    /// transaction with SQLite's own words instead of the rows listed.
+    @Test func uniquenessOverANewAttributeWithADefaultIsCheckedAgainstTheRows() throws {
+        let store = try MigrationTestStore(try Self.people()) { ctx in
+            for name in ["Ada", "Ada", "Bob"] { _ = try ctx.insert("Person", values: ["name": .string(name)]) }
+        }
+        let before = try store.bytes()
+        let alone = try Self.people { $0.attribute("code", .string, default: "X"); $0.unique("code") }
+        let text = try #require(refusal { try store.migrate(to: alone) })
+        #expect(text.contains("(code) unique: 3 rows do not comply (keys 1, 2, 3)"), "\(text)")
+        let paired = try Self.people { $0.attribute("code", .string, default: "X"); $0.unique("name", "code") }
+        let pairedText = try #require(refusal { try store.migrate(to: paired) })
+        #expect(pairedText.contains("(name, code) unique: 2 rows do not comply (keys 1, 2)"), "\(pairedText)")
+        #expect(try store.bytes() == before)
+        // Without a default the new attribute is nil in every row: nothing collides.
+        let optional = try Self.people { $0.attribute("code", .string); $0.unique("name", "code") }
+        try store.migrate(to: optional)
+        #expect(try store.rows("Person", model: optional).count == 3)
+    }
+
+    @Test func uniquenessOverANewAttributeWithADefaultRunsOnASingleRow() throws {
+        let store = try MigrationTestStore(try Self.people()) { ctx in _ = try ctx.insert("Person", values: ["name": "Ada"]) }
+        let new = try Self.people { $0.attribute("code", .string, default: "X"); $0.unique("code") }
+        try store.migrate(to: new)
+        #expect(try store.rows("Person", model: new).values.map { $0["code"] } == [.string("X")])
     }
 
     /// Found by the randomized test: a type widened and made required with a default

@@ -75,7 +75,7 @@ import Testing
         let bytes = try store.bytes()
         let new = try Self.person { $0.attribute("size", .integer32) }
         let text = try #require(refusal { try store.migrate(to: new) })
-        #expect(text.contains("1 row do not comply (keys 2)"), "\(text)")
+        #expect(text.contains("1 row does not comply (keys 2)"), "\(text)")
         #expect(try store.bytes() == bytes)
     }
 

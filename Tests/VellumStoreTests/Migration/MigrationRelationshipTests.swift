@@ -77,7 +77,7 @@ import Testing
         let bytes = try store.bytes()
         let back = try Self.backToOneToMany()
         let text = try #require(refusal { try store.migrate(to: back) })
-        #expect(text.contains("Book: author has at most one object (to-many → to-one): 1 row do not comply (keys 3)"), "\(text)")
+        #expect(text.contains("Book: author has at most one object (to-many → to-one): 1 row does not comply (keys 3)"), "\(text)")
         #expect(try store.bytes() == bytes)
     }
 

@@ -110,7 +110,7 @@ import Testing
         let required = try ModelBuilder().entity("Person") { $0.attribute("name", .string, optional: false); $0.attribute("age", .integer16) }.build()
         #expect { try PersistentContainer(model: required, storeURL: store.url) } throws: { e in
             guard case StoreError.migrationRefused(_, let plan) = e else { return false }
-            return plan.contains("name has a value (now required, no default): 1 row do not comply")
+            return plan.contains("name has a value (now required, no default): 1 row does not comply")
         }
         #expect(try store.bytes() == bytes)
     }
