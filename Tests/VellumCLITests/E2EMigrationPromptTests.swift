@@ -4,22 +4,25 @@ import VellumStore
 
 /// Issue 15: `vellum STORE --model NEW` on a store holding another model shows the plan
 /// in words and asks. Yes migrates (with the backup) and opens; no or Esc leaves the file
-/// byte for byte unchanged and exits with a message; a refused plan shows why. At 80x24.
+/// byte for byte unchanged and exits with a message; a refused plan shows why. At 80x24 and 120x40.
 @Suite("E2E migration prompt", .serialized, .enabled(if: Tmux.path != nil, "tmux is not installed"))
 struct E2EMigrationPromptTests {
-    /// The browser in tmux at 80x24; after it exits, its status stays on the screen.
-    static func browser(_ store: String, model: String) -> Tmux {
-        Tmux("'\(VellumBinary.url.path)' '\(store)' --model '\(model)'; echo \"exit=$?\"; sleep 600", width: 80, height: 24)
+    static let sizes = [[80, 24], [120, 40]]
+
+    /// The browser in tmux (80x24 unless told); after it exits, its status stays on the screen.
+    static func browser(_ store: String, model: String, size: [Int] = [80, 24]) -> Tmux {
+        Tmux("'\(VellumBinary.url.path)' '\(store)' --model '\(model)'; echo \"exit=$?\"; sleep 600", width: size[0], height: size[1])
     }
 
     static func files(_ dir: TempDir) throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: dir.url.path).sorted()
     }
 
-    @Test func yesMigratesWithABackupAndOpensTheBrowser() throws {
+    @Test(arguments: sizes)
+    func yesMigratesWithABackupAndOpensTheBrowser(size: [Int]) throws {
         let dir = TempDir()
         let (store, model) = try MigrateCommandTests.makeStore(dir, people: 20)
-        let t = Self.browser(store, model: model)
+        let t = Self.browser(store, model: model, size: size)
         defer { t.kill() }
         #expect(t.wait(for: "y: migrate (a backup is kept)"), "\(t.screen)")
         #expect(t.screen.contains("people.sqlite holds another model than new.json; migrate it?"), "\(t.screen)")
@@ -38,13 +41,13 @@ struct E2EMigrationPromptTests {
                 == MigrateCommandTests.newModel().versionHash)
     }
 
-    @Test(arguments: ["n", "Escape"])
-    func noLeavesTheFileByteIdenticalAndExitsWithAMessage(key: String) throws {
+    @Test(arguments: ["n", "Escape"], sizes)
+    func noLeavesTheFileByteIdenticalAndExitsWithAMessage(key: String, size: [Int]) throws {
         let dir = TempDir()
         let (store, model) = try MigrateCommandTests.makeStore(dir, people: 20)
         let before = try Data(contentsOf: URL(fileURLWithPath: store))
         let filesBefore = try Self.files(dir)
-        let t = Self.browser(store, model: model)
+        let t = Self.browser(store, model: model, size: size)
         defer { t.kill() }
         #expect(t.wait(for: "y: migrate (a backup is kept)"), "\(t.screen)")
         t.keys(key)
@@ -54,13 +57,14 @@ struct E2EMigrationPromptTests {
         #expect(try Self.files(dir) == filesBefore)
     }
 
-    @Test func aRefusedPlanShowsWhyAndChangesNothing() throws {
+    @Test(arguments: sizes)
+    func aRefusedPlanShowsWhyAndChangesNothing(size: [Int]) throws {
         let dir = TempDir()
         let (store, _) = try MigrateCommandTests.makeStore(dir, people: 5)
         let model = try MigrateCommandTests.writeRefusedModel(dir)
         let before = try Data(contentsOf: URL(fileURLWithPath: store))
         let filesBefore = try Self.files(dir)
-        let t = Self.browser(store, model: model)
+        let t = Self.browser(store, model: model, size: size)
         defer { t.kill() }
         #expect(t.wait(for: "The plan cannot run; the store is left as it is"), "\(t.screen)")
         #expect(t.screen.contains("email is new, required and has no default"), "\(t.screen)")
