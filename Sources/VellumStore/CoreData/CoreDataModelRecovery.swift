@@ -36,9 +36,7 @@ extension CoreDataStoreFile {
         let metadata = try metadata()
         let stored = metadata.versionHashes
         if let xcodeModel {
-            let model: ManagedObjectModel
-            model = try XcodeModelReader.read(url: xcodeModel)
-            let coreData = CoreDataModel(model: model)
+            let coreData = try XcodeModelDetailsReader.coreDataModel(url: xcodeModel)
             let differing = CoreDataVersionHash.differingEntities(coreData, stored: stored)
             guard differing.isEmpty else { throw .coreDataModelMismatch(path: path, model: xcodeModel.path, entities: differing) }
             return RecoveredCoreDataModel(coreData: coreData, source: .xcodeModel(path: xcodeModel.path), metadata: metadata, differingEntities: [])

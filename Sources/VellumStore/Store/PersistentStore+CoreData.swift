@@ -15,8 +15,11 @@ extension PersistentStore {
         let recovered = try CoreDataStoreFile(path: path).recoverModel()
         var differing = recovered.differingEntities
         if let model {
-            // A model given (`--model`) must be the one the store was written with.
-            differing = CoreDataVersionHash.differingEntities(CoreDataModel(model: model), stored: recovered.metadata.versionHashes)
+            // A model given (`--model`) must be the one the store was written with. What a
+            // `ManagedObjectModel` does not keep (hash modifiers, external storage,
+            // derivations) is taken from the store's own compiled model, when it has one.
+            let given = CoreDataModel(model: model, details: recovered.coreData.details)
+            differing = CoreDataVersionHash.differingEntities(given, stored: recovered.metadata.versionHashes)
             guard differing.isEmpty else { throw .coreDataModelMismatch(path: path, model: "the model given", entities: differing) }
         }
         let resolved = try Self.storedTypes(model ?? recovered.model)
