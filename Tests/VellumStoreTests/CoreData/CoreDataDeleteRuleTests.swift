@@ -61,6 +61,23 @@ import Testing
         #expect(try sqliteShellOutput(path, "PRAGMA integrity_check") == ["ok"])
     }
 
+    /// No action: the cars keep their owner key, now pointing at no row, and are not
+    /// updated (Core Data leaves them to the app).
+    @Test func noActionLeavesTheCarsRowsAsTheyWere() throws {
+        let copy = try CoreDataFixtureCopy(Self.store)
+        defer { #expect(copy.originalUnchanged()) }
+        let path = copy.url.path
+        let cars = "SELECT Z_PK || '|' || Z_OPT || '|' || ZOWNER FROM ZCAR WHERE ZOWNER = 2 ORDER BY Z_PK"
+        let before = try sqliteShellOutput(path, cars)
+        #expect(!before.isEmpty)
+        let c = try ManagedObjectContext(store: Self.open(copy, .noAction))
+        try c.delete(Self.person(c, key: 2))
+        try c.save()
+        #expect(try sqliteShellOutput(path, cars) == before)
+        #expect(try sqliteShellOutput(path, "SELECT count(*) FROM ZPERSON WHERE Z_PK = 2") == ["0"])
+        #expect(try sqliteShellOutput(path, "PRAGMA integrity_check") == ["ok"])
+    }
+
     @Test func cascadeDeletesTheCarsRows() throws {
         let copy = try CoreDataFixtureCopy(Self.store)
         defer { #expect(copy.originalUnchanged()) }

@@ -65,6 +65,10 @@ import Testing
         try c.save()
         #expect(try sqliteShellOutput(path, "SELECT Z_3SONGS FROM Z_2SONGS WHERE Z_2PLAYLISTS = 1 ORDER BY Z_FOK_2PLAYLISTS") == ["3", "1", "2"])
         #expect(try sqliteShellOutput(path, "PRAGMA integrity_check") == ["ok"])
+        // Z_OPT: +1 exactly once on each row whose relationship set changed (the playlist's
+        // songs, song three's playlists); the songs only reordered are not updated.
+        #expect(try sqliteShellOutput(path, "SELECT Z_OPT FROM ZPLAYLIST") == ["2"])
+        #expect(try sqliteShellOutput(path, "SELECT Z_PK || ':' || Z_OPT FROM ZSONG ORDER BY Z_PK") == ["1:1", "2:1", "3:2"])
         // Read back by another context in the new order; the inverse sees the new member.
         let d = try ManagedObjectContext(store: store)
         #expect(try #require(try d.fetch("Playlist").first).toMany("songs").map { try $0["title"] } == [.string("three"), .string("one"), .string("two")])
@@ -97,6 +101,8 @@ import Testing
         try bob.setToMany("followers", [cy])
         try c.save()
         #expect(try sqliteShellOutput(path, "SELECT Z_1FOLLOWERS || '>' || Z_1FOLLOWS FROM Z_1FOLLOWS ORDER BY 1") == ["3>1", "3>2"])
+        // Each person's sets changed in that save (Ada's on both sides): Z_OPT + 1 exactly once.
+        #expect(try sqliteShellOutput(path, "SELECT Z_PK || ':' || Z_OPT FROM ZPERSON ORDER BY Z_PK") == ["1:2", "2:2", "3:2"])
         let d = try ManagedObjectContext(store: store)
         let adaAgain = try #require(try d.fetch("Person", where: QueryPredicate(format: "name == 'Ada'")).first)
         #expect(try adaAgain.toMany("followers").map { try $0["name"] } == [.string("Cy")])
