@@ -25,23 +25,32 @@ extension EffectRunner {
     }
 
     /// Every field a new record of `entity` can be given here, defaults filled: its
-    /// attributes that can be typed (not transient), then its to-ones (to-many members
-    /// are added from the other side, or after saving).
+    /// attributes that can be typed (not transient), its to-ones, and the to-manys it
+    /// cannot be saved without (optional to-many members are added after saving, or
+    /// from the other side).
     static func form(for entity: Entity) -> RecordForm {
         let attributes = entity.attributes.filter { !$0.isTransient && FieldText.isEditable($0.type) }.map { a in
             RecordForm.Field(attribute: a, text: a.defaultValue.map { FieldText.editText($0, type: a.type) } ?? "")
         }
         let toOnes = entity.relationships.filter { !$0.isToMany && !$0.isTransient }.map(RecordForm.Field.init(toOne:))
-        return RecordForm(entity: entity.name, fields: attributes + toOnes)
+        let toManys = entity.relationships.filter { $0.isToMany && !$0.isTransient && !$0.isOptional }.map(RecordForm.Field.init(toMany:))
+        return RecordForm(entity: entity.name, fields: attributes + toOnes + toManys)
     }
 
-    /// Enter on the form's to-one `key`: the picker over its destination; the choice goes into the form.
+    /// Enter on the form's relationship `key`: the picker over its destination (the
+    /// membership picker for a to-many); the choice goes into the form.
     func pickIntoForm(_ key: String) {
-        guard let form = state.form, let field = form.fields.first(where: { $0.name == key }),
-              case .toOne(let destination) = field.kind else { return }
+        guard let form = state.form, let field = form.fields.first(where: { $0.name == key }) else { return }
         do {
-            let candidates = try pickerCandidates(of: destination)
-            send(.pickerOpened(title: "\(key) of the new \(form.entity) → \(destination)", candidates: candidates, current: field.target))
+            let title = "\(key) of the new \(form.entity) → "
+            switch field.kind {
+            case .attribute: return
+            case .toOne(let destination):
+                send(.pickerOpened(title: title + destination, candidates: try pickerCandidates(of: destination), current: field.target))
+            case .toMany(let destination, _):
+                send(.pickerOpened(title: title + destination, candidates: try pickerCandidates(of: destination),
+                                   current: field.targets.first, chosen: Set(field.targets)))
+            }
         } catch {
             send(.status(describe(error), error: true))
         }
@@ -53,6 +62,7 @@ extension EffectRunner {
         guard let form = state.form, let entity = container.model.entity(named: form.entity) else { return }
         var values: [(String, Value)] = []
         var targets: [(String, ObjectID?)] = []
+        var members: [(String, [ObjectID])] = []
         for field in form.fields {
             if let attribute = field.attribute {
                 guard case .success(let value) = FieldText.parse(field.text, for: attribute) else {
@@ -60,17 +70,24 @@ extension EffectRunner {
                     return
                 }
                 values.append((field.name, value))
-            } else {
+            } else if field.isToOne {
                 targets.append((field.name, field.target))
+            } else {
+                members.append((field.name, field.targets))
             }
         }
         let name = entity.name
-        write("add \(name)", success: "added a \(name)", { [values, targets] ctx in
+        write("add \(name)", success: "added a \(name)", { [values, targets, members] ctx in
             let object = try ctx.insert(name)
             for (key, value) in values { try object.setValue(value, forKey: key) }
             for (key, target) in targets {
                 guard let target else { continue }
                 do { try object.setToOne(key, try ctx.existingObject(with: target)) } catch StoreError.objectNotFound {
+                    throw RecordDeletedMeanwhile.picked(for: key)
+                }
+            }
+            for (key, ids) in members {
+                do { try object.setToMany(key, try ids.map { try ctx.existingObject(with: $0) }) } catch StoreError.objectNotFound {
                     throw RecordDeletedMeanwhile.picked(for: key)
                 }
             }

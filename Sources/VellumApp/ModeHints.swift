@@ -60,7 +60,7 @@ enum ModeHints {
             if form.confirmingDiscard {
                 return "Discard the values typed for the new \(form.entity)? \(yes(keys)), any other key = no (back to the form)"
             }
-            let enter = form.current?.isToOne == true ? "pick" : form.cursor == form.fields.count - 1 ? "save" : "next"
+            let enter = form.current?.isPicked == true ? "pick" : form.cursor == form.fields.count - 1 ? "save" : "next"
             var parts = [keys.hintLine([(["form-next", "form-previous"], "field"), (["form-confirm"], enter), (["form-save"], "save"),
                                         (["form-cancel"], "cancel")])]
             if form.current?.attribute?.type == .boolean { parts.append(keys.hintLine([(["toggle-boolean"], "toggle")])) }

@@ -1,7 +1,7 @@
 import VellumStore
 
 /// `a` on an entity whose records need values the store cannot supply (a required
-/// attribute without a default, a required to-one), or `A` on any entity: every field
+/// attribute without a default, a required relationship), or `A` on any entity: every field
 /// of the new record in one form, validated as typed, saved only when complete.
 /// A value of the state: the reducer edits it, the renderer draws it, and the
 /// runner writes it once, as one insert.
@@ -11,14 +11,20 @@ public struct RecordForm: Sendable, Equatable {
             case attribute(AttributeDescription)
             /// A to-one, chosen with the picker: its destination entity.
             case toOne(destination: String)
+            /// A required to-many, its members chosen with the membership picker: the
+            /// destination and how many members the record needs at least.
+            case toMany(destination: String, minimum: Int)
         }
         public var name: String
         public var kind: Kind
         public var isRequired: Bool
-        /// The typed text (attributes) or the chosen record's name (to-ones, "" = none).
+        /// The typed text (attributes), the chosen record's name (to-ones, "" = none) or
+        /// the chosen members' names (to-manys).
         public var text: String
         /// The chosen record of a to-one.
         public var target: ObjectID?
+        /// The chosen members of a to-many, in the order listed.
+        public var targets: [ObjectID] = []
         /// What the form opened with (the default), to tell whether anything was typed.
         public let initialText: String
         /// Why the text cannot be stored as it is (nil: it can), checked at every key.
@@ -40,25 +46,48 @@ public struct RecordForm: Sendable, Equatable {
             initialText = ""
         }
 
+        /// A required to-many: the members it needs (`minCount`, at least one).
+        public init(toMany r: RelationshipDescription) {
+            name = r.name
+            kind = .toMany(destination: r.destination, minimum: max(1, r.minCount ?? 1))
+            isRequired = true
+            text = ""
+            initialText = ""
+        }
+
         public var attribute: AttributeDescription? {
             if case .attribute(let a) = kind { return a }
             return nil
         }
 
-        public var isToOne: Bool { attribute == nil }
+        public var isToOne: Bool {
+            if case .toOne = kind { return true }
+            return false
+        }
 
-        /// Required and not given: blank text, or a to-one with no record chosen.
+        /// A relationship: chosen in a picker, not typed.
+        public var isPicked: Bool { attribute == nil }
+
+        /// Required and not given: blank text, a to-one with no record chosen, a to-many
+        /// with fewer members than it needs.
         public var isMissing: Bool {
             guard isRequired else { return false }
-            return isToOne ? target == nil : text.isEmpty
+            switch kind {
+            case .attribute: return text.isEmpty
+            case .toOne: return target == nil
+            case .toMany(_, let minimum): return targets.count < minimum
+            }
         }
 
         /// How to type the value, under the fields while it is the current one.
         public var typeHint: String {
-            guard let a = attribute else {
-                guard case .toOne(let destination) = kind else { return "" }
-                return "a \(destination)" + (isRequired ? ", required" : ", or none")
+            switch kind {
+            case .attribute: break
+            case .toOne(let destination): return "a \(destination)" + (isRequired ? ", required" : ", or none")
+            case .toMany(let destination, let minimum):
+                return "\(destination) records, at least \(minimum) (Enter lists them; Tab chooses)"
             }
+            guard let a = attribute else { return "" }
             var s = a.type.rawValue
             switch (a.minValue, a.maxValue) {
             case let (lo?, hi?): s += " from \(Self.number(lo)) to \(Self.number(hi))"
@@ -76,7 +105,15 @@ public struct RecordForm: Sendable, Equatable {
 
         /// Checks the text as the field editor would save it.
         mutating func validate() {
-            guard let attribute else { problem = isMissing ? "required: pick one" : nil; return }
+            guard let attribute else {
+                guard isMissing else { problem = nil; return }
+                if case .toMany(_, let minimum) = kind {
+                    problem = minimum == 1 ? "required: choose one or more" : "required: choose at least \(minimum)"
+                } else {
+                    problem = "required: pick one"
+                }
+                return
+            }
             if isMissing { problem = "required"; return }
             if case .failure(let error) = FieldText.parse(text, for: attribute) { problem = error.reason } else { problem = nil }
         }
@@ -100,7 +137,7 @@ public struct RecordForm: Sendable, Equatable {
     }
 
     /// Whether anything differs from what the form opened with.
-    public var isChanged: Bool { fields.contains { $0.text != $0.initialText || $0.target != nil } }
+    public var isChanged: Bool { fields.contains { $0.text != $0.initialText || $0.target != nil || !$0.targets.isEmpty } }
 
     /// The fields that stop a save, in order.
     public var problems: [Field] { fields.filter { $0.problem != nil } }
@@ -129,6 +166,15 @@ public struct RecordForm: Sendable, Equatable {
         guard fields.indices.contains(cursor), fields[cursor].isToOne else { return }
         fields[cursor].target = target
         fields[cursor].text = target == nil ? "" : name
+        fields[cursor].validate()
+        refusal = nil
+    }
+
+    /// The current to-many's members are now `targets` (in the order listed), named by `names`.
+    mutating func chooseMembers(_ targets: [ObjectID], names: [String]) {
+        guard fields.indices.contains(cursor), case .toMany = fields[cursor].kind else { return }
+        fields[cursor].targets = targets
+        fields[cursor].text = targets.isEmpty ? "" : "\(targets.count) chosen: " + names.joined(separator: ", ")
         fields[cursor].validate()
         refusal = nil
     }

@@ -22,13 +22,13 @@ extension Reducer {
             form.confirmingDiscard = true
         case .formNext?: form.move(1)
         case .formPrevious?: form.move(-1)
-        case .formConfirm? where form.current?.isToOne == true:
+        case .formConfirm? where form.current?.isPicked == true:
             effects = [.formPick(form.current!.name)]
         case .formConfirm? where form.cursor < form.fields.count - 1: form.move(1)
         case .formConfirm?, .formSave?: effects = save(&form)
         default:
             guard let field = form.current else { break }
-            if field.isToOne {
+            if field.isPicked {
                 s.setStatus("\(s.keyMap.firstLabel(for: "form-confirm") ?? "Enter") picks the \(field.name)", error: false)
                 break
             }
@@ -67,10 +67,18 @@ extension Reducer {
         return []
     }
 
-    /// The picker was opened from the form's to-one: the choice goes into the form, not the store.
+    /// The picker was opened from the form's relationship: the choice goes into the form, not the store.
     static func pickIntoForm(_ s: inout AppState, choose: Bool) {
         s.mode = .form
         guard choose, var form = s.form else { return }
+        if let chosen = s.picker.chosen {
+            let members = s.picker.candidates.filter { chosen.contains($0.id) }
+            form.chooseMembers(members.map(\.id), names: members.map(\.name))
+            if form.cursor < form.fields.count - 1 { form.move(1) }
+            s.form = form
+            s.editor = form.editor
+            return
+        }
         let shown = s.picker.shown
         guard shown.indices.contains(s.pickerCursor), shown.count > 1 || s.editor.text.isEmpty else {
             s.mode = .picker

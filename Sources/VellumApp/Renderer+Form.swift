@@ -22,12 +22,12 @@ extension Renderer {
             if current { screen.fill(row: row, col: left + 1, width: width - 2, style: style) }
             screen.put(row: row, col: left + 2, text: field.isRequired ? "*" : " ", style: field.isMissing ? t[.error] : t[.accent])
             screen.put(row: row, col: left + 4, text: DisplayWidth.fit(field.name, toWidth: labelWidth), style: current ? style : t[.dim])
-            if current && !field.isToOne {
+            if current && !field.isPicked {
                 editorLine(f.state.editor, row: row, col: valueCol, width: valueWidth, style: style, screen)
                 continue
             }
-            let shown = field.isToOne ? (field.text.isEmpty ? "∅ (none) — Enter picks" : "→ " + field.text) : field.text
-            let used = screen.put(row: row, col: valueCol, text: shown, style: field.isToOne && field.text.isEmpty ? t[.dim] : style,
+            let shown = field.isPicked ? (field.text.isEmpty ? "∅ (none) — Enter picks" : "→ " + field.text) : field.text
+            let used = screen.put(row: row, col: valueCol, text: shown, style: field.isPicked && field.text.isEmpty ? t[.dim] : style,
                                   maxWidth: valueWidth)
             if let problem = field.problem, !current, used + 3 < valueWidth {
                 screen.put(row: row, col: valueCol + used + 2, text: "⚠ " + problem, style: t[.error], maxWidth: valueWidth - used - 2)

@@ -155,4 +155,61 @@ import VellumTerminal
         #expect(await waitUntil { s.state.mode == .browse })
         #expect(try sqliteText(url, "SELECT b.title, a.name FROM Book b JOIN Author a ON a._pk = b.author") == "Untitled|Ursula")
     }
+
+    /// A to-many the record cannot be saved without (not optional, at least two members):
+    /// before, `a` inserted at once and the save was refused by validation. Now the form
+    /// has the field, its membership picker chooses into the form, and the record is
+    /// written with its members in one insert.
+    @Test func aRequiredToManyIsChosenIntoTheFormAndWrittenWithTheRecord() async throws {
+        let dir = TempDir()
+        let url = dir.url.appendingPathComponent("teams.sqlite")
+        let model = try ModelBuilder()
+            .entity("Team") {
+                $0.attribute("name", .string, default: .string("New team"))
+                $0.toMany("members", "Person", inverse: "teams", optional: false, min: 2)
+            }
+            .entity("Person") {
+                $0.attribute("name", .string)
+                $0.toMany("teams", "Team", inverse: "members")
+            }
+            .build()
+        let container = try PersistentContainer(model: model, storeURL: url)
+        try await container.enqueue { ctx in
+            for name in ["Ada", "Grace", "Linus"] { _ = try ctx.insert("Person", values: ["name": .string(name)]) }
+        }
+        let s = BrowserSession(container: container)
+        s.setLayout(Layout(size: TerminalSize(rows: 24, columns: 80)))
+        try await snapshots.type(":goto Team\ra", into: s)
+        #expect(s.state.mode == .form)
+        #expect(s.state.form?.fields.map(\.name) == ["name", "members"])
+        #expect(field(s, "members")?.isMissing == true)
+        await s.handle(.ctrl("s"))
+        #expect(s.state.form?.refusal == "not saved: members: required: choose at least 2", "\(s.state.form?.refusal ?? "")")
+        #expect(s.state.form?.current?.name == "members")
+        // Enter lists the people; Tab chooses; Enter puts the choice in the form, not the store.
+        await s.handle(.enter)
+        #expect(s.state.mode == .picker && s.state.picker.isMembership)
+        try await snapshots.type("Ada", into: s)
+        await s.handle(.tab)
+        await s.handle(.escape)
+        #expect(s.state.mode == .form && field(s, "members")?.targets.isEmpty == true, "Esc keeps the form's members as they were")
+        await s.handle(.enter)
+        for name in ["Ada", "Grace"] {
+            await s.handle(.ctrl("u"))
+            try await snapshots.type(name, into: s)
+            await s.handle(.tab)
+        }
+        await s.handle(.enter)
+        #expect(s.state.mode == .form)
+        #expect(field(s, "members")?.text == "2 chosen: Ada, Grace", "\(field(s, "members")?.text ?? "")")
+        #expect(field(s, "members")?.problem == nil)
+        await s.writesSettled()
+        #expect(try sqliteText(url, "SELECT count(*) FROM Team") == "0", "choosing writes nothing")
+        await s.handle(.ctrl("s"))
+        await s.writesSettled()
+        #expect(await waitUntil { s.state.mode == .browse })
+        #expect(try sqliteText(url, "SELECT count(*) FROM Team") == "1")
+        let team = try #require(try container.viewContext.fetch("Team").first)
+        #expect(try Set(team.toMany("members").map { try $0["name"] }) == ["Ada", "Grace"])
+    }
 }
