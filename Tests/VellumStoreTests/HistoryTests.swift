@@ -123,9 +123,77 @@ import Testing
     }
 }
 
+/// What a container's remote-change observer was told, in order.
+final class RemoteChangeReports: Sendable {
+    let changes = Locked<[RemoteChange]>([])
+    var transactions: [HistoryTransaction] {
+        changes.withLock { all in
+            all.flatMap { change -> [HistoryTransaction] in
+                if case .transactions(let ts) = change { return ts }
+                return []
+            }
+        }
+    }
+    var unknownCount: Int { changes.withLock { $0.filter { if case .unknown = $0 { true } else { false } }.count } }
+}
+
 final class RemoteCounter: @unchecked Sendable {
     private let lock = NSLock()
     private var n = 0
     func increment() { lock.withLock { n += 1 } }
     var value: Int { lock.withLock { n } }
+}
+
+/// History pruned past a running container's token (issue #18: "as on SQLite, refetch
+/// everything"), on both engines. Another writer saves and prunes in one transaction (a
+/// write group), so the container cannot read the save before its history is gone: it is
+/// told `.unknown`, its open list refetches and ends equal to a fresh fetch of the store,
+/// and later saves reach it object by object again.
+@MainActor
+struct PrunedHistoryRefetchTests {
+    @Test(arguments: StoreEngine.allCases) func aListRefetchesWhenHistoryIsPrunedPastItsToken(_ engine: StoreEngine) async throws {
+        let dir = TempDir()
+        let container = try engine.container(Fixtures.shopModel(), in: dir)
+        let view = container.viewContext
+        for i in 0..<6 {
+            _ = try view.insert("Product", values: ["name": .string("p\(i)"), "price": .double(Double(i)), "active": .bool(true)])
+        }
+        try view.save()
+        let reports = RemoteChangeReports()
+        container.observeRemoteChanges { change in reports.changes.withLock { $0.append(change) } }
+        let request = FetchRequest(entityName: "Product", predicate: try QueryPredicate.parse("active == true"),
+                                   sortDescriptors: [QuerySortDescriptor("price"), QuerySortDescriptor("name")])
+        let checker = try ResultsChecker(ResultsController(fetchRequest: request, context: view))
+        #expect(checker.controller.fetchedObjectCount == 6)
+        func storeList() throws -> [ObjectID] { try ManagedObjectContext(store: container.store).fetchObjectIDs(request) }
+
+        // Another process's store object on the same file or schema.
+        let other = try PersistentStore.open(location: container.store.path, model: container.model, options: StoreOptions())
+        let ctx = try ManagedObjectContext(store: other)
+        let rows = try ctx.fetch(FetchRequest(entityName: "Product", sortDescriptors: [QuerySortDescriptor("name")]))
+        let start = try other.currentHistoryToken()
+        try other.writeGroup { _ in
+            try rows[0].setValue(.double(100), forKey: "price")   // moves to the end
+            try rows[1].setValue(.bool(false), forKey: "active")  // leaves the list
+            try ctx.delete(rows[2])
+            _ = try ctx.insert("Product", values: ["name": .string("new"), "price": .double(2.5), "active": .bool(true)])
+            try ctx.save()
+            try other.pruneHistory(keepingLast: 0)
+        }
+        #expect { try other.history(after: start) } throws: { if case StoreError.historyExpired = $0 { true } else { false } }
+        #expect(await waitUntil(timeout: 60) { reports.unknownCount > 0 }, "the container was told to refetch")
+        #expect(reports.transactions.isEmpty, "nothing could be read from the pruned history")
+        #expect(await waitUntil(timeout: 60) { checker.controller.fetchedObjectIDs == (try? storeList()) })
+        #expect(checker.controller.fetchedObjectCount == 5)
+        #expect(try view.existingObject(with: rows[0].objectID)["price"] == .double(100), "the view context holds the new values")
+
+        // Monitoring goes on from the horizon: the next save arrives object by object.
+        let later = try ctx.insert("Product", values: ["name": .string("later"), "price": .double(0), "active": .bool(true)])
+        try ctx.save()
+        #expect(await waitUntil(timeout: 60) { reports.transactions.contains { $0.changes.contains { $0.objectID == later.objectID && $0.kind == .insert } } })
+        #expect(await waitUntil(timeout: 60) { checker.controller.fetchedObjectIDs.first == later.objectID })
+        #expect(checker.controller.fetchedObjectIDs == (try storeList()))
+        #expect(reports.unknownCount == 1)
+        #expect(checker.failures.isEmpty, "\(checker.failures)")
+    }
 }

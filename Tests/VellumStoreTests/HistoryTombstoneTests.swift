@@ -4,6 +4,7 @@ import Testing
 
 /// A delete's tombstone keeps every preserved value, whoever deleted the row, and
 /// one that cannot be read is an error naming the change, never an empty tombstone.
+/// On both engines (`StoreEngine`), but for the tombstone codec's own round trip.
 @Suite struct HistoryTombstoneTests {
     func model() throws -> ManagedObjectModel {
         try ModelBuilder()
@@ -14,20 +15,20 @@ import Testing
             .build()
     }
 
-    /// Another program stored an infinity (SQLite holds it; Vellum reads it back).
-    func storeWithInfiniteReading(_ dir: TempDir) throws -> (PersistentStore, String) {
-        let path = dir.file("h.sqlite").path
-        let store = try PersistentStore(url: dir.file("h.sqlite"), model: model())
-        let ctx = try ManagedObjectContext(store: store)
+    /// Another program stored an infinity (both engines hold it; Vellum reads it back).
+    func storeWithInfiniteReading(_ engine: StoreEngine, _ dir: TempDir) throws -> StoreEngine.Opened {
+        let opened = try engine.open(model(), in: dir)
+        let ctx = try ManagedObjectContext(store: opened.store)
         try ctx.insert("Reading", values: ["label": .string("sensor"), "value": .double(1)])
         try ctx.save()
-        #expect(try runSQLite(path, "UPDATE Reading SET value = 9e999;").status == 0)
-        return (store, path)
+        // SQLite's literal overflows to infinity; PostgreSQL refuses that and spells it as text.
+        try opened.outside(#"UPDATE "Reading" SET "value" = "# + (engine == .sqlite ? "9e999" : "'Infinity'"))
+        return opened
     }
 
-    @Test func aVellumDeleteKeepsATombstoneHoldingAnInfinity() throws {
+    @Test(arguments: StoreEngine.allCases) func aVellumDeleteKeepsATombstoneHoldingAnInfinity(_ engine: StoreEngine) throws {
         let dir = TempDir()
-        let (store, _) = try storeWithInfiniteReading(dir)
+        let store = try storeWithInfiniteReading(engine, dir).store
         let start = try store.currentHistoryToken()
         let ctx = try ManagedObjectContext(store: store)
         let reading = try #require(try ctx.fetch(FetchRequest(entityName: "Reading")).first)
@@ -39,23 +40,23 @@ import Testing
         #expect(change.tombstone == ["label": .string("sensor"), "value": .double(.infinity)])
     }
 
-    @Test func aShellDeleteOfAnInfinityIsReadBack() throws {
+    @Test(arguments: StoreEngine.allCases) func anOtherProgramsDeleteOfAnInfinityIsReadBack(_ engine: StoreEngine) throws {
         let dir = TempDir()
-        let (store, path) = try storeWithInfiniteReading(dir)
-        let start = try store.currentHistoryToken()
-        #expect(try runSQLite(path, "DELETE FROM Reading;").status == 0)
-        let change = try #require(try store.history(after: start).last?.changes.first)
+        let opened = try storeWithInfiniteReading(engine, dir)
+        let start = try opened.store.currentHistoryToken()
+        try opened.outside(#"DELETE FROM "Reading""#)
+        let change = try #require(try opened.store.history(after: start).last?.changes.first)
         #expect(change.kind == .delete)
         #expect(change.tombstone == ["label": .string("sensor"), "value": .double(.infinity)])
     }
 
-    @Test func anUnreadableTombstoneIsAnErrorNamingTheChange() throws {
+    @Test(arguments: StoreEngine.allCases) func anUnreadableTombstoneIsAnErrorNamingTheChange(_ engine: StoreEngine) throws {
         let dir = TempDir()
-        let (store, path) = try storeWithInfiniteReading(dir)
-        let start = try store.currentHistoryToken()
-        #expect(try runSQLite(path, "DELETE FROM Reading; UPDATE _vellum_changes SET tombstone = '{\"label\": [1,' WHERE kind = 2;").status == 0)
-        let id = try sqliteScalar(path, "SELECT id FROM _vellum_changes WHERE kind = 2")
-        let error = try #require(throws: StoreError.self) { try store.history(after: start) }
+        let opened = try storeWithInfiniteReading(engine, dir)
+        let start = try opened.store.currentHistoryToken()
+        try opened.outside(#"DELETE FROM "Reading"; UPDATE "_vellum_changes" SET "tombstone" = '{"label": [1,' WHERE "kind" = 2;"#)
+        let id = try #require(try opened.read(#"SELECT "id" FROM "_vellum_changes" WHERE "kind" = 2"#).first?.first?.integerValue)
+        let error = try #require(throws: StoreError.self) { try opened.store.history(after: start) }
         #expect(error.description.contains("history change \(id) (Reading)"), "\(error)")
         #expect(error.description.contains("tombstone"), "\(error)")
     }

@@ -6,19 +6,7 @@ import Testing
 /// other machines' commits reach a container object by object (insert, update,
 /// delete with keys and tombstones), not only as "something changed".
 @Suite struct PostgreSQLHistoryTests {
-    /// What the remote-change observer was told, in order.
-    final class Reports: Sendable {
-        let changes = Locked<[RemoteChange]>([])
-        var transactions: [HistoryTransaction] {
-            changes.withLock { all in
-                all.flatMap { change -> [HistoryTransaction] in
-                    if case .transactions(let ts) = change { return ts }
-                    return []
-                }
-            }
-        }
-        var unknownCount: Int { changes.withLock { $0.filter { if case .unknown = $0 { true } else { false } }.count } }
-    }
+    typealias Reports = RemoteChangeReports
 
     @MainActor @Test func anotherMachinesSavesAndPsqlWritesArriveObjectByObject() async throws {
         let url = try PostgreSQLStoreTests.newStoreURL()

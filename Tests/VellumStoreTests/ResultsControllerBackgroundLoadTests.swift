@@ -6,35 +6,17 @@ import VellumTestSupport
 /// A first page shown at once, the rest indexed off the main thread
 /// (`completeFetchInBackground`): the list is then what a full fetch gives, also when
 /// changes arrive while the reader works, and a refetch meanwhile wins over it.
+/// On a SQLite file and on a PostgreSQL schema (`StoreEngine`), whose reader is a
+/// connection of its own to the server.
 @MainActor
 struct ResultsControllerBackgroundLoadTests {
     let dir = TempDir()
-    let container: PersistentContainer
-    var view: ManagedObjectContext { container.viewContext }
-
-    init() throws {
-        container = try PersistentContainer(model: Fixtures.shopModel(), storeURL: dir.file("bg.sqlite"))
-    }
+    typealias Shop = ResultsControllerTests.Shop
 
     final class Finished { var error: StoreError?; var calls = 0 }
 
-    func fill(_ n: Int, seed: UInt64) throws {
-        var rng = SeededRandom(seed: seed)
-        for i in 0..<n {
-            _ = try view.insert("Product", values: ["name": .string("p\(i)"), "price": .double(Double(Int.random(in: 0..<50, using: &rng))),
-                                                    "stock": .integer(Int64(i % 7)), "active": .bool(Bool.random(using: &rng))])
-        }
-        try view.save()
-    }
-
     static let request = FetchRequest(entityName: "Product", predicate: try? QueryPredicate.parse("active == true"),
                                       sortDescriptors: [QuerySortDescriptor("price", ascending: false), QuerySortDescriptor("name")])
-
-    func fullSnapshot() throws -> ResultsSnapshot {
-        let full = ResultsController(fetchRequest: Self.request, context: view)
-        try full.performFetch()
-        return full.snapshot
-    }
 
     func load(_ controller: ResultsController) async -> Finished {
         let finished = Finished()
@@ -44,9 +26,10 @@ struct ResultsControllerBackgroundLoadTests {
         return finished
     }
 
-    @Test func theRestArrivesAndEqualsAFullFetch() async throws {
-        try fill(300, seed: 1)
-        let controller = ResultsController(fetchRequest: Self.request, context: view)
+    @Test(arguments: StoreEngine.allCases) func theRestArrivesAndEqualsAFullFetch(_ engine: StoreEngine) async throws {
+        let shop = try Shop(engine, dir)
+        try shop.fill(300, seed: 1)
+        let controller = ResultsController(fetchRequest: Self.request, context: shop.view)
         var reloads = 0
         controller.onChangeSet = { if $0.isReload { reloads += 1 } }
         try controller.performFetch(firstPage: 16)
@@ -57,7 +40,7 @@ struct ResultsControllerBackgroundLoadTests {
         #expect(finished.calls == 1 && finished.error == nil)
         #expect(controller.isComplete && !controller.isLoadingInBackground)
         #expect(controller.fetchedObjectCount == count)
-        #expect(controller.snapshot == (try fullSnapshot()))
+        #expect(controller.snapshot == (try shop.fullSnapshot()))
         // The first page is a prefix of the full list: nothing shown moved, no change set.
         #expect((0..<16).map { try? controller.objectID(at: ResultsIndexPath(item: $0, section: 0)) } == firstPage)
         #expect(reloads == 0)
@@ -68,9 +51,10 @@ struct ResultsControllerBackgroundLoadTests {
     }
 
     /// Saves while the reader works are held, then applied against the full list as one change set.
-    @Test(arguments: [2, 3, 4])
-    func changesDuringTheLoadAreAppliedAfterIt(seed: UInt64) async throws {
-        try fill(400, seed: seed)
+    @Test(arguments: StoreEngine.allCases, [2, 3, 4] as [UInt64])
+    func changesDuringTheLoadAreAppliedAfterIt(_ engine: StoreEngine, seed: UInt64) async throws {
+        let shop = try Shop(engine, dir), view = shop.view
+        try shop.fill(400, seed: seed)
         var rng = SeededRandom(seed: seed)
         let controller = ResultsController(fetchRequest: Self.request, context: view)
         var sets = 0
@@ -96,14 +80,15 @@ struct ResultsControllerBackgroundLoadTests {
         _ = await waitUntil(timeout: 60) { finished.calls > 0 }
         #expect(finished.error == nil)
         #expect(controller.isComplete)
-        #expect(controller.snapshot == (try fullSnapshot()), "seed \(seed)")
+        #expect(controller.snapshot == (try shop.fullSnapshot()), "\(engine) seed \(seed)")
         #expect(sets >= 1, "the held changes were delivered")
     }
 
     /// A refetch here meanwhile (a reload, or reading past the first page) makes the
     /// reader's index stale: it is dropped, and the list stays the refetched one.
-    @Test func aRefetchMeanwhileWins() async throws {
-        try fill(200, seed: 5)
+    @Test(arguments: StoreEngine.allCases) func aRefetchMeanwhileWins(_ engine: StoreEngine) async throws {
+        let shop = try Shop(engine, dir), view = shop.view
+        try shop.fill(200, seed: 5)
         let controller = ResultsController(fetchRequest: Self.request, context: view)
         try controller.performFetch(firstPage: 8)
         let finished = Finished()
@@ -114,15 +99,16 @@ struct ResultsControllerBackgroundLoadTests {
         try p.setValue(.double(1000), forKey: "price")
         try view.save()
         _ = await waitUntil(timeout: 60) { finished.calls > 0 }
-        #expect(controller.snapshot == (try fullSnapshot()))
+        #expect(controller.snapshot == (try shop.fullSnapshot()))
         #expect(controller.snapshot.sections.first?.objectIDs.first == p.objectID)
     }
 
     /// A grouped first page comes with every section counted (one scan, no sort of the rows):
     /// names and sizes as the full list's, both orders, NULLs, and texts Swift would call
-    /// equal but SQLite's binary order keeps apart (composed and decomposed é).
-    @Test(arguments: [true, false])
-    func aGroupedFirstPageHasEverySectionCounted(ascending: Bool) async throws {
+    /// equal but the engines' binary order keeps apart (composed and decomposed é).
+    @Test(arguments: StoreEngine.allCases, [true, false])
+    func aGroupedFirstPageHasEverySectionCounted(_ engine: StoreEngine, ascending: Bool) async throws {
+        let shop = try Shop(engine, dir), view = shop.view
         var rng = SeededRandom(seed: ascending ? 6 : 7)
         let countries: [Value] = [.null, .string("FR"), .string("é"), .string("e\u{301}"), .string("DE"), .string("")]
         for i in 0..<300 {
@@ -145,5 +131,23 @@ struct ResultsControllerBackgroundLoadTests {
         let finished = await load(page)
         #expect(finished.error == nil && page.isComplete)
         #expect(page.snapshot == full.snapshot)
+    }
+}
+
+/// The background-load tests' rows (`n` products, about half active) and the list a full fetch gives.
+extension ResultsControllerTests.Shop {
+    func fill(_ n: Int, seed: UInt64) throws {
+        var rng = SeededRandom(seed: seed)
+        for i in 0..<n {
+            _ = try view.insert("Product", values: ["name": .string("p\(i)"), "price": .double(Double(Int.random(in: 0..<50, using: &rng))),
+                                                    "stock": .integer(Int64(i % 7)), "active": .bool(Bool.random(using: &rng))])
+        }
+        try view.save()
+    }
+
+    func fullSnapshot() throws -> ResultsSnapshot {
+        let full = ResultsController(fetchRequest: ResultsControllerBackgroundLoadTests.request, context: view)
+        try full.performFetch()
+        return full.snapshot
     }
 }
