@@ -132,7 +132,7 @@ public final class PostgreSQLCluster: Sendable {
         let versions = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
         candidates += versions.compactMap(Int.init).sorted(by: >).map { "\(root)/\($0)/bin" }
         guard let bin = candidates.first(where: { FileManager.default.isExecutableFile(atPath: "\($0)/initdb") }) else {
-            throw PostgreSQLClusterError("the PostgreSQL server binaries (initdb, pg_ctl) are missing: looked in VELLUM_PG_BIN and \(root)/*/bin; install them with `apt-get install postgresql postgresql-contrib` (.ci/run does)")
+            throw PostgreSQLClusterError("the PostgreSQL server binaries (initdb, pg_ctl) are missing: looked in VELLUM_PG_BIN and \(root)/*/bin; install them with `apt-get install postgresql` (.ci/run does)")
         }
         return bin
     }
