@@ -17,22 +17,30 @@ import Testing
         var source: String?
     }
 
-    /// The random model: `R` (attributes), `T` (a to-one `owner` to R, maybe renamed or made to-many).
+    /// The random model: `R` (attributes, a to-many `items`), `T` (a to-one `owner` to R,
+    /// maybe renamed or made to-many); either entity may be renamed, `items` made ordered
+    /// or given another delete rule, and indexes added.
     struct Shape {
         var attrs: [Attr]
+        var rName = "R", rRenamedFrom: String?
+        var tName = "T", tRenamedFrom: String?
         var ownerName = "owner"
         var ownerRenamedFrom: String?
         var ownerToMany = false
+        var itemsOrdered = false
+        var itemsRule = DeleteRule.nullify
+        var indexed: [String] = []
 
         func model() throws -> ManagedObjectModel {
             try ModelBuilder()
-                .entity("R") { e in
+                .entity(rName, renamedFrom: rRenamedFrom) { e in
                     for a in attrs { e.attribute(a.name, a.type, optional: a.optional, default: a.defaultValue, renamedFrom: a.renamedFrom) }
-                    e.toMany("items", "T", inverse: ownerName)
+                    e.toMany("items", tName, inverse: ownerName, ordered: itemsOrdered, deleteRule: itemsRule)
+                    for name in indexed where attrs.contains(where: { $0.name == name }) { e.index("by_\(name)", name) }
                 }
-                .entity("T") { e in
+                .entity(tName, renamedFrom: tRenamedFrom) { e in
                     e.attribute("label", .string)
-                    if ownerToMany { e.toMany(ownerName, "R", inverse: "items", renamedFrom: ownerRenamedFrom) } else { e.toOne(ownerName, "R", inverse: "items", renamedFrom: ownerRenamedFrom) }
+                    if ownerToMany { e.toMany(ownerName, rName, inverse: "items", renamedFrom: ownerRenamedFrom) } else { e.toOne(ownerName, rName, inverse: "items", renamedFrom: ownerRenamedFrom) }
                 }
                 .build()
         }
@@ -63,6 +71,9 @@ import Testing
         }
     }
 
+    /// Narrowings every random value fits (integers are within ±300).
+    static let narrowings: [AttributeType: [AttributeType]] = [.integer64: [.integer32, .integer16], .integer32: [.integer16]]
+
     static let widenings: [AttributeType: [AttributeType]] = [
         .integer16: [.integer32, .integer64, .double, .string], .integer32: [.integer64, .double, .string],
         .integer64: [.string], .boolean: [.integer64, .string],
@@ -72,7 +83,7 @@ import Testing
     static func change(_ shape: inout Shape, _ rng: inout SeededRandom, _ n: inout Int) {
         n += 1
         let i = shape.attrs.isEmpty ? 0 : Int.random(in: 0..<shape.attrs.count, using: &rng)
-        switch Int.random(in: 0..<7, using: &rng) {
+        switch Int.random(in: 0..<12, using: &rng) {
         case 0:
             let type = types.randomElement(using: &rng)!
             let withDefault = Bool.random(using: &rng)
@@ -95,8 +106,26 @@ import Testing
         case 5:
             shape.ownerRenamedFrom = shape.ownerRenamedFrom ?? shape.ownerName
             shape.ownerName = "o\(n)"
-        default:
+        case 6:
             shape.ownerToMany = true
+        case 7 where !shape.attrs.isEmpty:
+            if let to = narrowings[shape.attrs[i].type]?.randomElement(using: &rng) {
+                shape.attrs[i].type = to
+            }
+        case 8:
+            if Bool.random(using: &rng) {
+                shape.rRenamedFrom = shape.rRenamedFrom ?? shape.rName
+                shape.rName = "R\(n)"
+            } else {
+                shape.tRenamedFrom = shape.tRenamedFrom ?? shape.tName
+                shape.tName = "T\(n)"
+            }
+        case 9:
+            shape.itemsOrdered.toggle()
+        case 10:
+            shape.itemsRule = [DeleteRule.cascade, .deny, .nullify].randomElement(using: &rng)!
+        default:
+            if !shape.attrs.isEmpty { shape.indexed.append(shape.attrs[i].name) }
         }
     }
 
@@ -112,7 +141,7 @@ import Testing
     @Test func randomInferableChangesMatchTheReference() throws {
         let seed = SeededRandom.seedFromEnvironment()
         var rng = SeededRandom(seed: seed)
-        for round in 0..<12 {
+        for round in 0..<24 {
             var shape = Shape(attrs: (0..<Int.random(in: 1...4, using: &rng)).map { Attr(name: "a\($0)", type: Self.types.randomElement(using: &rng)!) })
             let oldModel = try shape.model()
             let rows = Int.random(in: 0...30, using: &rng)
@@ -137,7 +166,7 @@ import Testing
             for j in shape.attrs.indices where shape.attrs[j].renamedFrom != nil && shape.attrs[j].source == nil { shape.attrs[j].renamedFrom = nil }
             let newModel = try shape.model()
             try store.migrate(to: newModel)
-            let after = try store.rows("R", model: newModel)
+            let after = try store.rows(shape.rName, model: newModel)
             #expect(Set(after.keys) == Set(before.keys), "seed \(seed) round \(round)")
             for (key, old) in before {
                 var expected: [String: Value] = [:]
@@ -146,10 +175,17 @@ import Testing
                     if v == .null, !a.optional { v = a.defaultValue ?? .null }
                     expected[a.name] = v
                 }
+                // The items it owned before, in any order (an ordered to-many starts in an order of its own).
+                let owned = items.filter { $0.value["owner"]?.integerValue == key }.map(\.key).sorted()
+                let members = after[key]?["items"].flatMap { v -> [Int64]? in
+                    guard case .string(let list) = v else { return nil }
+                    return list.split(separator: ",").compactMap { Int64($0) }.sorted()
+                }
+                #expect(members == owned, "seed \(seed) round \(round) key \(key): items \(String(describing: members)), owned before \(owned)")
                 expected["items"] = after[key]?["items"]
                 #expect(after[key] == expected, "seed \(seed) round \(round) key \(key) shape \(shape.attrs.map { "\($0.name):\($0.type.rawValue)" })")
             }
-            let newItems = try store.rows("T", model: newModel)
+            let newItems = try store.rows(shape.tName, model: newModel)
             for (key, item) in items {
                 let owner = item["owner"]!
                 let expected: Value = shape.ownerToMany ? .string(owner.integerValue.map(String.init) ?? "") : owner
