@@ -77,7 +77,7 @@ import VellumStore
 
     @Test func trackIsRefusedReadOnlyAndOnAVellumStoreSayingWhy() async throws {
         let dir = TempDir()
-        let (copy, _) = try SQLiteFixtures.copy("chinook.sqlite", into: dir)
+        let (copy, original) = try SQLiteFixtures.copy("chinook.sqlite", into: dir)
         let before = try Self.schema(copy.path)
         let readOnly = try Self.session(copy, readOnly: true)
         _ = await Self.type(":track\r", into: readOnly)
@@ -91,5 +91,6 @@ import VellumStore
         #expect(native.state.statusMessage?.contains("a Vellum store records its own history") == true, "\(native.state.statusMessage ?? "")")
         _ = await Self.type(":track off\r", into: readOnly)
         #expect(readOnly.state.statusMessage?.hasPrefix("read-only") == true)
+        #expect(SQLiteFixtures.originalUnchanged("chinook.sqlite", original))
     }
 }

@@ -6,8 +6,6 @@ import VellumStore
 /// exactly the printed names added, and the schema as before after untrack.
 @Suite(.serialized)
 struct TrackCommandTests {
-    static let chinook = SharedFixtures.directory.deletingLastPathComponent().appendingPathComponent("sqlite/chinook.sqlite")
-
     static func schema(_ path: String) throws -> [String] {
         try sqliteRows(path, "SELECT type || '|' || name || '|' || tbl_name || '|' || coalesce(sql, '') FROM sqlite_master ORDER BY type, name")
     }
@@ -19,10 +17,9 @@ struct TrackCommandTests {
     }
 
     @Test func trackAsksThenAddsExactlyWhatItPrintedAndUntrackRemovesIt() throws {
-        let original = try Data(contentsOf: Self.chinook)
         let dir = TempDir()
-        let path = dir.path("chinook.sqlite")
-        try FileManager.default.copyItem(atPath: Self.chinook.path, toPath: path)
+        let (copy, original) = try SQLiteFixtures.copy("chinook.sqlite", into: dir)
+        let path = copy.path
         let before = try Self.schema(path)
         let namesBefore = Set(try sqliteRows(path, "SELECT name FROM sqlite_master"))
 
@@ -49,7 +46,7 @@ struct TrackCommandTests {
         #expect(u.status == 0, "\(u.stderr)")
         #expect(u.stdout.contains("removed 36 names"))
         #expect(try Self.schema(path) == before)
-        #expect(try Data(contentsOf: Self.chinook) == original)
+        #expect(SQLiteFixtures.originalUnchanged("chinook.sqlite", original))
         #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
     }
 

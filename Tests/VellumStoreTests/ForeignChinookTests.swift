@@ -18,11 +18,69 @@ import Testing
 
     static func names(_ e: Entity) -> [String] { e.attributes.map(\.name) }
 
+    /// Rows of a query on `path` through the sqlite3 shell (read-only), split into fields.
+    static func fields(_ path: String, _ sql: String) throws -> [[String]] {
+        try sqliteRows(path, sql).map { $0.split(separator: "|", omittingEmptySubsequences: false).map(String.init) }
+    }
+
+    /// Every table of the file, read with the sqlite3 shell (`pragma_table_info`,
+    /// `pragma_foreign_key_list`), is an entity; each column is an attribute of its
+    /// type and optionality or the key column of a to-one; each declared foreign key is
+    /// a to-one with its inverse to-many (delete rule from `ON DELETE`); a table whose
+    /// key is two foreign keys and nothing else is a many-to-many between their tables.
     @Test func inferredModelMatchesTheSchema() throws {
         let dir = TempDir()
-        let (store, _, original) = try Self.open(dir)
+        let (store, copy, original) = try Self.open(dir)
         let m = store.model
-        #expect(m.entityNames == ["Album", "Artist", "Customer", "Employee", "Genre", "Invoice", "InvoiceLine", "MediaType", "Playlist", "PlaylistTrack", "Track"])
+        let tables = try sqliteRows(copy.path, "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name")
+        #expect(tables.count == 11)
+        #expect(m.entityNames.sorted() == tables)
+        let types: [(declared: String, type: AttributeType)] = [("INT", .integer64), ("CHAR", .string), ("NUMERIC", .double), ("DATETIME", .date)]
+        let rules: [String: DeleteRule] = ["NO ACTION": .deny, "RESTRICT": .deny, "CASCADE": .cascade, "SET NULL": .nullify, "SET DEFAULT": .setDefault]
+        var joinTables: [String] = [], declaredKeys = 0
+        for table in tables {
+            let e = try #require(m.entity(named: table))
+            let info = e.declaration.userInfo
+            #expect(info[ForeignMappingKeys.table] == table)
+            let columns = try Self.fields(copy.path, "SELECT name, type, \"notnull\", coalesce(dflt_value, ''), pk FROM pragma_table_info('\(table)')")
+            let keys = try Self.fields(copy.path, "SELECT \"from\", \"table\", on_delete FROM pragma_foreign_key_list('\(table)')")
+            declaredKeys += keys.count
+            let rowidKey = columns.filter { $0[4] != "0" }.count == 1 ? columns.first { $0[4] == "1" && $0[1] == "INTEGER" }?[0] : nil
+            // Each foreign key: a to-one on its column, and the inverse to-many on the table it refers to.
+            for key in keys {
+                let (column, target, onDelete) = (key[0], key[1], key[2])
+                let toOne = try #require(e.relationships.first { info[ForeignMappingKeys.foreignKey($0.name)] == column }, "\(table).\(column) → \(target)")
+                #expect(!toOne.isToMany && toOne.destination == target, "\(table).\(toOne.name)")
+                #expect(toOne.isOptional == (columns.first { $0[0] == column }?[2] == "0"), "\(table).\(toOne.name)")
+                let inverse = try #require(m.entity(named: target)?.relationship(named: toOne.inverse), "\(target).\(toOne.inverse)")
+                #expect(inverse.isToMany && inverse.destination == table && inverse.inverse == toOne.name, "\(target).\(inverse.name)")
+                #expect(inverse.deleteRule == rules[onDelete], "\(target).\(inverse.name): ON DELETE \(onDelete)")
+            }
+            // Every other column: an attribute of its declared type; required when NOT NULL, not the rowid key and without a default.
+            let keyColumns = Set(keys.map { $0[0] })
+            let attributeColumns = columns.filter { !keyColumns.contains($0[0]) }
+            #expect(e.attributes.count == attributeColumns.count, "\(table): \(Self.names(e))")
+            for c in attributeColumns {
+                let a = try #require(e.attributes.first { (info[ForeignMappingKeys.column($0.name)] ?? $0.name) == c[0] }, "\(table).\(c[0])")
+                let expected = types.first { c[1].uppercased().contains($0.declared) }?.type
+                #expect(expected != nil && a.type == expected, "\(table).\(c[0]) \(c[1]) → \(a.type)")
+                #expect(a.isOptional == (c[2] == "0" || c[0] == rowidKey || !c[3].isEmpty), "\(table).\(c[0])")
+            }
+            // A key of two foreign keys and no other column: a many-to-many between the two tables.
+            let key = columns.filter { $0[4] != "0" }.map { $0[0] }
+            guard columns.count == 2, key.count == 2, Set(key) == keyColumns else { continue }
+            joinTables.append(table)
+            let (a, b) = (try #require(m.entity(named: keys[0][1])), keys[1][1])
+            let many = try #require(a.relationships.first { $0.destination == b && a.declaration.userInfo[ForeignMappingKeys.joinTable($0.name)] != nil }, "\(a.name) ↔ \(b)")
+            #expect(many.isToMany && m.entity(named: b)?.relationship(named: many.inverse)?.isToMany == true, "\(a.name).\(many.name)")
+            #expect(a.declaration.userInfo[ForeignMappingKeys.joinTable(many.name)]?.contains("\"\(table)\"") == true)
+        }
+        #expect(joinTables == ["PlaylistTrack"])
+        // Nothing else: each entity's relationships are its to-ones, their inverses and the many-to-many.
+        let entities = m.entityNames.compactMap(m.entity(named:))
+        #expect(entities.map(\.relationships.count).reduce(0, +) == 2 * declaredKeys + 2 * joinTables.count)
+        #expect(entities.map { e in e.relationships.filter { e.declaration.userInfo[ForeignMappingKeys.joinTable($0.name)] != nil }.count }.reduce(0, +) == 2 * joinTables.count)
+
         let track = try #require(m.entity(named: "Track"))
         #expect(Self.names(track) == ["TrackId", "Name", "Composer", "Milliseconds", "Bytes", "UnitPrice"])
         #expect(track.attribute(named: "Name")?.type == .string)

@@ -295,4 +295,53 @@ import Testing
         #expect(try sqliteRows(path, "SELECT body || ':' || coalesce(parent_id, 'null') FROM note ORDER BY id") == ["x:null", "y:2"])
         #expect(try sqliteRows(path, "SELECT name FROM parent") == ["two"])
     }
+
+    /// `ON DELETE SET DEFAULT` was inferred as nullify: deleting a parent left a `NOT NULL
+    /// DEFAULT 0` child without its required parent (the save failed) and wrote NULL into a
+    /// nullable column whose default is another row. A context's delete now does what SQLite
+    /// does, compared with the sqlite3 shell deleting the same row of a twin file: each child
+    /// takes its column's default (and its object the row that default names); deleting the
+    /// row that is the children's default itself is refused, as SQLite refuses it.
+    @Test func onDeleteSetDefaultGivesChildrenTheColumnDefaultAsSQLiteDoes() throws {
+        let script = """
+            CREATE TABLE parent (id INTEGER PRIMARY KEY, name TEXT);
+            CREATE TABLE item (id INTEGER PRIMARY KEY, parent_id INTEGER NOT NULL DEFAULT 0 REFERENCES parent (id) ON DELETE SET DEFAULT, name TEXT);
+            CREATE TABLE tag (id INTEGER PRIMARY KEY, parent_id INTEGER DEFAULT 2 REFERENCES parent (id) ON DELETE SET DEFAULT, label TEXT);
+            INSERT INTO parent VALUES (0, 'unknown'), (1, 'one'), (2, 'two');
+            INSERT INTO item (parent_id, name) VALUES (1, 'a'), (1, 'b'), (2, 'c');
+            INSERT INTO tag (parent_id, label) VALUES (1, 'x'), (0, 'y'), (NULL, 'z');
+            """
+        let dir = TempDir()
+        let (store, path) = try Self.make(dir, script)
+        let twin = dir.path("twin.sqlite")
+        #expect(try runSQLite(twin, script).status == 0)
+        let rows = ["SELECT group_concat(name || ':' || parent_id, ' ') FROM (SELECT * FROM item ORDER BY id)",
+                    "SELECT group_concat(label || ':' || coalesce(parent_id, 'null'), ' ') FROM (SELECT * FROM tag ORDER BY id)",
+                    "SELECT group_concat(name, ' ') FROM (SELECT * FROM parent ORDER BY id)"]
+        func contents(_ file: String) throws -> [String] { try rows.map { try sqliteScalar(file, $0) } }
+
+        #expect(store.model.entity(named: "parent")?.relationship(named: "items")?.deleteRule == .setDefault)
+        #expect(store.model.entity(named: "parent")?.relationship(named: "tags")?.deleteRule == .setDefault)
+        let c = try ManagedObjectContext(store: store)
+        try c.delete(try #require(try c.fetch("parent", where: QueryPredicate(format: "id == 1")).first))
+        try c.save()
+        #expect(try runSQLite(twin, "PRAGMA foreign_keys=ON; DELETE FROM parent WHERE id = 1;").err == "")
+        #expect(try contents(path) == ["a:0 b:0 c:2", "x:2 y:0 z:null", "unknown two"])
+        #expect(try contents(path) == contents(twin))
+        // The objects follow the rows: the children hold the rows their defaults name.
+        let a = try #require(try c.fetch("item", where: QueryPredicate(format: "name == 'a'")).first)
+        #expect(try a.toOne("parent")?["name"] == .string("unknown"))
+        let fresh = try ManagedObjectContext(store: store)
+        let x = try #require(try fresh.fetch("tag", where: QueryPredicate(format: "label == 'x'")).first)
+        #expect(try x.toOne("parent")?["name"] == .string("two"))
+
+        // The default row itself: its children cannot take it, so SQLite refuses, and so does the save.
+        let before = try contents(path)
+        let c2 = try ManagedObjectContext(store: store)
+        try c2.delete(try #require(try c2.fetch("parent", where: QueryPredicate(format: "id == 0")).first))
+        #expect { try c2.save() } throws: { "\($0)".contains("FOREIGN KEY constraint failed") && "\($0)".contains("item.parent_id refers to it") }
+        #expect(try contents(path) == before)
+        #expect(try runSQLite(twin, "PRAGMA foreign_keys=ON; DELETE FROM parent WHERE id = 0;").err.contains("FOREIGN KEY constraint failed"))
+        #expect(try contents(twin) == before)
+    }
 }

@@ -7,8 +7,8 @@ import Testing
 /// the schema exactly as it was. Fixtures are used on copies; the original is
 /// checked byte for byte afterwards.
 struct HistoryTrackingTests {
-    /// `shared/fixtures/sqlite/chinook.sqlite`, beside the Core Data fixtures.
-    static let chinook = SharedFixtures.directory.deletingLastPathComponent().appendingPathComponent("sqlite/chinook.sqlite")
+    /// The Chinook fixture (`shared/fixtures/sqlite/chinook.sqlite`), opened only through `SQLiteFixtures.copy`.
+    static let chinook = "chinook.sqlite"
 
     /// type, name, table and SQL of every schema object, sorted (rootpage left out:
     /// dropping a table may renumber pages, which is not the schema).
@@ -21,10 +21,9 @@ struct HistoryTrackingTests {
     }
 
     @Test func trackingChinookAddsExactlyThePlanAndUntrackRestoresTheSchema() throws {
-        let original = try Data(contentsOf: Self.chinook)
         let dir = TempDir()
-        let path = dir.path("chinook.sqlite")
-        try FileManager.default.copyItem(atPath: Self.chinook.path, toPath: path)
+        let (copy, original) = try SQLiteFixtures.copy(Self.chinook, into: dir)
+        let path = copy.path
         let before = try Self.schema(path)
         let namesBefore = try Self.names(path)
 
@@ -62,7 +61,7 @@ struct HistoryTrackingTests {
         #expect(Set(removed) == Set(plan.addedNames))
         #expect(try Self.schema(path) == before)
         #expect(try HistoryTracking.trackedTables(path: path).isEmpty)
-        #expect(try Data(contentsOf: Self.chinook) == original)
+        #expect(SQLiteFixtures.originalUnchanged(Self.chinook, original))
     }
 
     /// A table keyed by a text or composite key: the key's values (`RecordedKey`); one integer key column: itself.
@@ -236,8 +235,8 @@ final class RemoteChanges: @unchecked Sendable {
     /// too (by its (PlaylistId, TrackId) key: `KeyedTableTrackingTests`).
     @Test func aTrackedChinookOpensAndAnOutsideInsertArrivesAsAHistoryTransaction() async throws {
         let dir = TempDir()
-        let path = dir.path("chinook.sqlite")
-        try FileManager.default.copyItem(atPath: HistoryTrackingTests.chinook.path, toPath: path)
+        let (copy, original) = try SQLiteFixtures.copy(HistoryTrackingTests.chinook, into: dir)
+        let path = copy.path
         try HistoryTracking.track(try HistoryTracking.plan(path: path))
         let store = try PersistentStore.openAny(url: URL(fileURLWithPath: path), model: nil, options: StoreOptions(createIfMissing: false))
         #expect(!store.model.entityNames.contains { $0.hasPrefix("_vellum") })
@@ -251,12 +250,13 @@ final class RemoteChanges: @unchecked Sendable {
         #expect(try sqliteShell(path, "INSERT INTO Artist (ArtistId, Name) VALUES (9000, 'Outside')") == 0)
         #expect(await waitUntil(timeout: 30) { artists.fetchedObjectCount == count + 1 })
         #expect(changes.insertedIDs == [store.objectID(entity: "Artist", primaryKey: 9000)])
+        #expect(SQLiteFixtures.originalUnchanged(HistoryTrackingTests.chinook, original))
     }
 
     @Test func anUntrackedTablesOutsideInsertStillReachesAnOpenList() async throws {
         let dir = TempDir()
-        let path = dir.path("chinook.sqlite")
-        try FileManager.default.copyItem(atPath: HistoryTrackingTests.chinook.path, toPath: path)
+        let (copy, original) = try SQLiteFixtures.copy(HistoryTrackingTests.chinook, into: dir)
+        let path = copy.path
         try HistoryTracking.track(try HistoryTracking.plan(path: path, tables: [TrackedTable(table: "Artist", key: .integerPrimaryKey(column: "ArtistId"))]))
         #expect(try HistoryTracking.trackedTables(path: path) == ["Artist"])
         let store = try PersistentStore.openAny(url: URL(fileURLWithPath: path), model: nil, options: StoreOptions(createIfMissing: false))
@@ -275,5 +275,6 @@ final class RemoteChanges: @unchecked Sendable {
             BEGIN; INSERT INTO Artist (ArtistId, Name) VALUES (9000, 'New'); INSERT INTO Album (AlbumId, Title, ArtistId) VALUES (9001, 'Second', 9000); COMMIT;
             """) == 0)
         #expect(await waitUntil(timeout: 30) { albums.fetchedObjectCount == albumCount + 2 && artists.fetchedObjectCount == artistCount + 1 })
+        #expect(SQLiteFixtures.originalUnchanged(HistoryTrackingTests.chinook, original))
     }
 }

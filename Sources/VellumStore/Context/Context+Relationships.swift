@@ -166,8 +166,9 @@ extension ManagedObjectContext {
     // MARK: - Delete
 
     /// Deletes an object. Delete rules apply now: nullify removes it from inverse
-    /// relationships, cascade deletes the destinations; deny is checked at save
-    /// (the save fails naming the relationship if it still has objects).
+    /// relationships, set-default links the destinations to their default instead,
+    /// cascade deletes the destinations; deny is checked at save (the save fails
+    /// naming the relationship if it still has objects).
     public func delete(_ object: ManagedObject) throws {
         guard object.context === self else {
             throw StoreError.wrongContext(detail: "\(object.objectID.uriString) belongs to another context")
@@ -192,11 +193,30 @@ extension ManagedObjectContext {
                 let destinations = try relation(of: object, at: i).current
                 for d in destinations { try unlink(d, inverseOf: relationship, from: object) }
                 for d in destinations where !d.isDeleted && !d.isMissing { try delete(d) }
+            case .setDefault:
+                for d in try relation(of: object, at: i).current { try setToDefault(d, inverseOf: relationship, from: object) }
             }
         }
         if object.isInserted {
             changedObjects[ObjectIdentifier(object)] = nil
         }
         notifyChange(deleted: [object])
+    }
+
+    /// `ON DELETE SET DEFAULT`: `destination`'s to-one that held `owner` (being deleted) holds
+    /// the object its column's default names instead (`StoreLayout.defaultForeignKey`), or
+    /// nothing where there is no default. Where the default is deleted too (`owner` itself)
+    /// the link is left as it is: the row cannot take it, and SQLite refuses the delete.
+    private func setToDefault(_ destination: ManagedObject, inverseOf relationship: RelationshipDescription, from owner: ManagedObject) throws {
+        guard let index = destination.entity.relationshipIndexByName[relationship.inverse] else { return }
+        let layout = store.layout
+        var target: ManagedObject?
+        if case .foreignKey(let column) = layout.mapping(for: destination.entity.name)!.relationshipStorage[index],
+           let key = layout.defaultForeignKey(table: layout.table(of: destination.entity.name)!, column: column) {
+            target = try object(with: store.objectID(entity: destination.entity.relationships[index].destination, primaryKey: key))
+        }
+        if target?.isDeleted == true { return }
+        try unlink(destination, inverseOf: relationship, from: owner)
+        if let target, !destination.isDeleted, !destination.isMissing { try setRelation(of: destination, at: index, to: [target]) }
     }
 }

@@ -64,7 +64,8 @@ public enum XcodeModelWriter {
     }
 
     private static func relationship(_ r: RelationshipDescription, _ d: CoreDataPropertyDetails) -> [(String, String?)] {
-        let rules: [DeleteRule: String] = [.nullify: "Nullify", .cascade: "Cascade", .deny: "Deny", .noAction: "No Action"]
+        // Core Data has no set-default rule: the nearest is to clear the inverse.
+        let rules: [DeleteRule: String] = [.nullify: "Nullify", .cascade: "Cascade", .deny: "Deny", .noAction: "No Action", .setDefault: "Nullify"]
         return [("name", r.name), ("optional", r.isOptional ? "YES" : nil), ("transient", r.isTransient ? "YES" : nil),
                 ("toMany", r.isToMany ? "YES" : nil), ("ordered", r.isOrdered ? "YES" : nil),
                 ("minCount", r.minCount.map(String.init) ?? (!r.isToMany && !r.isOptional ? "1" : nil)),

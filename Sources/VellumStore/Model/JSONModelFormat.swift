@@ -173,7 +173,7 @@ enum JSONModelFormat {
                            "maxCount", "deleteRule", "transient", "renamingIdentifier"])
         let ruleName = try obj.string("deleteRule") ?? DeleteRule.nullify.rawValue
         guard let rule = DeleteRule(rawValue: ruleName) else {
-            throw .parse(file: file, detail: "\(obj.context): unknown deleteRule '\(ruleName)' (expected nullify, cascade, deny or noAction)")
+            throw .parse(file: file, detail: "\(obj.context): unknown deleteRule '\(ruleName)' (expected \(DeleteRule.allCases.map(\.rawValue).joined(separator: ", ")))")
         }
         return RelationshipDescription(
             name: name,

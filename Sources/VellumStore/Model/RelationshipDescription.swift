@@ -10,6 +10,11 @@ public enum DeleteRule: String, Sendable, Hashable, Codable, CaseIterable {
     case deny
     /// Leave the related objects untouched.
     case noAction
+    /// SQL's `ON DELETE SET DEFAULT`: each related object's inverse to-one takes the
+    /// object its foreign-key column's `DEFAULT` names (`StoreLayout.defaultForeignKey`,
+    /// another program's database); where there is no default (a Vellum store), it is
+    /// cleared, as by nullify.
+    case setDefault
 }
 
 /// A relationship from one entity to another. Every relationship has an inverse.

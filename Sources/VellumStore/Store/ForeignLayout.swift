@@ -148,6 +148,13 @@ public final class ForeignLayout: StoreLayout {
         dateStorage[table]?[column]?.stored(value) ?? value
     }
 
+    /// The column's `DEFAULT` when it is a literal integer (`DEFAULT 0`, `DEFAULT '0'`: integer
+    /// affinity); NULL or an expression gives none.
+    public func defaultForeignKey(table: String, column: String) -> Int64? {
+        guard let sql = schema.table(named: table)?.column(named: column)?.defaultSQL, let literal = ForeignColumnType.literal(sql) else { return nil }
+        return (try? literal.coerced(to: .integer64))?.integerValue
+    }
+
     public func keyAttributeColumn(table: String) -> String? {
         schema.table(named: table)?.integerPrimaryKey
     }

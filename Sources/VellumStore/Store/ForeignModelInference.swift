@@ -62,7 +62,12 @@ public enum ForeignModelInference {
             entities[r.source]!.relationships.append(RelationshipDescription(
                 name: name, destination: r.target, inverse: inverse, isOptional: !r.notNull, deleteRule: .nullify))
             entities[r.source]!.userInfo[ForeignMappingKeys.foreignKey(name)] = r.column
-            let rule: DeleteRule = r.onDelete == "CASCADE" ? .cascade : (r.onDelete.hasPrefix("SET") ? .nullify : .deny)
+            let rule: DeleteRule = switch r.onDelete {
+            case "CASCADE": .cascade
+            case "SET NULL": .nullify
+            case "SET DEFAULT": .setDefault
+            default: .deny  // NO ACTION, RESTRICT
+            }
             entities[r.target]!.relationships.append(RelationshipDescription(
                 name: inverse, destination: r.source, inverse: name, isToMany: true, deleteRule: rule))
         }

@@ -152,6 +152,10 @@ public protocol StoreLayout: Sendable {
     func digestedKeyColumns(table: String) -> [String]?
     /// What is written into `column` of `table` for `value` (another program's date forms).
     func storedForm(_ value: Value, table: String, column: String) -> Value
+    /// The key a to-one stored in `column` of `table` takes when the object it holds is
+    /// deleted under `DeleteRule.setDefault`: the column's `DEFAULT` (another program's
+    /// `ON DELETE SET DEFAULT`); nil (the default) when there is none, and it is cleared.
+    func defaultForeignKey(table: String, column: String) -> Int64?
     /// `failure` of a write to `table` worded with what the layout knows of the schema
     /// (the foreign keys involved, a CHECK constraint's text); unchanged by default.
     func describe(_ failure: SQLiteFailure, writing table: String, deleting: Bool) -> SQLiteFailure
@@ -221,6 +225,7 @@ extension StoreLayout {
         RowWriteTarget(target: dialect.quote(table), match: "\(qualifiedKey()) = ?")
     }
     public func storedForm(_ value: Value, table: String, column: String) -> Value { value }
+    public func defaultForeignKey(table: String, column: String) -> Int64? { nil }
     public func describe(_ failure: SQLiteFailure, writing table: String, deleting: Bool) -> SQLiteFailure { failure }
 
     /// Key, entity and version of rows of `table`, prefixed with `alias.` (for select lists).
