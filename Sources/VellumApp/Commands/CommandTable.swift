@@ -123,7 +123,7 @@ public enum CommandTable {
         Command("viewer-close", .pagerClose, in: .pager, keys: [.escape, .char("q"), .char("v")], help: "close the viewer"),
         Command("form-next", .formNext, in: .form, keys: [.tab, .down], help: "next field (typing fills it; Space toggles a boolean)"),
         Command("form-previous", .formPrevious, in: .form, keys: [.backTab, .up], help: "previous field"),
-        Command("form-confirm", .formConfirm, in: .form, keys: [.enter], help: "next field; a to-one: pick; the last field: save"),
+        Command("form-confirm", .formConfirm, in: .form, keys: [.enter], help: "next field; a relationship: pick; the last field: save"),
         Command("form-save", .formSave, in: .form, keys: [.ctrl("s")], help: "save the record (when every field is valid)"),
         Command("form-cancel", .formCancel, in: .form, keys: [.escape], help: "close the form (asks first when values were typed)"),
     ]
