@@ -49,7 +49,10 @@ public final class PostgreSQLCluster: Sendable {
 
     /// Starts the server (again, after `stopServer`), waiting until it accepts connections.
     public func startServer() throws {
-        let options = "-p \(port) -k \(directory) -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+        // The whole suite's PostgreSQL tests run in parallel against this one server, each
+        // container holding a writer, readers and a listening connection: the default 100
+        // connections ran out ("too many clients already").
+        let options = "-p \(port) -k \(directory) -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=400"
         try Self.run(Self.asServerUser(["\(bin)/pg_ctl", "-D", "\(directory)/data", "-l", "\(directory)/server.log",
                                         "-w", "-t", "180", "-o", options, "start"]), log: "\(directory)/pg_ctl.log")
     }
