@@ -72,6 +72,9 @@ struct E2EForeignLiveTests {
         t.keys(":"); t.type("goto Track"); t.keys("Enter")
         #expect(t.wait(for: "│ Track │ row 1/3503"), "\(t.screen)")
         t.keys("l", "e", "C-u"); t.type("Mine")
+        // The shell writes only once the editor is open with the typed name: under load the
+        // keys may be taken after the shell's commit, and the editor would then start from theirs.
+        #expect(t.wait { $0.contains("Enter save") && $0.contains("Mine") }, "\(t.screen)")
         #expect(try sqliteShell(copy.path, "UPDATE Track SET Name = 'Theirs' WHERE TrackId = 1") == 0)
         t.keys("Enter")
         #expect(t.wait(for: "keep mine"), "no conflict prompt: \(t.screen)")
