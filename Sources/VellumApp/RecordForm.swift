@@ -137,7 +137,7 @@ public struct RecordForm: Sendable, Equatable {
     }
 
     /// Whether anything differs from what the form opened with.
-    public var isChanged: Bool { fields.contains { $0.text != $0.initialText || $0.target != nil || !$0.targets.isEmpty } }
+    public var isChanged: Bool { fields.contains { $0.text != $0.initialText || $0.target != nil } }
 
     /// The fields that stop a save, in order.
     public var problems: [Field] { fields.filter { $0.problem != nil } }

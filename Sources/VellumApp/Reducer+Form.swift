@@ -74,18 +74,15 @@ extension Reducer {
         if let chosen = s.picker.chosen {
             let members = s.picker.candidates.filter { chosen.contains($0.id) }
             form.chooseMembers(members.map(\.id), names: members.map(\.name))
-            if form.cursor < form.fields.count - 1 { form.move(1) }
-            s.form = form
-            s.editor = form.editor
-            return
+        } else {
+            let shown = s.picker.shown
+            guard shown.indices.contains(s.pickerCursor), shown.count > 1 || s.editor.text.isEmpty else {
+                s.mode = .picker
+                s.setStatus("nothing matches '\(s.editor.text)' — change the search, or Esc", error: true)
+                return
+            }
+            form.choose(shown[s.pickerCursor], name: s.pickerItems[s.pickerCursor])
         }
-        let shown = s.picker.shown
-        guard shown.indices.contains(s.pickerCursor), shown.count > 1 || s.editor.text.isEmpty else {
-            s.mode = .picker
-            s.setStatus("nothing matches '\(s.editor.text)' — change the search, or Esc", error: true)
-            return
-        }
-        form.choose(shown[s.pickerCursor], name: s.pickerItems[s.pickerCursor])
         if form.cursor < form.fields.count - 1 { form.move(1) }
         s.form = form
         s.editor = form.editor

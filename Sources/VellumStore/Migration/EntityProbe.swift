@@ -121,10 +121,12 @@ struct EntityProbe {
         for constraint in new.declaration.uniquenessConstraints {
             let attributes = constraint.compactMap { new.attribute(named: $0) }
             guard attributes.count == constraint.count else { continue }
-            let columns = attributes.compactMap(oldColumn)
+            var columns: [(AttributeDescription, String)] = [], added: [AttributeDescription] = []
+            for a in attributes {
+                if let column = oldColumn(a) { columns.append(column) } else { added.append(a) }
+            }
             // A new attribute takes its default in every row (all rows equal there); one
             // without a default is NULL everywhere, and NULLs are never duplicates.
-            let added = attributes.filter { oldColumn($0) == nil }
             guard added.allSatisfy({ $0.defaultValue != nil }) else { continue }
             guard !added.isEmpty || !before.contains(Set(columns.map(\.0.name))) else { continue }
             let what = "(\(constraint.joined(separator: ", "))) unique"

@@ -26,15 +26,15 @@ public enum XcodeModelReader {
     /// A versioned bundle's model carries the versions before the current one
     /// (`previousVersions`), so that migrations follow renames version by version.
     static func model(url: URL) throws(ModelError) -> ManagedObjectModel {
-        let current = try model(contentsOf: try contentsFile(for: url))
-        guard let bundle = try versionedBundle(url), let at = bundle.versions.firstIndex(of: bundle.current), at > 0 else {
-            return current
+        guard let bundle = try versionedBundle(url), let at = bundle.versions.firstIndex(of: bundle.current) else {
+            return try model(contentsOf: try contentsFile(for: url))
         }
-        var previous: [ManagedObjectModel] = []
-        for name in bundle.versions[..<at] {
-            previous.append(try model(contentsOf: try versionContents(url, name)))
+        var versions: [ManagedObjectModel] = []
+        for name in bundle.versions[...at] {
+            versions.append(try model(contentsOf: try versionContents(url, name)))
         }
-        return current.previousVersions(previous)
+        let current = versions.removeLast()
+        return versions.isEmpty ? current : current.previousVersions(versions)
     }
 
     private static func model(contentsOf file: URL) throws(ModelError) -> ManagedObjectModel {
