@@ -88,7 +88,7 @@ extension EffectRunner {
             }
             for (key, ids) in members {
                 do { try object.setToMany(key, try ids.map { try ctx.existingObject(with: $0) }) } catch StoreError.objectNotFound {
-                    throw RecordDeletedMeanwhile.picked(for: key)
+                    throw RecordDeletedMeanwhile.chosen(for: key)
                 }
             }
             return object.objectID

@@ -9,6 +9,11 @@ struct RecordDeletedMeanwhile: Error, CustomStringConvertible {
         Self(field: key, description: "the \(key) picked was deleted meanwhile: pick another")
     }
 
+    /// A member chosen for the form's to-many `key`.
+    static func chosen(for key: String) -> Self {
+        Self(field: key, description: "a record chosen for \(key) was deleted meanwhile: choose again")
+    }
+
     static func changed(_ entity: String) -> Self {
         Self(field: nil, description: "this \(entity) was deleted by another writer")
     }

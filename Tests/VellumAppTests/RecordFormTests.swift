@@ -160,8 +160,8 @@ import VellumTerminal
     /// before, `a` inserted at once and the save was refused by validation. Now the form
     /// has the field, its membership picker chooses into the form, and the record is
     /// written with its members in one insert.
-    @Test func aRequiredToManyIsChosenIntoTheFormAndWrittenWithTheRecord() async throws {
-        let dir = TempDir()
+    /// Teams need at least two members; Ada, Grace and Linus exist. The session is on Team.
+    func teamsSession(_ dir: TempDir) async throws -> (BrowserSession, PersistentContainer, URL) {
         let url = dir.url.appendingPathComponent("teams.sqlite")
         let model = try ModelBuilder()
             .entity("Team") {
@@ -179,6 +179,42 @@ import VellumTerminal
         }
         let s = BrowserSession(container: container)
         s.setLayout(Layout(size: TerminalSize(rows: 24, columns: 80)))
+        return (s, container, url)
+    }
+
+    /// `a`, then Ada and Grace chosen into the members field.
+    func chooseAdaAndGrace(_ s: BrowserSession) async throws {
+        try await snapshots.type(":goto Team\ra", into: s)
+        while s.state.form?.current?.name != "members" { await s.handle(.tab) }
+        await s.handle(.enter)
+        for name in ["Ada", "Grace"] {
+            await s.handle(.ctrl("u"))
+            try await snapshots.type(name, into: s)
+            await s.handle(.tab)
+        }
+        await s.handle(.enter)
+    }
+
+    @Test func aMemberDeletedByAnotherWriterBeforeTheSaveKeepsTheFormAndSaysSo() async throws {
+        let dir = TempDir()
+        let (s, container, url) = try await teamsSession(dir)
+        try await chooseAdaAndGrace(s)
+        #expect(field(s, "members")?.text == "2 chosen: Ada, Grace")
+        try await container.enqueue { ctx in
+            try ctx.delete(try #require(try ctx.fetch("Person", where: QueryPredicate(format: "name == 'Grace'")).first))
+        }
+        await s.handle(.ctrl("s"))
+        await s.writesSettled()
+        #expect(await waitUntil { s.state.form?.isSaving == false })
+        #expect(s.state.mode == .form)
+        #expect(s.state.form?.refusal == "not saved: a record chosen for members was deleted meanwhile: choose again", "\(s.state.form?.refusal ?? "")")
+        #expect(s.state.form?.current?.name == "members")
+        #expect(try sqliteText(url, "SELECT count(*) FROM Team") == "0")
+    }
+
+    @Test func aRequiredToManyIsChosenIntoTheFormAndWrittenWithTheRecord() async throws {
+        let dir = TempDir()
+        let (s, container, url) = try await teamsSession(dir)
         try await snapshots.type(":goto Team\ra", into: s)
         #expect(s.state.mode == .form)
         #expect(s.state.form?.fields.map(\.name) == ["name", "members"])
