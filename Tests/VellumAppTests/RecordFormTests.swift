@@ -186,8 +186,13 @@ import VellumTerminal
     func chooseAdaAndGrace(_ s: BrowserSession) async throws {
         try await snapshots.type(":goto Team\ra", into: s)
         while s.state.form?.current?.name != "members" { await s.handle(.tab) }
+        try await chooseInOpenPicker(["Ada", "Grace"], s)
+    }
+
+    /// Enter on the current to-many field, each of `names` searched and chosen (Tab), Enter.
+    func chooseInOpenPicker(_ names: [String], _ s: BrowserSession) async throws {
         await s.handle(.enter)
-        for name in ["Ada", "Grace"] {
+        for name in names {
             await s.handle(.ctrl("u"))
             try await snapshots.type(name, into: s)
             await s.handle(.tab)
@@ -229,13 +234,7 @@ import VellumTerminal
         await s.handle(.tab)
         await s.handle(.escape)
         #expect(s.state.mode == .form && field(s, "members")?.targets.isEmpty == true, "Esc keeps the form's members as they were")
-        await s.handle(.enter)
-        for name in ["Ada", "Grace"] {
-            await s.handle(.ctrl("u"))
-            try await snapshots.type(name, into: s)
-            await s.handle(.tab)
-        }
-        await s.handle(.enter)
+        try await chooseInOpenPicker(["Ada", "Grace"], s)
         #expect(s.state.mode == .form)
         #expect(field(s, "members")?.text == "2 chosen: Ada, Grace", "\(field(s, "members")?.text ?? "")")
         #expect(field(s, "members")?.problem == nil)
