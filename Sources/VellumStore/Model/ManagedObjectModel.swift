@@ -136,6 +136,16 @@ public final class ManagedObjectModel: Sendable, Equatable, CustomStringConverti
                 subentityNames: children[name] ?? [], hierarchyNames: preorder(name),
                 attributes: attributes, relationships: relationships, uniquenessConstraints: constraints)
         }
+        // Indexes are named in their hierarchy's one table: a name used twice there is refused
+        // here, not by the database when the store is created or migrated.
+        for root in byName.keys.sorted() where byName[root]!.parent == nil {
+            var indexNames: Set<String> = []
+            for member in preorder(root) {
+                for index in byName[member]!.indexes where !indexNames.insert(index.name).inserted {
+                    throw .invalidName(entity: member, property: nil, detail: "index \(index.name) is declared twice in its hierarchy")
+                }
+            }
+        }
         return result
     }
 

@@ -125,7 +125,7 @@ import Testing
         case 10:
             shape.itemsRule = [DeleteRule.cascade, .deny, .nullify].randomElement(using: &rng)!
         default:
-            if !shape.attrs.isEmpty { shape.indexed.append(shape.attrs[i].name) }
+            if !shape.attrs.isEmpty, !shape.indexed.contains(shape.attrs[i].name) { shape.indexed.append(shape.attrs[i].name) }
         }
     }
 
