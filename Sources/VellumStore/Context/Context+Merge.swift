@@ -57,16 +57,24 @@ extension ManagedObjectContext {
     /// object's unsaved attribute edits on top of the new stored values (which
     /// become its snapshot). Unchanged relationships are forgotten and reload on
     /// access. Objects gone from the store are unregistered and returned as `gone`.
+    /// A load that fails (the server away, the file unreadable) leaves every object as it
+    /// was, unsaved edits included, so the reload can be tried again.
     func reloadKeepingLocalChanges(_ objects: [ManagedObject]) throws -> (reloaded: [ManagedObject], gone: Set<ObjectID>) {
         var localChanges: [ObjectIdentifier: [Int: Value]] = [:]
+        let before = objects.map(LoadedState.init)
         for o in objects {
             localChanges[ObjectIdentifier(o)] = changedAttributeValues(o)
             if !o.relations.contains(where: { $0?.isChanged == true }) { o.relations = [] }
             o.isFault = true
             o.committed = nil
         }
-        for (_, group) in Dictionary(grouping: objects, by: { $0.entity.rootName }) {
-            try RowLoader(context: self).load(group)
+        do {
+            for (_, group) in Dictionary(grouping: objects, by: { $0.entity.rootName }) {
+                try RowLoader(context: self).load(group)
+            }
+        } catch {
+            for (o, state) in zip(objects, before) { state.restore(o) }
+            throw error
         }
         var gone: Set<ObjectID> = []
         for o in objects {
@@ -81,5 +89,25 @@ extension ManagedObjectContext {
             }
         }
         return (objects, gone)
+    }
+}
+
+/// What a reload replaces in a loaded object, to put back when the reload fails.
+private struct LoadedState {
+    let values: [Value]
+    let committed: [Value]?
+    let version: Int64
+    let relations: [Relation?]
+
+    init(_ o: ManagedObject) {
+        (values, committed, version, relations) = (o.values, o.committed, o.version, o.relations)
+    }
+
+    func restore(_ o: ManagedObject) {
+        o.values = values
+        o.committed = committed
+        o.version = version
+        o.relations = relations
+        o.isFault = false
     }
 }

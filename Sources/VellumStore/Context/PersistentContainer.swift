@@ -122,8 +122,8 @@ public final class PersistentContainer: Sendable {
 
     /// Merges into the view context in order (nil: reload what it holds). A merge that
     /// finds the server unreachable (a restart) waits in `mergeBacklog` with the merges after
-    /// it and is tried again with backoff for up to five minutes (a restart on a busy machine
-    /// can take more than one), so no change is skipped.
+    /// it and is tried again with backoff (to a second) until the server answers, however
+    /// long that takes: no change is skipped for having waited.
     @MainActor private func merge(_ event: DidSave?) {
         mergeBacklog.append(event)
         if mergeBacklog.count == 1 { drainMergeBacklog() }
@@ -134,9 +134,9 @@ public final class PersistentContainer: Sendable {
             guard let context = viewContextStorage else { mergeBacklog.removeAll(); return }
             do {
                 if let event { try context.mergeChanges(from: event) } else { try context.refreshAllFromStore() }
-            } catch let error as StoreError where error.isServerUnavailable && mergeRetries < 1_500 {
+            } catch let error as StoreError where error.isServerUnavailable {
                 mergeRetries += 1
-                let pause = min(0.2, 0.005 * Double(mergeRetries))
+                let pause = min(1.0, 0.005 * Double(mergeRetries))
                 DispatchQueue.main.asyncAfter(deadline: .now() + pause) { [self] in
                     MainActor.assumeIsolated { drainMergeBacklog() }
                 }

@@ -88,9 +88,7 @@ extension ResultsController {
                 // Unknown is not "deleted": the row stays where it was, and the reason is reported.
                 items[i].keys = items[i].oldID.flatMap { index.keys(of: $0) }
                 report(error)
-                // While objects are being tried again after an outage, any failure is tried again
-                // too (a reconnecting server may first answer with other errors), within the same bound.
-                if error.isServerUnavailable || unreachable.since != nil { evaluateAgainLater(items[i].id) }
+                if Self.triesAgain(error, unreachable) { evaluateAgainLater(items[i].id) }
             }
         }
         // Remove old entries, last first; insert new ones, first first.

@@ -319,9 +319,11 @@ public final class ResultsController {
         let old = index.snapshot
         let oldPartialCount = partialCount
         do { try refetch() } catch {
-            // The list stays as it was (not emptied): the failure is reported instead.
+            // The list stays as it was (not emptied): the failure is reported instead,
+            // and a server that was away is asked again until it answers.
             partialCount = oldPartialCount
             report(error)
+            if Self.triesAgain(StoreError(nesting: error), unreachable) { reloadAgainLater() }
             return
         }
         var c = ResultsChangeSet()
