@@ -8,8 +8,9 @@ public enum AppCommands {
     /// `model`: `--model NEW`, loaded by the CLI, and the name the user gave it.
     /// `mouse`: false for `--no-mouse`.
     public static func browse(path: String, theme: String?, readOnly: Bool,
-                              model: (model: ManagedObjectModel, name: String)? = nil, mouse: Bool = true) async -> Int32 {
-        await runBrowser(path: path, theme: theme, readOnly: readOnly, model: model, mouse: mouse)
+                              model: (model: ManagedObjectModel, name: String)? = nil, mouse: Bool = true,
+                              enforcesForeignKeys: Bool = true) async -> Int32 {
+        await runBrowser(path: path, theme: theme, readOnly: readOnly, model: model, mouse: mouse, enforcesForeignKeys: enforcesForeignKeys)
     }
 
     public static func demo(theme: String?, mouse: Bool = true) async -> Int32 {
@@ -60,8 +61,11 @@ public enum AppCommands {
     @MainActor
     private static func runBrowser(path: String, theme: String?, readOnly: Bool = false,
                                    model: (model: ManagedObjectModel, name: String)? = nil, demo: Bool = false,
-                                   mouse: Bool = true) async -> Int32 {
-        do { return try await VellumBrowser.run(storePath: path, themeName: theme, readOnly: readOnly, model: model, demo: demo, mouse: mouse) } catch {
+                                   mouse: Bool = true, enforcesForeignKeys: Bool = true) async -> Int32 {
+        do {
+            return try await VellumBrowser.run(storePath: path, themeName: theme, readOnly: readOnly, model: model, demo: demo, mouse: mouse,
+                                               enforcesForeignKeys: enforcesForeignKeys)
+        } catch {
             VellumBrowser.printError("vellum: \(ErrorText.describe(error))")
             return 1
         }

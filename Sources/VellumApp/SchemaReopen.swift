@@ -9,9 +9,8 @@ import VellumStore
 enum SchemaReopen {
     /// Opens `path` (any SQLite database, a Vellum store or a server URL) as the browser does.
     /// `model`: the mapping (`--model`) another program's database is read with; nil infers it.
-    static func open(_ path: String, readOnly: Bool, model: ManagedObjectModel? = nil) throws -> PersistentContainer {
-        try PersistentContainer(store: PersistentStore.open(location: path, model: model,
-                                                            options: StoreOptions(createIfMissing: false, readOnly: readOnly)))
+    static func open(_ path: String, options: StoreOptions, model: ManagedObjectModel? = nil) throws -> PersistentContainer {
+        try PersistentContainer(store: PersistentStore.open(location: path, model: model, options: options))
     }
 
     /// Ends `loop` when the schema of `container`'s file changes; nil for stores

@@ -11,7 +11,7 @@ public enum VellumBrowser {
     /// `demo`: open `DemoStore.firstEntity` with the welcome line (`vellum demo`).
     public static func run(storePath: String, themeName: String?, readOnly askedReadOnly: Bool = false,
                            model: (model: ManagedObjectModel, name: String)? = nil, demo: Bool = false,
-                           mouse: Bool = true) async throws -> Int32 {
+                           mouse: Bool = true, enforcesForeignKeys: Bool = true) async throws -> Int32 {
         let onServer = PersistentStore.isServerLocation(storePath)
         guard onServer || FileManager.default.fileExists(atPath: storePath) else {
             printError("vellum: no such file: \(storePath)")
@@ -19,6 +19,8 @@ public enum VellumBrowser {
         }
         // A store the user cannot write is browsed read-only (the status line says why).
         let readOnly = askedReadOnly || (!onServer && !PersistentStore.isWritable(storePath))
+        var options = StoreOptions(createIfMissing: false, readOnly: readOnly)
+        options.enforcesForeignKeys = enforcesForeignKeys
         // The model another program's database or a Core Data store is read with (`--model`).
         var readingModel: ManagedObjectModel?
         if let model {
@@ -31,7 +33,7 @@ public enum VellumBrowser {
         var container: PersistentContainer
         do {
             // Any SQLite database: another program's is opened through its inferred model (or the mapping given).
-            container = try SchemaReopen.open(storePath, readOnly: readOnly, model: readingModel)
+            container = try SchemaReopen.open(storePath, options: options, model: readingModel)
         } catch let error as StoreError {
             Screen.current?.stop()   // up when the migration prompt showed
             printError("vellum: \(error.description)")
@@ -98,7 +100,7 @@ public enum VellumBrowser {
             reopenedEntity = loop.schemaChange == nil ? loop.reopening?.entity : nil
             (theme, themeError) = (loop.theme, nil)
             if let observer { container.removeSchemaObserver(observer) }
-            do { container = try SchemaReopen.open(storePath, readOnly: readOnly, model: readingModel) } catch {
+            do { container = try SchemaReopen.open(storePath, options: options, model: readingModel) } catch {
                 screen.stop()
                 printError("vellum: \(status); the file cannot be opened again: \(error)")
                 return 1

@@ -23,10 +23,11 @@ struct BrowseCommand: AsyncCommand {
           --no-mouse     leave the mouse to the terminal: its own text selection
                          works without Shift (also :mouse off inside; with the
                          mouse on, most terminals select text with Shift held)
+        \(StoreArguments.help)
           --help         show this help
 
         """
-    static let spec = ArgumentSpec(flags: [ReadOnlyNotice.flag, "no-mouse"], options: ["theme", "model"])
+    static let spec = ArgumentSpec(flags: [ReadOnlyNotice.flag, "no-mouse", StoreArguments.noForeignKeysFlag], options: ["theme", "model"])
 
     @MainActor
     static func runAsync(_ arguments: ParsedArguments, console: Console) async throws {
@@ -34,7 +35,8 @@ struct BrowseCommand: AsyncCommand {
         let model = try arguments.option("model").map { (model: try ModelSource.loadModel(path: $0), name: URL(fileURLWithPath: $0).lastPathComponent) }
         let status = await AppCommands.browse(path: path, theme: arguments.option("theme"),
                                               readOnly: arguments.has(ReadOnlyNotice.flag), model: model,
-                                              mouse: !arguments.has("no-mouse"))
+                                              mouse: !arguments.has("no-mouse"),
+                                              enforcesForeignKeys: StoreArguments(arguments).enforcesForeignKeys)
         if status != 0 { throw CLIError.exit(status) }
     }
 }

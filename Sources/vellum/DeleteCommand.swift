@@ -16,17 +16,18 @@ struct DeleteCommand: AsyncCommand {
 
         Options:
           --where PREDICATE   which objects to delete (required)
+        \(StoreArguments.help)
           --help              show this help
 
         """
-    static let spec = ArgumentSpec(options: ["model", "where"])
+    static let spec = ArgumentSpec(flags: [StoreArguments.noForeignKeysFlag], options: ["model", "where"])
 
     static func runAsync(_ arguments: ParsedArguments, console: Console) async throws {
         let p = try VellumCLI.positionals(arguments, ["STORE", "ENTITY"], command: name)
         guard let whereText = arguments.option("where") else {
             throw CLIError.usage("missing option '--where PREDICATE'", command: name)
         }
-        let container = try StoreSupport.openContainer(p[0], author: "vellum-cli", mappingPath: arguments.option("model"))
+        let container = try StoreSupport.openContainer(p[0], author: "vellum-cli", given: StoreArguments(arguments))
         let entity = try StoreSupport.entity(p[1], in: container.model)
         let predicate = try StoreSupport.predicate(whereText, entity: entity, model: container.model, command: name)
         let entityName = entity.name

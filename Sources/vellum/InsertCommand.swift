@@ -21,16 +21,17 @@ struct InsertCommand: AsyncCommand {
         which key and why, exits 1, and writes nothing.
 
         Options:
+        \(StoreArguments.help)
           --help    show this help
 
         """
-    static let spec = ArgumentSpec(options: ["model"])
+    static let spec = ArgumentSpec(flags: [StoreArguments.noForeignKeysFlag], options: ["model"])
 
     static func runAsync(_ arguments: ParsedArguments, console: Console) async throws {
         guard arguments.positionals.count >= 2 else {
             throw CLIError.usage("missing \(arguments.positionals.isEmpty ? "STORE" : "ENTITY")", command: name)
         }
-        let container = try StoreSupport.openContainer(arguments.positionals[0], author: "vellum-cli", mappingPath: arguments.option("model"))
+        let container = try StoreSupport.openContainer(arguments.positionals[0], author: "vellum-cli", given: StoreArguments(arguments))
         let entity = try StoreSupport.entity(arguments.positionals[1], in: container.model)
         let assignments = try StoreSupport.assignments(Array(arguments.positionals.dropFirst(2)), entity: entity, store: container.store, command: name, console: console)
         let entityName = entity.name

@@ -33,15 +33,16 @@ struct ModelCommand: Command {
                     are named)
           --xcdatamodel DIR  (Core Data store) also write the model as an Xcode model:
                     DIR/contents (DIR is created; an existing contents file is refused)
+        \(StoreArguments.help)
           --help    show this help
 
         """
-    static let spec = ArgumentSpec(flags: ["json", ReadOnlyNotice.flag], options: CoreDataModelOutput.options.union(["diff"]))
+    static let spec = ArgumentSpec(flags: ["json", ReadOnlyNotice.flag, StoreArguments.noForeignKeysFlag], options: CoreDataModelOutput.options.union(["diff"]))
 
     static func run(_ arguments: ParsedArguments, console: Console) throws {
         let path = try VellumCLI.positionals(arguments, ["PATH"], command: name)[0]
         if try CoreDataModelOutput.run(path: path, arguments, console: console) { return }
-        let model = try ModelSource.loadModel(path: path)
+        let model = try ModelSource.loadModel(path: path, enforcesForeignKeys: StoreArguments(arguments).enforcesForeignKeys)
         // Another program's tables that are not in the inferred model, and why.
         for (table, reason) in ModelSource.skippedTables(path: path) { console.err("vellum: note: table \(table) is left out: \(reason)\n") }
         if let other = arguments.option("diff") {

@@ -22,7 +22,9 @@ enum ModelSource {
     }
 
     /// The model at `path`; throws `CLIError.runtime` with a readable message.
-    static func loadModel(path: String) throws -> ManagedObjectModel {
+    /// `enforcesForeignKeys` false (`--no-foreign-keys`): another program's database's
+    /// delete rules are inferred as SQLite applies them with foreign keys off (none).
+    static func loadModel(path: String, enforcesForeignKeys: Bool = true) throws -> ManagedObjectModel {
         if PersistentStore.isServerLocation(path) { return try serverStoreModel(path) }
         let fm = FileManager.default
         var isDirectory: ObjCBool = false
@@ -32,9 +34,9 @@ enum ModelSource {
         let url = URL(fileURLWithPath: path)
         do {
             if !isDirectory.boolValue && isSQLiteFile(atPath: path) {
-                let store = try PersistentStore.openAny(url: url, model: nil,
-                                                        options: StoreOptions(createIfMissing: false, readOnly: true))
-                return store.model
+                var options = StoreOptions(createIfMissing: false, readOnly: true)
+                options.enforcesForeignKeys = enforcesForeignKeys
+                return try PersistentStore.openAny(url: url, model: nil, options: options).model
             }
             return try ModelLoader.load(from: url)
         } catch {

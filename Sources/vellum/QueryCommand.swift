@@ -30,6 +30,7 @@ struct QueryCommand: Command {
           --force             with --output: replace an existing (non-database) FILE
           --read-only         open the store read-only (automatic when the file or
                               its folder is not writable; said on stderr)
+        \(StoreArguments.help)
           --help              show this help
 
         Rows are printed as they are read (memory stays flat for any number of
@@ -41,7 +42,7 @@ struct QueryCommand: Command {
         position (exit 2); an unknown entity or key is a runtime error (exit 1).
 
         """
-    static let spec = ArgumentSpec(flags: ["full", "force", ReadOnlyNotice.flag], options: ["model", "where", "sort", "limit", "offset", "format", "max-width", "output"])
+    static let spec = ArgumentSpec(flags: [StoreArguments.noForeignKeysFlag, "full", "force", ReadOnlyNotice.flag], options: ["model", "where", "sort", "limit", "offset", "format", "max-width", "output"])
 
     enum Format: String { case table, csv, json }
 
@@ -58,7 +59,7 @@ struct QueryCommand: Command {
         }
         let limit = try count(arguments, "limit")
         let offset = try count(arguments, "offset") ?? 0
-        let store = try StoreSupport.openStore(p[0], readOnly: arguments.has(ReadOnlyNotice.flag), console: console, mappingPath: arguments.option("model"))
+        let store = try StoreSupport.openStore(p[0], readOnly: arguments.has(ReadOnlyNotice.flag), console: console, given: StoreArguments(arguments))
         let entity = try StoreSupport.entity(p[1], in: store.model)
         let predicate = try StoreSupport.predicate(arguments.option("where"), entity: entity, model: store.model, command: name)
         var sort: [VellumStore.QuerySortDescriptor] = []

@@ -16,12 +16,12 @@ enum StoreSupport {
     /// An existing store (its own model) or any other SQLite database (its inferred
     /// model, or the mapping at `mappingPath`, `--model`), for reading: read-only when
     /// `readOnly` (`--read-only`) or when the user cannot write it (said on stderr).
-    static func openStore(_ path: String, readOnly: Bool = false, console: Console? = nil, mappingPath: String? = nil) throws -> PersistentStore {
+    static func openStore(_ path: String, readOnly: Bool = false, console: Console? = nil, given: StoreArguments = StoreArguments()) throws -> PersistentStore {
         try requireFile(path)
         let store: PersistentStore
         do {
-            store = try PersistentStore.open(location: path, model: mapping(mappingPath),
-                                             options: readingOptions(path, readOnly: readOnly, console: console))
+            store = try PersistentStore.open(location: path, model: mapping(given.mappingPath),
+                                             options: readingOptions(path, readOnly: readOnly, console: console, given: given))
         } catch let error as CLIError {
             throw error
         } catch {
@@ -34,12 +34,12 @@ enum StoreSupport {
     /// A container over an existing store (its own model): for writing through the
     /// write queue, or, with a `console`, for reading as `openStore` decides.
     static func openContainer(_ path: String, author: String, readOnly: Bool = false, console: Console? = nil,
-                              mappingPath: String? = nil) throws -> PersistentContainer {
+                              given: StoreArguments = StoreArguments()) throws -> PersistentContainer {
         try requireFile(path)
         let c: PersistentContainer
         do {
-            c = try PersistentContainer(store: PersistentStore.open(location: path, model: mapping(mappingPath),
-                                                                    options: readingOptions(path, readOnly: readOnly, console: console)))
+            c = try PersistentContainer(store: PersistentStore.open(location: path, model: mapping(given.mappingPath),
+                                                                    options: readingOptions(path, readOnly: readOnly, console: console, given: given)))
         } catch let error as CLIError {
             throw error
         } catch {
@@ -59,8 +59,9 @@ enum StoreSupport {
 
     /// Options for an existing store. Reading commands pass their console: they
     /// open read-only when asked, or when the file or its folder is not writable.
-    static func readingOptions(_ path: String, readOnly: Bool, console: Console?) -> StoreOptions {
+    static func readingOptions(_ path: String, readOnly: Bool, console: Console?, given: StoreArguments) -> StoreOptions {
         var options = StoreOptions(createIfMissing: false)
+        given.apply(to: &options)
         if readOnly {
             options.readOnly = true
         } else if let console, !PersistentStore.isServerLocation(path), !PersistentStore.isWritable(path) {

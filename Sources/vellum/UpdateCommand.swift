@@ -23,10 +23,11 @@ struct UpdateCommand: AsyncCommand {
 
         Options:
           --where PREDICATE   which objects to change (required)
+        \(StoreArguments.help)
           --help              show this help
 
         """
-    static let spec = ArgumentSpec(options: ["model", "where"])
+    static let spec = ArgumentSpec(flags: [StoreArguments.noForeignKeysFlag], options: ["model", "where"])
 
     static func runAsync(_ arguments: ParsedArguments, console: Console) async throws {
         guard arguments.positionals.count >= 2 else {
@@ -36,7 +37,7 @@ struct UpdateCommand: AsyncCommand {
             throw CLIError.usage("missing option '--where PREDICATE'", command: name)
         }
         if arguments.positionals.count == 2 { throw CLIError.usage("missing key=value", command: name) }
-        let container = try StoreSupport.openContainer(arguments.positionals[0], author: "vellum-cli", mappingPath: arguments.option("model"))
+        let container = try StoreSupport.openContainer(arguments.positionals[0], author: "vellum-cli", given: StoreArguments(arguments))
         let entity = try StoreSupport.entity(arguments.positionals[1], in: container.model)
         let predicate = try StoreSupport.predicate(whereText, entity: entity, model: container.model, command: name)
         let assignments = try StoreSupport.assignments(Array(arguments.positionals.dropFirst(2)), entity: entity, store: container.store, command: name, console: console)

@@ -31,10 +31,11 @@ struct WatchCommand: AsyncCommand {
                     {"time","author","entity","object","kind","changed":[...]}
           --read-only  open the store read-only (automatic when the file or its
                     folder is not writable; said on stderr)
+        \(StoreArguments.help)
           --help    show this help
 
         """
-    static let spec = ArgumentSpec(flags: ["json", ReadOnlyNotice.flag], options: ["model"])
+    static let spec = ArgumentSpec(flags: [StoreArguments.noForeignKeysFlag, "json", ReadOnlyNotice.flag], options: ["model"])
 
     static func runAsync(_ arguments: ParsedArguments, console: Console) async throws {
         let path = try VellumCLI.positionals(arguments, ["STORE"], command: name)[0]
@@ -42,7 +43,7 @@ struct WatchCommand: AsyncCommand {
         let json = arguments.has("json")
         let out = Unchecked(console.out)
         func open() throws -> (PersistentContainer, UUID) {
-            let container = try StoreSupport.openContainer(path, author: "vellum-watch", readOnly: readOnly, console: console, mappingPath: arguments.option("model"))
+            let container = try StoreSupport.openContainer(path, author: "vellum-watch", readOnly: readOnly, console: console, given: StoreArguments(arguments))
             let id = container.observeRemoteChanges { change in
                 for line in lines(for: change, json: json) { out.value(line + "\n") }
             }

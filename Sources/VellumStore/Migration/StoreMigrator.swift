@@ -100,8 +100,10 @@ public enum StoreMigrator {
         guard FileManager.default.fileExists(atPath: path) else { throw .fileNotFound(path: path) }
         try StoreFileCheck.check(path)
         try refuseForeign(path)
-        let access = StoreFileAccess.choose(for: path, options: StoreOptions(createIfMissing: false, readOnly: readOnly))
-        let c = try Connection(path: access.connectionPath(path), options: access.openOptions(busyTimeoutMilliseconds: options.busyTimeoutMilliseconds, journalModeWAL: !readOnly))
+        var storeOptions = StoreOptions(createIfMissing: false, readOnly: readOnly)
+        storeOptions.busyTimeoutMilliseconds = options.busyTimeoutMilliseconds
+        let access = StoreFileAccess.choose(for: path, options: storeOptions)
+        let c = try Connection(path: access.connectionPath(path), options: access.openOptions(storeOptions, journalModeWAL: !readOnly))
         guard try c.tableExists(PersistentStore.metadataTable) else {
             if try c.tableExists("Z_METADATA") { throw .coreDataStore(path: path) }
             throw .notAStore(path: path)

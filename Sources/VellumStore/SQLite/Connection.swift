@@ -18,6 +18,9 @@ public final class Connection {
         public var queryOnly = false
         /// False: closing never copies the `-wal` into the main file (nor removes it).
         public var checkpointsOnClose = true
+        /// `PRAGMA foreign_keys`: references checked and `ON DELETE` actions run (false:
+        /// SQLite's own default, neither).
+        public var enforcesForeignKeys = true
         public init(readOnly: Bool = false, create: Bool = false, busyTimeoutMilliseconds: Int32 = 5000, journalModeWAL: Bool = true) {
             self.readOnly = readOnly
             self.create = create
@@ -74,7 +77,7 @@ public final class Connection {
                 let mode = try scalarText("PRAGMA journal_mode")
                 if mode?.lowercased() != "wal" { try execute("PRAGMA journal_mode=WAL") }
             }
-            try execute("PRAGMA foreign_keys=ON")
+            try execute(options.enforcesForeignKeys ? "PRAGMA foreign_keys=ON" : "PRAGMA foreign_keys=OFF")
             try execute("PRAGMA synchronous=NORMAL")
             if options.queryOnly { try execute("PRAGMA query_only=ON") }
             if !options.checkpointsOnClose {

@@ -14,7 +14,9 @@ public enum ForeignModelInference {
         schema.tables.compactMap { t in t.unaddressableReason.map { (t.name, $0) } }
     }
 
-    public static func model(for schema: ForeignSchema, connection: Connection) throws(StoreError) -> ManagedObjectModel {
+    /// `enforcesForeignKeys` false: the delete rules are `noAction`, as SQLite runs no
+    /// `ON DELETE` action and refuses nothing with foreign keys off.
+    public static func model(for schema: ForeignSchema, connection: Connection, enforcesForeignKeys: Bool = true) throws(StoreError) -> ManagedObjectModel {
         let tables = schema.tables.filter { $0.identity != nil }
         let included = Set(tables.map { $0.name.lowercased() })
         var entities: [String: EntityDescription] = [:]
@@ -62,12 +64,7 @@ public enum ForeignModelInference {
             entities[r.source]!.relationships.append(RelationshipDescription(
                 name: name, destination: r.target, inverse: inverse, isOptional: !r.notNull, deleteRule: .nullify))
             entities[r.source]!.userInfo[ForeignMappingKeys.foreignKey(name)] = r.column
-            let rule: DeleteRule = switch r.onDelete {
-            case "CASCADE": .cascade
-            case "SET NULL": .nullify
-            case "SET DEFAULT": .setDefault
-            default: .deny  // NO ACTION, RESTRICT
-            }
+            let rule: DeleteRule = enforcesForeignKeys ? deleteRule(onDelete: r.onDelete) : .noAction
             entities[r.target]!.relationships.append(RelationshipDescription(
                 name: inverse, destination: r.source, inverse: name, isToMany: true, deleteRule: rule))
         }
@@ -78,8 +75,10 @@ public enum ForeignModelInference {
             let (a, b) = (keys[0], keys[1])
             let aName = uniqueName(plural(propertyName(b.target)), taken: &taken[a.target, default: []])
             let bName = uniqueName(plural(propertyName(a.target)), taken: &taken[b.target, default: []])
-            entities[a.target]!.relationships.append(RelationshipDescription(name: aName, destination: b.target, inverse: bName, isToMany: true))
-            entities[b.target]!.relationships.append(RelationshipDescription(name: bName, destination: a.target, inverse: aName, isToMany: true))
+            // Deleting an object removes its join rows, unless foreign keys are off (SQLite leaves them).
+            let joinRule: DeleteRule = enforcesForeignKeys ? .nullify : .noAction
+            entities[a.target]!.relationships.append(RelationshipDescription(name: aName, destination: b.target, inverse: bName, isToMany: true, deleteRule: joinRule))
+            entities[b.target]!.relationships.append(RelationshipDescription(name: bName, destination: a.target, inverse: aName, isToMany: true, deleteRule: joinRule))
             entities[a.target]!.userInfo[ForeignMappingKeys.joinTable(aName)] = ForeignMappingKeys.joinSpec(table: t.name, source: a.column, target: b.column)
             entities[b.target]!.userInfo[ForeignMappingKeys.joinTable(bName)] = ForeignMappingKeys.joinSpec(table: t.name, source: b.column, target: a.column)
         }
@@ -115,6 +114,17 @@ public enum ForeignModelInference {
     }
 
     /// `customer_id` → `customer`, `ReportsTo` → `reportsTo`, `SupportRepId` → `supportRep`.
+    /// The delete rule of a to-many whose rows refer to the deleted one by a foreign key
+    /// with this `ON DELETE` action (SQLite enforcing foreign keys).
+    static func deleteRule(onDelete action: String) -> DeleteRule {
+        switch action {
+        case "CASCADE": .cascade
+        case "SET NULL": .nullify
+        case "SET DEFAULT": .setDefault
+        default: .deny  // NO ACTION, RESTRICT
+        }
+    }
+
     static func relationshipName(fromColumn column: String) -> String {
         var base = propertyName(column)
         for suffix in ["_id", "_ID", "Id", "ID", "_Id"] where base.hasSuffix(suffix) && base.count > suffix.count {

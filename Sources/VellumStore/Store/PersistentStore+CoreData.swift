@@ -26,14 +26,14 @@ extension PersistentStore {
         // Judged on a read-only look first, so a store that will not be written is never opened for writing.
         let reading = StoreFileAccess.choose(for: path, options: Self.readingOnly(options))
         let probe = try Connection(path: reading.connectionPath(path),
-                                   options: reading.openOptions(busyTimeoutMilliseconds: options.busyTimeoutMilliseconds, journalModeWAL: false))
+                                   options: reading.openOptions(options, journalModeWAL: false))
         let layout = try CoreDataLayout(model: resolved, schema: ForeignSchema.read(probe))
         let refusal = try CoreDataWriteCheck.refusal(differingEntities: differing, layout: layout, connection: probe)
         let functions = try CoreDataWriteCheck.triggerFunctions(probe)
         let opened = refusal == nil ? options : Self.readingOnly(options)
         let access = StoreFileAccess.choose(for: path, options: opened)
         let writer = try Connection(path: access.connectionPath(path),
-                                    options: access.openOptions(busyTimeoutMilliseconds: options.busyTimeoutMilliseconds, journalModeWAL: false))
+                                    options: access.openOptions(options, journalModeWAL: false))
         writer.registerNoOpFunctions(functions)
         self.init(path: path, options: opened, access: access, writer: writer, model: resolved, layout: layout,
                   identifier: recovered.metadata.uuid, writeRefusal: options.readOnly ? nil : refusal)

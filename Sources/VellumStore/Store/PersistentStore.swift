@@ -15,6 +15,12 @@ public struct StoreOptions: Sendable {
     public var writeRetries: Int
     /// Record persistent history (triggers) in a newly created store.
     public var recordsHistory: Bool = true
+    /// Every connection checks foreign keys (`PRAGMA foreign_keys=ON`). False opens
+    /// another program's database as SQLite does by default: references are not
+    /// checked, its `ON DELETE` actions do not run, and its inferred model's delete
+    /// rules say so (`noAction`), so deleting a referenced row leaves the rows that
+    /// refer to it as they are (`--no-foreign-keys`).
+    public var enforcesForeignKeys: Bool = true
     /// Only create: fail with `fileExists` when anything is at the path (even
     /// a store another process created a moment before).
     public var createOnly: Bool = false
@@ -170,7 +176,7 @@ public final class PersistentStore: @unchecked Sendable {
             var probeAccess = access
             if probeAccess == .readWrite { probeAccess = .sharedReadOnly }
             let probe = try Connection(path: probeAccess.connectionPath(path),
-                                       options: probeAccess.openOptions(busyTimeoutMilliseconds: options.busyTimeoutMilliseconds, journalModeWAL: false))
+                                       options: probeAccess.openOptions(options, journalModeWAL: false))
             guard try probe.tableExists(Self.metadataTable) else { throw .notAStore(path: path) }
             let meta = try Self.readMetadata(probe)
             storedIdentifier = meta["uuid"]
@@ -192,7 +198,7 @@ public final class PersistentStore: @unchecked Sendable {
         self.model = resolvedModel
         self.layout = options.layout(resolvedModel)
         writer = try Connection(path: access.connectionPath(path),
-                                options: access.openOptions(create: !exists, busyTimeoutMilliseconds: options.busyTimeoutMilliseconds))
+                                options: access.openOptions(options, create: !exists))
         try writer.setTriggersEnabled(false)
         if exists {
             identifier = storedIdentifier ?? ""
@@ -223,13 +229,13 @@ public final class PersistentStore: @unchecked Sendable {
         if !options.readOnly && !StoreFileAccess.isWritable(path) { throw .readOnly(path: path) }
         access = StoreFileAccess.choose(for: path, options: options)
         writer = try Connection(path: access.connectionPath(path),
-                                options: access.openOptions(busyTimeoutMilliseconds: options.busyTimeoutMilliseconds, journalModeWAL: false))
+                                options: access.openOptions(options, journalModeWAL: false))
         if try writer.tableExists(Self.metadataTable) {
             throw .invalidOperation("\(path): a Vellum store, not another program's database; open it as a store")
         }
         let schema = try ForeignSchema.read(writer)
         let resolvedModel: ManagedObjectModel
-        if let model { resolvedModel = model } else { resolvedModel = try ForeignModelInference.model(for: schema, connection: writer) }
+        if let model { resolvedModel = model } else { resolvedModel = try ForeignModelInference.model(for: schema, connection: writer, enforcesForeignKeys: options.enforcesForeignKeys) }
         self.model = resolvedModel
         let foreign = try ForeignLayout(model: resolvedModel, schema: schema)
         try foreign.prepare(writer)
@@ -427,7 +433,7 @@ public final class PersistentStore: @unchecked Sendable {
     public func makeReaderConnection() throws(StoreError) -> Connection {
         if let engine = writer.remote as? PGEngine { return Connection(remote: PGEngine(connection: try PGConnection(url: engine.connection.url))) }
         let c = try Connection(path: access.connectionPath(path),
-                               options: access.openOptions(busyTimeoutMilliseconds: options.busyTimeoutMilliseconds, journalModeWAL: !options.inMemory && !isForeign))
+                               options: access.openOptions(options, journalModeWAL: !options.inMemory && !isForeign))
         c.dateEpochSince1970 = layout.dateEpochSince1970
         try layout.prepare(c)
         return c

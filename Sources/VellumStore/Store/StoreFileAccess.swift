@@ -39,10 +39,11 @@ enum StoreFileAccess: Sendable, Equatable {
         self == .immutable ? PersistentStore.immutableURI(path) : path
     }
 
-    /// Open options for a connection with this access.
-    func openOptions(create: Bool = false, busyTimeoutMilliseconds: Int32, journalModeWAL: Bool = true) -> Connection.OpenOptions {
+    /// Open options for a connection with this access and the store's `options`.
+    func openOptions(_ options: StoreOptions, create: Bool = false, journalModeWAL: Bool = true) -> Connection.OpenOptions {
         var o = Connection.OpenOptions(readOnly: self == .sharedReadOnly || self == .immutable, create: create && self == .readWrite,
-                                       busyTimeoutMilliseconds: busyTimeoutMilliseconds, journalModeWAL: journalModeWAL)
+                                       busyTimeoutMilliseconds: options.busyTimeoutMilliseconds, journalModeWAL: journalModeWAL)
+        o.enforcesForeignKeys = options.enforcesForeignKeys
         if case .queryOnly(let keepsLog) = self {
             o.queryOnly = true
             o.checkpointsOnClose = !keepsLog
