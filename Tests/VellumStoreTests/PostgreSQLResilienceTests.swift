@@ -70,6 +70,46 @@ import Testing
         #expect(try PostgreSQLStoreTests.psql(url, #"SELECT "price"::text FROM "Product""#) == ["2"])
     }
 
+    /// Regression: only the write queue ran work again after a deadlock; a context's own
+    /// `save()` (a background context's) failed with it. It now writes its changes again.
+    @Test func aDirectSaveThatLosesADeadlockIsWrittenAgainAndSucceeds() async throws {
+        let url = try PostgreSQLStoreTests.newStoreURL()
+        let store = try PostgreSQLStoreTests.open(url)
+        let seed = try ManagedObjectContext(store: store)
+        _ = try seed.insert("Product", values: ["name": .string("Tea"), "price": .double(1)])
+        try seed.save()
+        let writer = Self.writerPID(store)
+        let first = try PGConnection(url: url.absoluteString)
+        try first.execute(#"BEGIN; UPDATE "Tag" SET "name" = "name""#)
+        // The changes are made here, the save runs on a thread of its own (it blocks).
+        let context = try ManagedObjectContext(store: store)
+        try context.fetch("Product").first?.setValue(.double(2), forKey: "price")
+        let handed = Handed(context)
+        let saved = Locked<String?>(nil)
+        Thread.detachNewThread {
+            let outcome: String
+            do { try handed.value.save(); outcome = "saved" } catch { outcome = "\(error)" }
+            saved.withLock { $0 = outcome }
+        }
+        #expect(try await Self.waitUntilBlocked(url, pid: writer))
+        let second = Handed(try PGConnection(url: url.absoluteString))
+        try second.value.execute(#"BEGIN; SET LOCAL deadlock_timeout = '300s'; SELECT * FROM "Product" FOR UPDATE"#)
+        let secondPID = second.value.backendPID
+        let secondDone = Locked<String?>(nil)
+        Thread.detachNewThread {
+            let outcome: String
+            do { try second.value.execute(#"UPDATE "Tag" SET "name" = 'x'; COMMIT"#); outcome = "committed" } catch { outcome = "\(error)" }
+            secondDone.withLock { $0 = outcome }
+        }
+        #expect(try await Self.waitUntilBlocked(url, pid: secondPID))
+        try first.execute("COMMIT")
+        #expect(await waitUntil(timeout: 120) { saved.withLock { $0 } != nil })
+        #expect(saved.withLock { $0 } == "saved")
+        #expect(await waitUntil(timeout: 60) { secondDone.withLock { $0 } != nil })
+        #expect(secondDone.withLock { $0 } == "committed")
+        #expect(try PostgreSQLStoreTests.psql(url, #"SELECT "price"::text FROM "Product""#) == ["2"])
+    }
+
     @Test func aBlockFailingWithASerializationFailureEveryTimeIsReportedAfterBoundedRetries() async throws {
         let container = try PersistentContainer(model: Fixtures.shopModel(), storeURL: try PostgreSQLStoreTests.newStoreURL())
         let runs = Locked(0)

@@ -27,11 +27,15 @@ extension ManagedObjectContext {
         if !failures.isEmpty { throw StoreError.multipleValidation(failures) }
         if let denial = try validator.denials(for: deleted) { throw denial }
 
-        var writer = SaveWriter(context: self, inserted: inserted, updated: updated, deleted: deleted)
         let author = transactionAuthor
-        try store.writeTransaction(author: author) { db in
-            try writer.write(db)
+        let write = { () throws -> SaveWriter in
+            var writer = SaveWriter(context: self, inserted: inserted, updated: updated, deleted: deleted)
+            try self.store.writeTransaction(author: author) { db in try writer.write(db) }
+            return writer
         }
+        // A server's serialization failure or deadlock rolled the transaction back and changed
+        // nothing here: the same changes are written again (version checks still guard them).
+        let writer = retriesServerConflicts ? try ServerConflictRetry.run(write).get() : try write()
         return finishSave(writer)
     }
 

@@ -23,6 +23,10 @@ public final class ManagedObjectContext {
     public var name: String?
     /// How `save()` resolves conflicts with other writers' changes.
     public var mergePolicy: MergePolicy = .error
+    /// `save()` writes again after a PostgreSQL serialization failure or deadlock
+    /// (`ServerConflictRetry`). Off for the write queue's contexts: the queue runs the
+    /// whole block again, reading afresh.
+    var retriesServerConflicts = true
     /// Records changes for undo/redo when set (the UI sets one on the view context).
     public var undoStack: UndoStack?
 

@@ -1,9 +1,10 @@
 import Foundation
 
 /// A PostgreSQL serialization failure (`40001`) or deadlock (`40P01`) rolled the
-/// transaction back and wrote nothing; the same block on a fresh context may well
-/// succeed. The write queue runs it again with growing, jittered pauses, at most
-/// `attempts` times in all, then reports the last failure saying how often it was tried.
+/// transaction back and wrote nothing; the same work run again may well succeed. The
+/// write queue runs the block again on a fresh context, and a context's own `save()`
+/// writes its changes again, with growing, jittered pauses, at most `attempts` times in
+/// all, then reports the last failure saying how often it was tried.
 enum ServerConflictRetry {
     static let attempts = 5
 

@@ -105,6 +105,7 @@ final class WriteQueue: Sendable {
         let context = ManagedObjectContext(store: store, connection: connection)
         context.mergePolicy = policy
         context.transactionAuthor = author
+        context.retriesServerConflicts = false
         return context
     }
 
