@@ -30,6 +30,22 @@ import Testing
         }
     }
 
+    /// A second program locks the product rows, then queues for the write lock behind
+    /// Vellum's save (it checks for a deadlock only after 300 s). Reads its outcome, once known.
+    static func lockTheRowThenQueueForTheWriteLock(_ url: URL) async throws -> @Sendable () -> String? {
+        let second = Handed(try PGConnection(url: url.absoluteString))
+        try second.value.execute(#"BEGIN; SET LOCAL deadlock_timeout = '300s'; SELECT * FROM "Product" FOR UPDATE"#)
+        let secondPID = second.value.backendPID
+        let secondDone = Locked<String?>(nil)
+        Thread.detachNewThread {
+            let outcome: String
+            do { try second.value.execute(#"UPDATE "Tag" SET "name" = 'x'; COMMIT"#); outcome = "committed" } catch { outcome = "\(error)" }
+            secondDone.withLock { $0 = outcome }
+        }
+        #expect(try await waitUntilBlocked(url, pid: secondPID))
+        return { secondDone.withLock { $0 } }
+    }
+
     @Test func aSaveThatLosesADeadlockIsRunAgainAndSucceeds() async throws {
         let url = try PostgreSQLStoreTests.newStoreURL()
         let container = try PersistentContainer(model: Fixtures.shopModel(), storeURL: url)
@@ -47,25 +63,14 @@ import Testing
             }
         }
         #expect(try await Self.waitUntilBlocked(url, pid: writer))
-        // A second program locks the row, then queues for the write lock behind Vellum's save
-        // (it checks for a deadlock only after 300 s).
-        let second = Handed(try PGConnection(url: url.absoluteString))
-        try second.value.execute(#"BEGIN; SET LOCAL deadlock_timeout = '300s'; SELECT * FROM "Product" FOR UPDATE"#)
-        let secondPID = second.value.backendPID
-        let secondDone = Locked<String?>(nil)
-        Thread.detachNewThread {
-            let outcome: String
-            do { try second.value.execute(#"UPDATE "Tag" SET "name" = 'x'; COMMIT"#); outcome = "committed" } catch { outcome = "\(error)" }
-            secondDone.withLock { $0 = outcome }
-        }
-        #expect(try await Self.waitUntilBlocked(url, pid: secondPID))
+        let secondDone = try await Self.lockTheRowThenQueueForTheWriteLock(url)
         // The first program ends: Vellum's save takes the lock, then waits for the row the second
         // holds while the second waits for Vellum — a deadlock, which the server (checking Vellum's
         // newer wait after 1 s) resolves by failing Vellum's save. The queue runs it again.
         try first.execute("COMMIT")
         try await save.value
-        #expect(await waitUntil(timeout: 60) { secondDone.withLock { $0 } != nil })
-        #expect(secondDone.withLock { $0 } == "committed")
+        #expect(await waitUntil(timeout: 60) { secondDone() != nil })
+        #expect(secondDone() == "committed")
         #expect(runs.withLock { $0 } == 2, "the block ran again after the deadlock")
         #expect(try PostgreSQLStoreTests.psql(url, #"SELECT "price"::text FROM "Product""#) == ["2"])
     }
@@ -92,21 +97,12 @@ import Testing
             saved.withLock { $0 = outcome }
         }
         #expect(try await Self.waitUntilBlocked(url, pid: writer))
-        let second = Handed(try PGConnection(url: url.absoluteString))
-        try second.value.execute(#"BEGIN; SET LOCAL deadlock_timeout = '300s'; SELECT * FROM "Product" FOR UPDATE"#)
-        let secondPID = second.value.backendPID
-        let secondDone = Locked<String?>(nil)
-        Thread.detachNewThread {
-            let outcome: String
-            do { try second.value.execute(#"UPDATE "Tag" SET "name" = 'x'; COMMIT"#); outcome = "committed" } catch { outcome = "\(error)" }
-            secondDone.withLock { $0 = outcome }
-        }
-        #expect(try await Self.waitUntilBlocked(url, pid: secondPID))
+        let secondDone = try await Self.lockTheRowThenQueueForTheWriteLock(url)
         try first.execute("COMMIT")
         #expect(await waitUntil(timeout: 120) { saved.withLock { $0 } != nil })
         #expect(saved.withLock { $0 } == "saved")
-        #expect(await waitUntil(timeout: 60) { secondDone.withLock { $0 } != nil })
-        #expect(secondDone.withLock { $0 } == "committed")
+        #expect(await waitUntil(timeout: 60) { secondDone() != nil })
+        #expect(secondDone() == "committed")
         #expect(try PostgreSQLStoreTests.psql(url, #"SELECT "price"::text FROM "Product""#) == ["2"])
     }
 
