@@ -202,6 +202,15 @@ public struct AppState: Sendable {
 
     public init() {}
 
+    /// The user is typing something not yet saved: an edit, a new record's form (and the
+    /// picker opened from it), a copy's values, or a conflict's answer.
+    public var holdsUnsavedInput: Bool {
+        switch mode {
+        case .edit, .form, .duplicate, .conflict: true
+        default: form != nil
+        }
+    }
+
     public var currentEntityName: String? {
         entityNames.indices.contains(selectedEntity) ? entityNames[selectedEntity] : nil
     }

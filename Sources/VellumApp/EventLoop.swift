@@ -20,9 +20,25 @@ final class EventLoop {
     /// Set when another program changed the schema of the open file: the loop ends
     /// so that the browser opens it again (`SchemaReopen`).
     var schemaChange: String?
+    /// The status already says a schema change waits for the edit in progress.
+    private var schemaChangeAnnounced = false
     /// Set when the user changed how the file's changes are learnt (`:track`, `:track off`):
     /// the loop ends so that the browser opens it again, with this status and entity.
     var reopening: (status: String, entity: String?)?
+
+    /// A schema change opens the file again at once, unless the user is typing something
+    /// not yet saved (an edit, a new record's form, a copy's values, a conflict's answer):
+    /// reopening would drop it, so the status says the change waits, and the file is opened
+    /// again as soon as that ends (saved or cancelled).
+    private func schemaChangeReopensNow(_ change: String) -> Bool {
+        guard session.state.holdsUnsavedInput else { return true }
+        if !schemaChangeAnnounced {
+            schemaChangeAnnounced = true
+            session.setStatus(SchemaReopen.waitingStatus(change))
+            session.needsRedraw = true
+        }
+        return false
+    }
 
     init(session: BrowserSession, screen: Screen, fileName: String, theme: Theme) {
         self.session = session
@@ -68,7 +84,8 @@ final class EventLoop {
                 session.setTerminalTooSmall(Layout.isTooSmall(screen.size))
                 for request in await session.dispatch(key) { quit = perform(request) || quit }
             }
-            if quit || schemaChange != nil || reopening != nil { break }
+            if quit || reopening != nil { break }
+            if let change = schemaChange, schemaChangeReopensNow(change) { break }
             _ = session.tick()
             let size = screen.size
             if size != lastSize { lastSize = size; session.needsRedraw = true }

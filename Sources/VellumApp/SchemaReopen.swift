@@ -24,7 +24,12 @@ enum SchemaReopen {
         }
     }
 
+    static func waitingStatus(_ summary: String) -> String {
+        // What to do first: the status line may be cut at 80 columns.
+        "when this edit ends, the file is opened again: its schema changed (\(summary))"
+    }
+
     static func status(_ summary: String) -> String {
-        "the database's schema changed (\(summary)): its model was inferred again"
+        "schema changed: \(summary); the model was inferred again"
     }
 }

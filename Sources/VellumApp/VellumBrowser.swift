@@ -97,7 +97,8 @@ public enum VellumBrowser {
             await loop.run()
             // The schema changed, or `:track`/`:track off` changed how changes are learnt.
             guard let status = loop.schemaChange.map(SchemaReopen.status) ?? loop.reopening?.status else { return 0 }
-            reopenedEntity = loop.schemaChange == nil ? loop.reopening?.entity : nil
+            // After a schema change the same entity shows again, if it is still there.
+            reopenedEntity = loop.schemaChange == nil ? loop.reopening?.entity : loop.session.state.currentEntityName
             (theme, themeError) = (loop.theme, nil)
             if let observer { container.removeSchemaObserver(observer) }
             do { container = try SchemaReopen.open(storePath, options: options, model: readingModel) } catch {

@@ -53,7 +53,8 @@ public final class Tmux {
 
     /// Key names (`Enter`, `Escape`, `C-r`) or literal text.
     public func keys(_ keys: String...) { _ = tmux(["send-keys", "-t", name] + keys) }
-    public func type(_ text: String) { _ = tmux(["send-keys", "-t", name, "-l", text]) }
+    /// `--`: text starting with `-` is typed, not taken for a flag.
+    public func type(_ text: String) { _ = tmux(["send-keys", "-t", name, "-l", "--", text]) }
 
     public var screen: String { tmux(["capture-pane", "-p", "-t", name]).out }
     public var alive: Bool { tmux(["has-session", "-t", name]).status == 0 }
