@@ -144,6 +144,21 @@ import Testing
         #expect(try book("Ulysses").toMany("related").isEmpty)
     }
 
+    /// Without a model cache or an Xcode model, the join table's columns tell the relationship:
+    /// `Z_1FRIENDS1` is the suffixed second column of Person.friends, not a relationship `friends1`.
+    @Test func selfInverseManyToManyIsInferredFromItsJoinTable() throws {
+        let dir = TempDir()
+        let path = dir.path("friends.sqlite")
+        try Self.build(path)
+        let (inferred, notes) = try CoreDataSchemaInference.infer(CoreDataStoreFile(path: path), storedHashes: [:])
+        let person = try #require(inferred.model.entity(named: "Person"))
+        #expect(person.relationships.map { "\($0.name)>\($0.destination)<\($0.inverse)" } == ["friends>Person<friends"])
+        #expect(notes.contains { $0.contains("Person.friends ↔ Person.friends: many-to-many from join table Z_1FRIENDS") })
+        let store = try CoreDataRelationshipLayoutTests.open(path, model: inferred.model)
+        let c = try ManagedObjectContext(store: store)
+        #expect(try Self.names(Self.person("Ada", c).toMany("friends")) == ["Bob", "Cy"])
+    }
+
     @MainActor @Test func anotherProcesssNewFriendshipReachesAnOpenContext() async throws {
         let dir = TempDir()
         let (path, store) = try Self.built(in: dir)
