@@ -115,6 +115,26 @@ import Testing
         #expect(try Self.person("Bob", d).toMany("friends").isEmpty)
     }
 
+    /// Cascade over a relationship that is its own inverse reaches friends of friends: deleting
+    /// Bob deletes Ada, hence Cy (Ada's friend through the row stored (Cy, Ada)); Dee stays.
+    @Test func cascadeOverASelfInverseManyToManyFollowsBothColumnOrders() throws {
+        let dir = TempDir()
+        let path = dir.path("friends.sqlite")
+        try Self.build(path)
+        let model = try ModelBuilder()
+            .entity("Person") {
+                $0.attribute("name", .string)
+                $0.toMany("friends", "Person", inverse: "friends", deleteRule: .cascade)
+            }
+            .build()
+        let store = try CoreDataRelationshipLayoutTests.open(path, model: model)
+        let c = try ManagedObjectContext(store: store)
+        try c.delete(try Self.person("Bob", c))
+        try c.save()
+        #expect(try sqliteShellOutput(path, "SELECT ZNAME FROM ZPERSON ORDER BY Z_PK") == ["Dee"])
+        #expect(try Self.pairs(path).isEmpty)
+    }
+
     /// The model recovered from a compiled model cache (hand-built: no fixture has this
     /// relationship) fits the same table, here `Book.related` ↔ `Book.related`.
     @Test func selfInverseManyToManyFromAModelCacheFitsCoreDatasJoinTable() throws {
