@@ -50,8 +50,11 @@ struct SaveWriter {
             let key = Value.integer(o.objectID.primaryKey!)
             // Its many-to-many rows: a layout without SQL foreign keys (Core Data's) keeps no
             // cascade that would remove them (a destination deleted too is skipped by the join writer).
-            for case .joinTable(let table, let sourceColumn, _, _) in m.relationshipStorage {
-                try db.run("DELETE FROM \(layout.dialect.quote(table)) WHERE \(layout.dialect.quote(sourceColumn)) = ?", [key])
+            for case .joinTable(let table, let sourceColumn, let targetColumn, _) in m.relationshipStorage {
+                // A table keeping each pair once may hold the object in either column.
+                let (q, either) = (layout.dialect, layout.joinTable(named: table)?.keepsEachPairOnce == true)
+                let held = either ? "\(q.quote(sourceColumn)) = ?1 OR \(q.quote(targetColumn)) = ?1" : "\(q.quote(sourceColumn)) = ?"
+                try db.run("DELETE FROM \(layout.rowWriteTarget(table: table).target) WHERE \(held)", [key])
             }
             try db.run("DELETE FROM \(layout.dialect.quote(m.table)) WHERE \(layout.qualifiedKey()) = ?", [key])
         }
@@ -233,13 +236,14 @@ struct SaveWriter {
                     if let join = layout.joinTable(named: table), join.sourceColumn == sourceColumn {
                         let removed = relation.stored.filter { s in !relation.current.contains { $0 === s } }
                         let added = relation.current.filter { c in !relation.stored.contains { $0 === c } }
+                        let pairRow = JoinPairRow(join: join, target: written, dialect: q)
                         for d in removed where !d.isDeleted {
                             guard let target = primaryKey(d) else { continue }
-                            try db.run("DELETE FROM \(written) WHERE \(q.quote(join.sourceColumn)) = ? AND \(q.quote(join.targetColumn)) = ?", [.integer(source), .integer(target)])
+                            try db.run(pairRow.deleteSQL, [.integer(source), .integer(target)])
                         }
                         for d in added {
                             guard let target = primaryKey(d) else { continue }
-                            try db.run(q.insertIgnoringDuplicates(intoTarget: written, columns: [join.sourceColumn, join.targetColumn]), [.integer(source), .integer(target)])
+                            try db.run(pairRow.insertSQL, [.integer(source), .integer(target)])
                         }
                     }
                     if let positionColumn {

@@ -13,7 +13,8 @@ import Foundation
 /// - a many-to-many is a join table `Z_<n><REL>` with key columns `Z_<m><REL>` (keys of the
 ///   destination, entity number `m`) and `Z_<n><INVERSE>` (keys of the entity `n` declaring
 ///   `REL`): both names and both ends are in the schema. An ordering column `Z_FOK_…` in the
-///   join table is noted; which side is ordered is not told by the schema.
+///   join table is noted; which side is ordered is not told by the schema. Key columns
+///   `Z_<n><REL>` and `Z_<n><REL>1` are a relationship of entity `n` that is its own inverse.
 ///
 /// Names come back in lower case (the case is lost). Every relationship found is a guess:
 /// its entity's version hash (which names the inverse) cannot confirm it.
@@ -65,7 +66,10 @@ enum CoreDataRelationshipInference {
                 result.notes.append("join table \(table): its key columns (\(keys.map(\.column).joined(separator: ", "))) are not Z_<n>\(relation) and Z_\(n)<INVERSE>; not read as a relationship")
                 continue
             }
-            let name = relation.lowercased(), inverse = other.name.lowercased()
+            // Key columns `Z_<n><REL>` and `Z_<n><REL>1`: a relationship that is its own inverse,
+            // whose second column Core Data suffixes (`CoreDataLayout`), not one named `<rel>1`.
+            let isOwnInverse = target.number == n && other.name == relation + "1"
+            let name = relation.lowercased(), inverse = isOwnInverse ? name : other.name.lowercased()
             add(RelationshipDescription(name: name, destination: destination.name, inverse: inverse, isToMany: true), to: source.name)
             if !(destination.name == source.name && inverse == name) {
                 add(RelationshipDescription(name: inverse, destination: source.name, inverse: name, isToMany: true), to: destination.name)

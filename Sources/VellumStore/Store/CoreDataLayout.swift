@@ -97,6 +97,9 @@ public final class CoreDataLayout: StoreLayout {
         // `Z_<n of the entity whose keys it holds><relationship pointing at that entity>`.
         let n = naming.entityNumbers[declaring(r.name, of: entity, model)] ?? 0
         let m = naming.entityNumbers[declaring(inverse.name, of: destination, model)] ?? 0
+        if n == m && r.name == inverse.name {
+            return try selfInverseStorage(of: r, entity: entity, number: n, table: table, schema: schema, joins: &joins)
+        }
         let mine = "Z_\(n)\(inverse.name.uppercased())", theirs = "Z_\(m)\(r.name.uppercased())"
         for (candidate, owned) in [("Z_\(n)\(r.name.uppercased())", true), ("Z_\(m)\(inverse.name.uppercased())", false)] {
             guard let join = schema.table(named: candidate), let source = join.column(named: mine), let target = join.column(named: theirs) else { continue }
@@ -113,6 +116,21 @@ public final class CoreDataLayout: StoreLayout {
         throw misfit(entity.name, "many-to-many \(r.name): no join table Z_\(n)\(r.name.uppercased()) or Z_\(m)\(inverse.name.uppercased()) with columns \(mine), \(theirs)")
     }
 
+    /// A many-to-many that is its own inverse (Person.friends ↔ Person.friends): both key
+    /// columns would be `Z_<n><REL>`, so Core Data suffixes the second one's name with `1`, as
+    /// it does every clashing join column (`Z_19PARENTGROUPS1` in the macOS Contacts store). It
+    /// keeps one row per pair, in either order (`JoinTable.keepsEachPairOnce`).
+    private static func selfInverseStorage(of r: RelationshipDescription, entity: Entity, number n: Int64, table: ForeignSchema.Table,
+                                           schema: ForeignSchema, joins: inout [String: JoinTable]) throws(StoreError) -> RelationshipStorage {
+        let name = "Z_\(n)\(r.name.uppercased())"
+        guard let join = schema.table(named: name), let first = join.column(named: name), let second = join.column(named: name + "1") else {
+            throw misfit(entity.name, "many-to-many \(r.name) (its own inverse): no join table \(name) with columns \(name), \(name)1")
+        }
+        joins[join.name] = JoinTable(table: join.name, sourceColumn: first.name, sourceTable: table.name, sourceRelationship: r.name,
+                                     targetColumn: second.name, targetTable: table.name, targetRelationship: r.name, keepsEachPairOnce: true)
+        return .joinTable(table: join.name, sourceColumn: first.name, targetColumn: second.name, positionColumn: nil)
+    }
+
     /// The entity of `entity`'s lineage that declares `property`.
     private static func declaring(_ property: String, of entity: Entity, _ model: ManagedObjectModel) -> String {
         (entity.ancestorNames + [entity.name]).first { name in
@@ -125,6 +143,26 @@ public final class CoreDataLayout: StoreLayout {
     public func joinTable(named table: String) -> JoinTable? { joinTablesByName[table] }
     /// Nothing is ever created in a Core Data store.
     public func schemaSQL() -> [String] { [] }
+
+    /// On each connection, a TEMP view of the same name shadows each join table that keeps a
+    /// pair once (`JoinTable.keepsEachPairOnce`) and shows every pair in both orders, so
+    /// reads and queries find a member from either side. The file is not changed.
+    public func prepare(_ connection: Connection) throws(StoreError) {
+        let once = joinTables.filter(\.keepsEachPairOnce)
+        guard !once.isEmpty else { return }
+        try connection.allowingTemporaryObjects { () throws(StoreError) in
+            for j in once {
+                let (t, a, b) = (dialect.quote(j.table), dialect.quote(j.sourceColumn), dialect.quote(j.targetColumn))
+                try connection.run("CREATE TEMP VIEW \(t) AS SELECT \(a), \(b) FROM main.\(t) UNION SELECT \(b), \(a) FROM main.\(t)")
+            }
+        }
+    }
+
+    /// Join tables shadowed by a view (`prepare`) are written in `main`.
+    public func rowWriteTarget(table: String) -> RowWriteTarget {
+        let name = dialect.quote(table)
+        return RowWriteTarget(target: joinTablesByName[table]?.keepsEachPairOnce == true ? "main.\(name)" : name, match: "\(qualifiedKey()) = ?")
+    }
 
     /// `Z_MAX` of the hierarchy's root (what Core Data hands out from), or the largest row if larger.
     public func largestKeyEverSQL(table: String) -> String {

@@ -48,13 +48,11 @@ extension ForeignLayout {
     public func prepare(_ connection: Connection) throws(StoreError) {
         let shadowed = mappedTables.compactMap { name in schema.table(named: name).flatMap { t in rowKeySQL(t).map { (t.name, $0) } } }
         guard !shadowed.isEmpty else { return }
-        // A read-only connection is `query_only`, which refuses TEMP objects too.
-        let queryOnly = try connection.scalarInt("PRAGMA query_only") == 1
-        if queryOnly { try connection.run("PRAGMA query_only = 0") }
-        defer { if queryOnly { try? connection.run("PRAGMA query_only = 1") } }
-        for (table, key) in shadowed {
-            let name = dialect.quote(table)
-            try connection.run("CREATE TEMP VIEW \(name) AS SELECT \(key) AS rowid, * FROM main.\(name)")
+        try connection.allowingTemporaryObjects { () throws(StoreError) in
+            for (table, key) in shadowed {
+                let name = dialect.quote(table)
+                try connection.run("CREATE TEMP VIEW \(name) AS SELECT \(key) AS rowid, * FROM main.\(name)")
+            }
         }
     }
 

@@ -35,6 +35,7 @@ extension PersistentStore {
         let writer = try Connection(path: access.connectionPath(path),
                                     options: access.openOptions(options, journalModeWAL: false))
         writer.registerNoOpFunctions(functions)
+        try layout.prepare(writer)
         self.init(path: path, options: opened, access: access, writer: writer, model: resolved, layout: layout,
                   identifier: recovered.metadata.uuid, writeRefusal: options.readOnly ? nil : refusal)
     }

@@ -42,9 +42,13 @@ public struct JoinTable: Sendable, Hashable {
     public var targetColumn: String
     public var targetTable: String
     public var targetRelationship: String
+    /// A relationship that is its own inverse (Person.friends ↔ Person.friends) kept as Core
+    /// Data keeps it: one row per pair, in either column order. Reads see both orders.
+    public var keepsEachPairOnce: Bool
 
     public init(table: String, sourceColumn: String, sourceTable: String, sourceRelationship: String,
-                targetColumn: String, targetTable: String, targetRelationship: String) {
+                targetColumn: String, targetTable: String, targetRelationship: String, keepsEachPairOnce: Bool = false) {
+        self.keepsEachPairOnce = keepsEachPairOnce
         self.table = table
         self.sourceColumn = sourceColumn
         self.sourceTable = sourceTable
