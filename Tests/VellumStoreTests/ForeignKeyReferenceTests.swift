@@ -62,6 +62,22 @@ import Testing
         #expect(try Self.names(again.toMany("cities")) == ["Rome"])
     }
 
+    /// A new city inserted before its new country, in one save: the country's row is written
+    /// first, so the city's column holds its code (the key exists only once the row does).
+    @Test func aNewObjectReferringToANewTargetIsWrittenAfterIt() throws {
+        let dir = TempDir()
+        let (store, path) = try ForeignGeneratedTests.make(dir, Self.countries)
+        let c = try ManagedObjectContext(store: store)
+        let nice = try c.insert("city", values: ["name": .string("Nice")])
+        let monaco = try c.insert("country", values: ["code": .string("mc"), "name": .string("Monaco")])
+        try nice.setToOne("country_code", monaco)
+        try c.save()
+        #expect(try sqliteScalar(path, "SELECT coalesce(country_code, 'null') FROM city WHERE name = 'Nice'") == "mc")
+        let fresh = try ManagedObjectContext(store: store)
+        let again = try #require(try fresh.fetch("city", where: QueryPredicate(format: "name == 'Nice'")).first)
+        #expect(try again.toOne("country_code")?["name"] == .string("Monaco"))
+    }
+
     /// `ON DELETE CASCADE` deletes the cities with their country; `RESTRICT` refuses the delete.
     @Test func deletingHonoursCascadeAndRestrict() throws {
         let dir = TempDir()
@@ -136,5 +152,33 @@ import Testing
         try c.delete(ada)
         #expect { try c.save() } throws: { "\($0)".contains("staffs") }
         #expect(try sqliteScalar(path, "SELECT count(*) FROM staff") == "4")
+    }
+}
+
+/// Issue 13, live: with the file tracked, another program moving a city to another country
+/// by its text code arrives as a change of the city's to-one (named as the relationship),
+/// and a list filtered across it and the objects a context holds follow.
+@MainActor @Suite(.serialized)
+struct ForeignKeyReferenceTrackingTests {
+    @Test func anotherProgramsChangeOfTheColumnArrivesAsTheToOnesChange() async throws {
+        let dir = TempDir()
+        let path = dir.path("places.sqlite")
+        #expect(try sqliteShell(path, ForeignKeyReferenceTests.countries) == 0)
+        try HistoryTracking.track(try HistoryTracking.plan(path: path))
+        let store = try PersistentStore.openAny(url: URL(fileURLWithPath: path), model: nil, options: StoreOptions(createIfMissing: false))
+        let container = try PersistentContainer(store: store)
+        let changes = RemoteChanges()
+        container.observeRemoteChanges { changes.append($0) }
+        let view = container.viewContext
+        let german = ResultsController(fetchRequest: FetchRequest(entityName: "city", predicate: try QueryPredicate(format: "country_code.name == 'Germany'")), context: view)
+        try german.performFetch()
+        #expect(german.fetchedObjectCount == 1)
+        let lyon = try #require(try view.fetch("city", where: QueryPredicate(format: "name == 'Lyon'")).first)
+        #expect(try lyon.toOne("country_code")?["name"] == .string("France"))
+
+        #expect(try sqliteShell(path, "UPDATE city SET country_code = 'de' WHERE name = 'Lyon'") == 0)
+        #expect(await waitUntil(timeout: 30) { changes.updatedKeys[lyon.objectID] == ["country_code"] }, "\(changes.updatedKeys)")
+        #expect(await waitUntil(timeout: 30) { german.fetchedObjectIDs.contains(lyon.objectID) }, "\(german.fetchedObjectIDs)")
+        #expect(try await waitUntil(timeout: 30) { try lyon.toOne("country_code")?["name"] == .string("Germany") })
     }
 }

@@ -21,7 +21,7 @@ extension SaveWriter {
             }
         }
         for o in updated { try describingFailures(layout.table(of: o.entity.name)!, deleting: false) { try updateChangedColumns(o, db) } }
-        for o in inserted { try describingFailures(layout.table(of: o.entity.name)!, deleting: false) { try insertGivenColumns(o, db) } }
+        for o in destinationsFirst(inserted) { try describingFailures(layout.table(of: o.entity.name)!, deleting: false) { try insertGivenColumns(o, db) } }
         try readBackRows(inserted + updated, db)
     }
 
