@@ -202,20 +202,20 @@ import Testing
     @Test func foreignKeyFailuresNameTheTableAndKeys() throws {
         let dir = TempDir()
         let (store, path) = try Self.make(dir, """
-            CREATE TABLE parent (code TEXT PRIMARY KEY, label TEXT);
-            CREATE TABLE child (id INTEGER PRIMARY KEY, parent_code TEXT REFERENCES parent (code));
-            INSERT INTO parent VALUES ('a', 'A');
-            INSERT INTO child (parent_code) VALUES ('a');
+            CREATE TABLE parent (code TEXT, n INT, label TEXT, PRIMARY KEY (code, n));
+            CREATE TABLE child (id INTEGER PRIMARY KEY, parent_code TEXT, parent_n INT, FOREIGN KEY (parent_code, parent_n) REFERENCES parent (code, n));
+            INSERT INTO parent VALUES ('a', 1, 'A');
+            INSERT INTO child (parent_code, parent_n) VALUES ('a', 1);
             """)
-        // A key to a text column is no relationship: it stays an attribute.
+        // A composite key is no relationship (yet): its columns stay attributes.
         #expect(store.model.entity(named: "child")?.attribute(named: "parent_code") != nil)
         let c = try ManagedObjectContext(store: store)
-        _ = try c.insert("child", values: ["parent_code": .string("zz")])
+        _ = try c.insert("child", values: ["parent_code": .string("zz"), "parent_n": .integer(1)])
         do {
             try c.save()
             Issue.record("a dangling key was saved")
         } catch {
-            #expect("\(error)".contains("FOREIGN KEY constraint failed (writing child: child.parent_code → parent)"), "\(error)")
+            #expect("\(error)".contains("FOREIGN KEY constraint failed (writing child: child.parent_code, parent_n → parent)"), "\(error)")
         }
         let c2 = try ManagedObjectContext(store: store)
         try c2.delete(try #require(try c2.fetch("parent").first))
@@ -223,7 +223,7 @@ import Testing
             try c2.save()
             Issue.record("a row others refer to was deleted")
         } catch {
-            #expect("\(error)".contains("deleting from parent: child.parent_code refers to it"), "\(error)")
+            #expect("\(error)".contains("deleting from parent: child.parent_code, parent_n refers to it"), "\(error)")
         }
         #expect(try sqliteScalar(path, "SELECT (SELECT count(*) FROM parent) || (SELECT count(*) FROM child)") == "11")
     }

@@ -28,7 +28,8 @@ struct KeyColumnMatch {
         for c in columns {
             if let i = m.attributeColumns.firstIndex(of: c) {
                 sources.append(.attribute(i))
-            } else if let i = m.relationshipStorage.firstIndex(of: .foreignKey(column: c)) {
+            } else if let i = m.relationshipStorage.firstIndex(of: .foreignKey(column: c)),
+                      layout.foreignKeyWriteSQL(table: m.table, column: c) == "?" {  // holds the destination's key itself
                 sources.append(.toOne(i))
             } else {
                 return nil

@@ -21,7 +21,7 @@ extension SaveWriter {
             }
         }
         for o in updated { try describingFailures(layout.table(of: o.entity.name)!, deleting: false) { try updateChangedColumns(o, db) } }
-        for o in inserted { try describingFailures(layout.table(of: o.entity.name)!, deleting: false) { try insertGivenColumns(o, db) } }
+        for o in destinationsFirst(inserted) { try describingFailures(layout.table(of: o.entity.name)!, deleting: false) { try insertGivenColumns(o, db) } }
         try readBackRows(inserted + updated, db)
     }
 
@@ -37,7 +37,7 @@ extension SaveWriter {
         columns.foreignKeys = columns.foreignKeys.filter { o.relations.count > $0.0 && o.relations[$0.0]?.isChanged == true }
         guard !columns.attributes.isEmpty || !columns.foreignKeys.isEmpty else { return }
         let q = layout.dialect
-        let sets = (columns.attributes.map(\.1) + columns.foreignKeys.map(\.1)).map { "\(q.quote($0)) = ?" }
+        let sets = zip(columns.attributes.map(\.1) + columns.foreignKeys.map(\.1), placeholders(columns, table: m.table)).map { "\(q.quote($0)) = \($1)" }
         let (target, match) = rowWriteTarget(m.table)
         try findingRow(of: o, match: match, db) { condition, key in
             let s = try db.cachedStatement("UPDATE \(target) SET \(sets.joined(separator: ", ")) WHERE \(condition)")
@@ -90,7 +90,8 @@ extension SaveWriter {
         }
         let q = layout.dialect
         let names = [layout.primaryKeyColumn] + columns.attributes.map(\.1) + columns.foreignKeys.map(\.1)
-        let s = try db.cachedStatement("INSERT INTO \(q.quote(m.table)) (\(names.map(q.quote).joined(separator: ", "))) VALUES (\(q.placeholders(names.count)))")
+        let values = (["?"] + placeholders(columns, table: m.table)).joined(separator: ", ")
+        let s = try db.cachedStatement("INSERT INTO \(rowWriteTarget(m.table).target) (\(names.map(q.quote).joined(separator: ", "))) VALUES (\(values))")
         s.rewind()
         s.bind(primaryKey(o)!, at: 1)
         _ = try bindRow(o, s, columns: columns, from: 2, storedForm: storedForm(table: m.table))
@@ -107,7 +108,7 @@ extension SaveWriter {
         }
         let q = layout.dialect
         let names = columns.attributes.map(\.1) + columns.foreignKeys.map(\.1)
-        let values = names.isEmpty ? "DEFAULT VALUES" : "(\(names.map(q.quote).joined(separator: ", "))) VALUES (\(q.placeholders(names.count)))"
+        let values = names.isEmpty ? "DEFAULT VALUES" : "(\(names.map(q.quote).joined(separator: ", "))) VALUES (\(placeholders(columns, table: m.table).joined(separator: ", ")))"
         let s = try db.cachedStatement(q.returning("INSERT INTO \(rowWriteTarget(m.table).target) \(values)", expressions: [key]))
         s.rewind()
         _ = try bindRow(o, s, columns: columns, from: 1, storedForm: storedForm(table: m.table))
@@ -119,6 +120,11 @@ extension SaveWriter {
     private func rowWriteTarget(_ table: String) -> (target: String, match: String) {
         let t = layout.rowWriteTarget(table: table)
         return (t.target, t.match)
+    }
+
+    /// A `?` per written column; a to-one's key written as the layout stores it (`StoreLayout.foreignKeyWriteSQL`).
+    private func placeholders(_ columns: Columns, table: String) -> [String] {
+        columns.attributes.map { _ in "?" } + columns.foreignKeys.map { layout.foreignKeyWriteSQL(table: table, column: $0.1) }
     }
 
     /// Another program's date columns keep their form (`ForeignDateStorage`).

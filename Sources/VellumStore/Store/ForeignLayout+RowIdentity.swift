@@ -44,14 +44,19 @@ extension ForeignLayout {
         return table.declaredKeySQL(column: q.quote, rowid: "rowid") { "vellum_row_version(\($0.joined(separator: ", ")))" }
     }
 
-    /// Creates the TEMP views that give mapped tables without a rowid (and views) a `rowid`.
+    /// Creates the TEMP views that give mapped tables without a rowid (and views) a `rowid`,
+    /// and read to-ones to keys other than the rowid as their targets' keys (`ForeignLayout+KeyReferences`).
     public func prepare(_ connection: Connection) throws(StoreError) {
-        let shadowed = mappedTables.compactMap { name in schema.table(named: name).flatMap { t in rowKeySQL(t).map { (t.name, $0) } } }
+        let shadowed = mappedTables.compactMap { name -> (String, String)? in
+            guard let t = schema.table(named: name), isShadowed(t) else { return nil }
+            let key = rowKeySQL(t) ?? "rowid"
+            guard let columns = columnsReadingKeys(t, alias: "vellum_row") else { return (t.name, "SELECT \(key) AS rowid, * FROM main.\(dialect.quote(t.name))") }
+            return (t.name, "SELECT \(key) AS rowid, \(columns) FROM main.\(dialect.quote(t.name)) AS vellum_row")
+        }
         guard !shadowed.isEmpty else { return }
         try connection.allowingTemporaryObjects { () throws(StoreError) in
-            for (table, key) in shadowed {
-                let name = dialect.quote(table)
-                try connection.run("CREATE TEMP VIEW \(name) AS SELECT \(key) AS rowid, * FROM main.\(name)")
+            for (table, select) in shadowed {
+                try connection.run("CREATE TEMP VIEW \(dialect.quote(table)) AS \(select)")
             }
         }
     }
@@ -59,8 +64,8 @@ extension ForeignLayout {
     /// Where writes of `table` go and the condition finding the row whose key is `?`.
     public func rowWriteTarget(table: String) -> RowWriteTarget {
         let name = dialect.quote(table)
-        guard let t = schema.table(named: table), let key = rowKeySQL(t) else { return RowWriteTarget(target: name, match: "\(qualifiedKey()) = ?") }
-        return RowWriteTarget(target: "main.\(name)", match: "\(key) = ?")
+        guard let t = schema.table(named: table), isShadowed(t) else { return RowWriteTarget(target: name, match: "\(qualifiedKey()) = ?") }
+        return RowWriteTarget(target: "main.\(name)", match: "\(rowKeySQL(t) ?? qualifiedKey()) = ?")
     }
 
     public func digestedKeyColumns(table: String) -> [String]? {

@@ -23,6 +23,9 @@ public final class ForeignLayout: StoreLayout {
     private let joinTablesByName: [String: JoinTable]
     /// Table → column → how its dates are stored, for date columns not stored as Unix seconds.
     private let dateStorage: [String: [String: ForeignDateStorage]]
+    /// Table → to-one column → the key it refers to, where that is not the target's rowid
+    /// (`ForeignLayout+KeyReferences`).
+    let keyReferences: [String: [String: ForeignSchema.KeyReference]]
 
     public init(model: ManagedObjectModel, schema: ForeignSchema) throws(StoreError) {
         self.model = model
@@ -31,6 +34,7 @@ public final class ForeignLayout: StoreLayout {
         var entityByTable: [String: String] = [:]
         var joins: [String: JoinTable] = [:]
         var dates: [String: [String: ForeignDateStorage]] = [:]
+        var references: [String: [String: ForeignSchema.KeyReference]] = [:]
         for name in model.entityNames {
             let entity = model.entity(named: name)!
             guard entity.declaration.parent == nil, entity.subentityNames.isEmpty else {
@@ -62,6 +66,9 @@ public final class ForeignLayout: StoreLayout {
                     }
                 } else if !r.isToMany, let column = Self.foreignKeyColumn(entity, r, table: table, destinationTable: destinationTable) {
                     storage.append(.foreignKey(column: column))
+                    if let reference = Self.keyReference(of: column, table: table, destinationTable: destinationTable, schema: schema) {
+                        references[table.name, default: [:]][column] = reference
+                    }
                 } else if let inverse = destination.relationship(named: r.inverse), !inverse.isToMany,
                           let column = Self.foreignKeyColumn(destination, inverse, table: destinationTable, destinationTable: table) {
                     storage.append(.inverseForeignKey(table: destinationTable.name, column: column, positionColumn: nil))
@@ -83,6 +90,7 @@ public final class ForeignLayout: StoreLayout {
         joinTables = joins.keys.sorted().map { joins[$0]! }
         joinTablesByName = joins
         dateStorage = dates
+        keyReferences = references
     }
 
     private static func misfit(_ entity: String, _ detail: String) -> StoreError {
@@ -149,9 +157,10 @@ public final class ForeignLayout: StoreLayout {
     }
 
     /// The column's `DEFAULT` when it is a literal integer (`DEFAULT 0`, `DEFAULT '0'`: integer
-    /// affinity); NULL or an expression gives none.
+    /// affinity) naming a rowid; NULL or an expression gives none.
     public func defaultForeignKey(table: String, column: String) -> Int64? {
-        guard let sql = schema.table(named: table)?.column(named: column)?.defaultSQL, let literal = ForeignColumnType.literal(sql) else { return nil }
+        // A default of a column referring to a key other than the rowid is no object's key.
+        guard keyReferences[table]?[column] == nil, let sql = schema.table(named: table)?.column(named: column)?.defaultSQL, let literal = ForeignColumnType.literal(sql) else { return nil }
         return (try? literal.coerced(to: .integer64))?.integerValue
     }
 

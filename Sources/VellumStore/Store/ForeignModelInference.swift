@@ -1,10 +1,11 @@
 import Foundation
 
 /// Infers a model from a foreign database's schema: a table is an entity, a
-/// column an attribute, a single-column foreign key to a table's rowid key a
-/// to-one relationship (named after the column) with an inverse to-many on the
+/// column an attribute, a single-column foreign key to a table's key (its rowid,
+/// another single-column primary key or a UNIQUE column: `ForeignSchema.reference`)
+/// a to-one relationship (named after the column) with an inverse to-many on the
 /// target (named after the source table), and a table whose primary key is two
-/// such foreign keys and nothing else also a many-to-many between the two.
+/// foreign keys to rowids and nothing else also a many-to-many between the two.
 /// Where each name comes from is kept in the entities' `userInfo`
 /// (`ForeignMappingKeys`), so a saved and edited model still finds its columns.
 public enum ForeignModelInference {
@@ -22,14 +23,13 @@ public enum ForeignModelInference {
         var entities: [String: EntityDescription] = [:]
         var relationshipColumns: [String: Set<String>] = [:]  // table → FK columns that became relationships
         // Pass 1: to-one relationships and their inverses.
-        var toOnes: [(source: String, column: String, target: String, onDelete: String, notNull: Bool)] = []
+        var toOnes: [(source: String, column: String, target: String, onDelete: String, notNull: Bool, toRowID: Bool)] = []
         for t in tables {
             for k in t.foreignKeys where k.from.count == 1 {
-                guard let target = schema.table(named: k.table), included.contains(target.name.lowercased()),
-                      k.to[0] == nil ? target.integerPrimaryKey != nil : k.to[0]!.caseInsensitiveCompare(target.integerPrimaryKey ?? "") == .orderedSame,
+                guard let reference = schema.reference(k), included.contains(reference.target.name.lowercased()),
                       let column = t.column(named: k.from[0]) else { continue }
                 guard relationshipColumns[t.name, default: []].insert(column.name.lowercased()).inserted else { continue }
-                toOnes.append((t.name, column.name, target.name, k.onDelete.uppercased(), column.notNull))
+                toOnes.append((t.name, column.name, reference.target.name, k.onDelete.uppercased(), column.notNull, reference.isRowID))
             }
         }
         for t in tables {
@@ -70,7 +70,8 @@ public enum ForeignModelInference {
         }
         // Many-to-many through tables whose primary key is two foreign keys and nothing else.
         for t in schema.tables where !t.isView && t.columns.count == 2 && t.primaryKey.count == 2 {
-            let keys = t.primaryKey.compactMap { col in toOnes.first { $0.source == t.name && $0.column.caseInsensitiveCompare(col) == .orderedSame } }
+            // Join rows hold the two objects' keys: rowids only (a key of another kind is a to-one's alone).
+            let keys = t.primaryKey.compactMap { col in toOnes.first { $0.source == t.name && $0.toRowID && $0.column.caseInsensitiveCompare(col) == .orderedSame } }
             guard keys.count == 2, keys[0].target != keys[1].target else { continue }
             let (a, b) = (keys[0], keys[1])
             let aName = uniqueName(plural(propertyName(b.target)), taken: &taken[a.target, default: []])

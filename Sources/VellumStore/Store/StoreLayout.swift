@@ -156,6 +156,10 @@ public protocol StoreLayout: Sendable {
     func digestedKeyColumns(table: String) -> [String]?
     /// What is written into `column` of `table` for `value` (another program's date forms).
     func storedForm(_ value: Value, table: String, column: String) -> Value
+    /// SQL writing a to-one's destination key, bound to `?`, into `column` of `table`: `?`
+    /// itself (the default), or the value the destination's row holds in the column another
+    /// program's foreign key refers to, where that is not the rowid (a text key, a UNIQUE column).
+    func foreignKeyWriteSQL(table: String, column: String) -> String
     /// The key a to-one stored in `column` of `table` takes when the object it holds is
     /// deleted under `DeleteRule.setDefault`: the column's `DEFAULT` (another program's
     /// `ON DELETE SET DEFAULT`); nil (the default) when there is none, and it is cleared.
@@ -229,6 +233,7 @@ extension StoreLayout {
         RowWriteTarget(target: dialect.quote(table), match: "\(qualifiedKey()) = ?")
     }
     public func storedForm(_ value: Value, table: String, column: String) -> Value { value }
+    public func foreignKeyWriteSQL(table: String, column: String) -> String { "?" }
     public func defaultForeignKey(table: String, column: String) -> Int64? { nil }
     public func describe(_ failure: SQLiteFailure, writing table: String, deleting: Bool) -> SQLiteFailure { failure }
 

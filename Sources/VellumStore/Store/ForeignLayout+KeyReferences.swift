@@ -1,0 +1,51 @@
+import Foundation
+
+/// To-ones whose foreign key refers to a key other than the target's rowid (a text or `INT`
+/// primary key, a `WITHOUT ROWID` table's key, a UNIQUE column): the column holds the
+/// referenced value, while every query of the store reads a to-one's column as the target's
+/// object key. The source table's per-connection TEMP view (`prepare`) reads the column as
+/// that key, found by the referenced value; a write stores the referenced value of the
+/// object whose key is bound (`foreignKeyWriteSQL`). The file is not changed.
+extension ForeignLayout {
+    /// The key a declared foreign key on `column` refers to in `destinationTable`, when it is not the rowid.
+    static func keyReference(of column: String, table: ForeignSchema.Table, destinationTable: ForeignSchema.Table,
+                             schema: ForeignSchema) -> ForeignSchema.KeyReference? {
+        let declared = table.foreignKeys.first {
+            $0.from.count == 1 && $0.from[0].caseInsensitiveCompare(column) == .orderedSame
+                && $0.table.caseInsensitiveCompare(destinationTable.name) == .orderedSame
+        }
+        guard let declared, let reference = schema.reference(declared), !reference.isRowID else { return nil }
+        return reference
+    }
+
+    /// SQL over the target's own columns (unaliased) for the object key of its row.
+    private func targetKeySQL(_ reference: ForeignSchema.KeyReference) -> String {
+        rowKeySQL(reference.target) ?? "rowid"
+    }
+
+    /// The select list of `table`'s TEMP view, where it has to-ones to keys other than the
+    /// rowid: each such column read as its target's key (NULL when no row holds the value).
+    /// The value is compared as SQLite's foreign-key check compares it, in the referenced
+    /// column's affinity (`+` takes the column's own away: `7` finds the text key `'7'`).
+    func columnsReadingKeys(_ table: ForeignSchema.Table, alias: String) -> String? {
+        guard let references = keyReferences[table.name], !references.isEmpty else { return nil }
+        let q = dialect
+        return table.columns.map { c in
+            guard let r = references[c.name] else { return "\(alias).\(q.quote(c.name))" }
+            let lookup = "SELECT \(targetKeySQL(r)) FROM main.\(q.quote(r.target.name)) WHERE \(q.quote(r.column)) = +\(alias).\(q.quote(c.name))"
+            return "(\(lookup)) AS \(q.quote(c.name))"
+        }.joined(separator: ", ")
+    }
+
+    /// True when `table` is read through a TEMP view (`prepare`): written as `main."table"`.
+    func isShadowed(_ table: ForeignSchema.Table) -> Bool {
+        rowKeySQL(table) != nil || keyReferences[table.name]?.isEmpty == false
+    }
+
+    /// The referenced value of the target row whose key is bound to `?`, for a to-one to a
+    /// key other than the rowid; `?` itself otherwise.
+    public func foreignKeyWriteSQL(table: String, column: String) -> String {
+        guard let r = keyReferences[table]?[column] else { return "?" }
+        return "(SELECT \(dialect.quote(r.column)) FROM main.\(dialect.quote(r.target.name)) WHERE \(targetKeySQL(r)) = ?)"
+    }
+}
