@@ -18,17 +18,15 @@ struct StoreArguments {
     var mappingPath: String?
     var enforcesForeignKeys = true
 
-    init(mappingPath: String? = nil, enforcesForeignKeys: Bool = true) {
-        self.mappingPath = mappingPath
-        self.enforcesForeignKeys = enforcesForeignKeys
-    }
-
-    init(_ arguments: ParsedArguments) {
-        self.init(mappingPath: arguments.option("model"), enforcesForeignKeys: !arguments.has(Self.noForeignKeysFlag))
-    }
-
     /// Applies these choices to the options a command opens the store with.
     func apply(to options: inout StoreOptions) {
         options.enforcesForeignKeys = enforcesForeignKeys
+    }
+}
+
+extension StoreArguments {
+    // In an extension, so the memberwise initializer (and `StoreArguments()`) stays.
+    init(_ arguments: ParsedArguments) {
+        self.init(mappingPath: arguments.option("model"), enforcesForeignKeys: !arguments.has(Self.noForeignKeysFlag))
     }
 }

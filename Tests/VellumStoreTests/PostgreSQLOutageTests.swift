@@ -7,25 +7,32 @@ import VellumTestSupport
 /// nothing: reads that meet the outage are tried again until it answers, and a reload
 /// that fails leaves the objects (unsaved edits included) as they were.
 @Suite struct PostgreSQLOutageTests {
-    /// Regression (CI, stop 28): a list tried an object again for at most five minutes after
-    /// the first failure; on a starved machine the server came back later than that, and the
-    /// inserted row never reached the list (its last error "Connection refused").
-    @MainActor @Test func aListWaitsOutAnOutageLongerThanFiveMinutes() async throws {
+    /// A store in a cluster of its own with tag "a", a live list of tags on the view
+    /// context, and tag "b" written by another program that the list has not placed
+    /// (merging is off, so only what the test sends reaches the list).
+    @MainActor static func tagListWithAnUnplacedTag() throws -> (PostgreSQLCluster, PersistentContainer, ResultsController) {
         let cluster = try PostgreSQLCluster(owner: getpid())
-        defer { cluster.stop() }
         let url = try #require(URL(string: try cluster.makeSchema("shop")))
         let container = try PersistentContainer(model: try Fixtures.shopModel(), storeURL: url)
+        container.automaticallyMergesChanges = false
         let view = container.viewContext
         _ = try view.insert("Tag", values: ["name": .string("a")])
         try view.save()
         let list = ResultsController(fetchRequest: FetchRequest(entityName: "Tag", sortDescriptors: [QuerySortDescriptor("name")]), context: view)
         try list.performFetch()
-        // A row the list has not placed yet (another program's, not yet merged) when the server stops.
         _ = try PostgreSQLStoreTests.psql(url, #"INSERT INTO "Tag" ("_entity", "name") VALUES ('Tag', 'b')"#)
+        return (cluster, container, list)
+    }
+    /// Regression (CI, stop 28): a list tried an object again for at most five minutes after
+    /// the first failure; on a starved machine the server came back later than that, and the
+    /// inserted row never reached the list (its last error "Connection refused").
+    @MainActor @Test func aListWaitsOutAnOutageLongerThanFiveMinutes() async throws {
+        let (cluster, container, list) = try Self.tagListWithAnUnplacedTag()
+        defer { cluster.stop() }
+        let view = container.viewContext
         // Its ID, read on a context of its own: the view context has not loaded it.
         let reader = try ManagedObjectContext(store: container.store)
         let b = try #require(try reader.fetch("Tag").first { try $0["name"] == .string("b") }?.objectID)
-        container.automaticallyMergesChanges = false
         try cluster.stopServer()
         view.notify(ObjectsDidChange(inserted: [b]))
         #expect(list.fetchedObjectIDs.count == 1)
@@ -40,17 +47,9 @@ import VellumTestSupport
     /// meets a stopped server is tried again until the server answers; it used to be
     /// reported once and never tried again, the list missing the change.
     @MainActor @Test func aListRefetchThatMeetsAStoppedServerIsTriedAgain() async throws {
-        let cluster = try PostgreSQLCluster(owner: getpid())
+        let (cluster, container, list) = try Self.tagListWithAnUnplacedTag()
         defer { cluster.stop() }
-        let url = try #require(URL(string: try cluster.makeSchema("shop")))
-        let container = try PersistentContainer(model: try Fixtures.shopModel(), storeURL: url)
-        container.automaticallyMergesChanges = false
         let view = container.viewContext
-        _ = try view.insert("Tag", values: ["name": .string("a")])
-        try view.save()
-        let list = ResultsController(fetchRequest: FetchRequest(entityName: "Tag", sortDescriptors: [QuerySortDescriptor("name")]), context: view)
-        try list.performFetch()
-        _ = try PostgreSQLStoreTests.psql(url, #"INSERT INTO "Tag" ("_entity", "name") VALUES ('Tag', 'b')"#)
         try cluster.stopServer()
         var externally = ObjectsDidChange()
         externally.storeChangedExternally = true
