@@ -2,7 +2,10 @@ import Foundation
 import VellumStore
 
 /// Another program writing the store through the `sqlite3` shell, as a script
-/// would: plain SQL, no version bump of its own, one transaction per write.
+/// would: plain SQL, no version bump of its own, one transaction per write, with
+/// foreign keys enforced as an app's connection would (the shell's default is off,
+/// which let it point an item at a person the user had deleted: a dangling reference
+/// that the user's undo of the delete then "overwrote" with the same value).
 /// Every write it makes is logged once the shell has exited with success and
 /// reported the row count, so the audit knows which writes were acknowledged.
 final class ExternalSQLWriter: @unchecked Sendable {
@@ -27,7 +30,7 @@ final class ExternalSQLWriter: @unchecked Sendable {
     init(path: String) { self.path = path }
 
     var acknowledged: [Write] { lock.withLock { log } }
-    /// Values of writes the shell did not acknowledge (they must not appear in the store).
+    /// Unique values of writes the shell did not acknowledge (they must not appear in the store).
     var failedValues: [String] { lock.withLock { failed } }
 
     /// Writes until `stop()`, one write every `interval` seconds, choosing rows among `pks`
@@ -66,7 +69,7 @@ final class ExternalSQLWriter: @unchecked Sendable {
     }
 
     private func run(_ sql: String) -> String? {
-        guard let r = try? runSQLite(path, ".timeout 10000\nBEGIN IMMEDIATE;\n\(sql)\nCOMMIT;\n"),
+        guard let r = try? runSQLite(path, ".timeout 10000\nPRAGMA foreign_keys = ON;\nBEGIN IMMEDIATE;\n\(sql)\nCOMMIT;\n"),
               r.status == 0, r.err.isEmpty else { return nil }
         return r.out.trimmingCharacters(in: .whitespacesAndNewlines)
     }
@@ -77,7 +80,9 @@ final class ExternalSQLWriter: @unchecked Sendable {
         lock.withLock {
             if out == "1" {
                 log.append(Write(kind: .update, pk: pk, column: column, value: printed, acknowledgedAt: now))
-            } else if out == nil {
+            } else if out == nil, column != "owner" {
+                // Owners are person keys, not unique tokens: one refused (the person was
+                // deleted) may be a value the user set legitimately, so it proves nothing.
                 failed.append(printed)
             }
         }

@@ -76,6 +76,11 @@ struct StoreAudit {
         return keys
     }
 
+    /// A history row in words, for a failure message.
+    func describe(_ row: HistoryRow) -> String {
+        "save #\(row.id) by \(row.author ?? "-") at \(row.time) changed \(row.columns.sorted().joined(separator: ",")) of \(row.pks.count) row(s)"
+    }
+
     /// The first history row after `index` that changes `column` of `pk` (or inserts/deletes the row).
     func nextChange(after index: Int, pk: Int64, column: String) -> Int? {
         history.indices.dropFirst(index + 1).first { history[$0].touches(pk: pk, column: column) }
@@ -140,7 +145,7 @@ struct StoreAudit {
             default: sawIt = false
             }
             if !sawIt {
-                problems.append("step \(a.step) (\(a.intent), keys \(a.keys)) overwrote external \(w.pk).\(column) = \(w.value ?? "") (committed \(history[h].time), editor opened \(a.editorOpenedAt.map { "\($0)" } ?? "-")) without a conflict prompt")
+                problems.append("step \(a.step) (\(a.intent), keys \(a.keys)) overwrote external \(w.pk).\(column) = \(w.value ?? "") (committed \(history[h].time), editor opened \(a.editorOpenedAt.map { "\($0)" } ?? "-")) without a conflict prompt; \(describe(n)), the store holds \(rows[w.pk]?[column] ?? "(row gone)")")
             }
         }
 
