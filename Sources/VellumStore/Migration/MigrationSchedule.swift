@@ -9,8 +9,9 @@ import Foundation
 ///         .custom(to: v3, .withContext("full names", after: { context in … }))
 ///     try StoreMigrator.migrate(storeAt: url, following: schedule)
 ///
-/// A store holding version k runs only the steps after k, each in its own transaction;
-/// the stages of a step run only when the store passes through that step.
+/// A store holding version k runs only the steps after k, all in one transaction (a
+/// failing step leaves the store at version k); the stages of a step run only when the
+/// store passes through that step.
 public struct MigrationSchedule: Sendable {
     /// One step, from `versions[i]` to `versions[i + 1]`.
     public struct Step: Sendable {
@@ -55,9 +56,9 @@ public struct MigrationSchedule: Sendable {
 extension StoreMigrator {
     /// Migrates step by step along `schedule`, from the version the store holds to the
     /// last: each step is inferred from its predecessor (so renaming identifiers that name
-    /// the previous version's elements chain across versions), runs that step's stages and
-    /// `options.stages`, and is atomic on its own. The backup (if any) is of the store as it
-    /// was before the first step.
+    /// the previous version's elements chain across versions) and runs that step's stages
+    /// and `options.stages`. All the steps are one transaction: if one fails, the store
+    /// keeps the version it held. The backup (if any) is of the store before the first step.
     ///
     /// A store holding none of the versions migrates straight to the last when no step has
     /// custom stages; otherwise it is refused (which stages apply would be a guess).
@@ -65,22 +66,13 @@ extension StoreMigrator {
     public static func migrate(storeAt url: URL, following schedule: MigrationSchedule,
                                options: MigrationOptions = MigrationOptions()) throws(StoreError) -> [MigrationResult] {
         let last = schedule.versions.last!
-        let stored = try plan(storeAt: url, to: last, options: options).fromHash
-        let steps: ArraySlice<MigrationSchedule.Step>
-        if let known = schedule.steps(fromStoredHash: stored) {
-            steps = known
-        } else if schedule.steps.allSatisfy(\.stages.isEmpty) {
-            steps = [MigrationSchedule.Step(model: last, stages: [])]
-        } else {
-            throw .invalidOperation("\(url.path): the store holds model \(stored.prefix(12)), which is none of the schedule's \(schedule.versions.count) versions; its custom stages belong to particular steps, so nothing was migrated")
+        // Chosen inside the transaction, from the model the store holds then.
+        return try migrate(storeAt: url, options: options, stored: nil) { stored throws(StoreError) in
+            if let known = schedule.steps(fromStoredHash: stored.versionHash) { return Array(known) }
+            guard schedule.steps.allSatisfy(\.stages.isEmpty) else {
+                throw .invalidOperation("\(url.path): the store holds model \(stored.versionHash.prefix(12)), which is none of the schedule's \(schedule.versions.count) versions; its custom stages belong to particular steps, so nothing was migrated")
+            }
+            return [MigrationSchedule.Step(model: last, stages: [])]
         }
-        var results: [MigrationResult] = []
-        var step = options
-        for next in steps {
-            step.stages = options.stages + next.stages
-            results.append(try migrate(storeAt: url, to: next.model, options: step))
-            if results.last?.migrated == true { step.backup = false }
-        }
-        return results
     }
 }

@@ -28,8 +28,8 @@ public struct MigrationResult: Sendable {
 
 /// Migrates a Vellum store from the model stored in it to another model, inferring
 /// the changes (`ModelCorrespondence`, `MigrationPlanner`). Everything happens in
-/// one SQLite transaction: a crash at any moment leaves the old store or the new
-/// one, never a mix. The file is never deleted or recreated; Core Data stores and
+/// one SQLite transaction, several steps of a schedule included: a crash at any
+/// moment leaves the old store or the new one, never a mix. The file is never deleted or recreated; Core Data stores and
 /// other databases are refused untouched.
 public enum StoreMigrator {
     /// The plan, computed without changing anything (read only).
@@ -51,6 +51,18 @@ public enum StoreMigrator {
     /// used when the file still holds a model of its hash instead of decoding it again.
     @discardableResult
     static func migrate(storeAt url: URL, to model: ManagedObjectModel, options: MigrationOptions, stored: ManagedObjectModel?) throws(StoreError) -> MigrationResult {
+        try migrate(storeAt: url, options: options, stored: stored) { _ throws(StoreError) in
+            [MigrationSchedule.Step(model: model, stages: [])]
+        }[0]
+    }
+
+    /// Runs the steps `steps` chooses for the stored model, all in one SQLite transaction:
+    /// a failure in any step (a refusal, a stage that throws, a crash) leaves the store at
+    /// the version it held. Each step is planned on the shape the previous one left; its
+    /// stages are `options.stages` and its own. The backup, if any, is taken once, before
+    /// the first step that changes anything; history records the whole as one transaction.
+    static func migrate(storeAt url: URL, options: MigrationOptions, stored: ManagedObjectModel?,
+                        steps: (ManagedObjectModel) throws(StoreError) -> [MigrationSchedule.Step]) throws(StoreError) -> [MigrationResult] {
         let path = url.path
         guard PersistentStore.isWritable(path) else { throw .readOnly(path: path) }
         let c = try open(path, readOnly: false, options: options)
@@ -59,24 +71,36 @@ public enum StoreMigrator {
         try c.setTriggersEnabled(false)
         do throws(StoreError) {
             try c.execute("BEGIN IMMEDIATE")
-            let old = try storedModel(c, path, known: stored)
-            let design = try MigrationDesign(old: old, new: model, connection: c, layout: options.layout)
-            let plan = try MigrationPlanner.plan(design, path: path, connection: c)
-            if old.versionHash == model.versionHash {
-                try c.execute("ROLLBACK")
-                return MigrationResult(plan: plan, backupPath: nil, migrated: false)
+            let original = try storedModel(c, path, known: stored)
+            var current = original
+            var results: [MigrationResult] = []
+            for step in try steps(original) {
+                let design = try MigrationDesign(old: current, new: step.model, connection: c, layout: options.layout)
+                let plan = try MigrationPlanner.plan(design, path: path, connection: c)
+                if current.versionHash == step.model.versionHash {
+                    results.append(MigrationResult(plan: plan, backupPath: nil, migrated: false))
+                    continue
+                }
+                guard plan.canRun else { throw .migrationRefused(path: path, plan: plan.description) }
+                let first = !results.contains(where: \.migrated)
+                let backup = first && options.backup ? try StoreBackup.copy(path, suffix: "before-" + original.versionHash, options: options) : nil
+                let stages = options.stages + step.stages
+                let total = plan.steps.filter { $0.strategy == .rebuild }.reduce(0) { $0 + ($1.rows ?? 0) }
+                let before = MigrationStageContext(model: current, layout: design.oldLayout, connection: c, path: path)
+                for stage in stages { try stage.run(stage.before, before) }
+                try MigrationExecutor(design: design, connection: c, totalRows: total, progress: { options.progress?($0) }).run()
+                let after = MigrationStageContext(model: step.model, layout: design.newLayout, connection: c, path: path)
+                for stage in stages { try stage.run(stage.after, after) }
+                results.append(MigrationResult(plan: plan, backupPath: backup, migrated: true))
+                current = step.model
             }
-            guard plan.canRun else { throw .migrationRefused(path: path, plan: plan.description) }
-            let backup = options.backup ? try StoreBackup.copy(path, suffix: "before-" + old.versionHash, options: options) : nil
-            let total = plan.steps.filter { $0.strategy == .rebuild }.reduce(0) { $0 + ($1.rows ?? 0) }
-            let before = MigrationStageContext(model: old, layout: design.oldLayout, connection: c, path: path)
-            for stage in options.stages { try stage.run(stage.before, before) }
-            try MigrationExecutor(design: design, connection: c, totalRows: total, progress: { options.progress?($0) }).run()
-            let after = MigrationStageContext(model: model, layout: design.newLayout, connection: c, path: path)
-            for stage in options.stages { try stage.run(stage.after, after) }
-            try record(c, model: model, from: old, author: options.author)
+            guard results.contains(where: \.migrated) else {
+                try c.execute("ROLLBACK")
+                return results
+            }
+            try record(c, model: current, from: original, author: options.author)
             try c.execute("COMMIT")
-            return MigrationResult(plan: plan, backupPath: backup, migrated: true)
+            return results
         } catch {
             if c.isInTransaction { try? c.execute("ROLLBACK") }
             throw error
@@ -139,8 +163,8 @@ extension StoreMigrator {
     /// Migrates step by step through `versions` (oldest first), from the one the store
     /// holds to the last: each step infers from its predecessor, so renaming identifiers
     /// that name the previous version's element chain across versions. A store whose
-    /// model is none of them migrates straight to the last. Each step is atomic and runs
-    /// `options.stages`; the backup (if any) is of the store as it was before the first.
+    /// model is none of them migrates straight to the last. All steps are one transaction
+    /// and each runs `options.stages`; the backup (if any) is of the store before the first.
     /// For stages that belong to one step, use `migrate(storeAt:following:)`.
     @discardableResult
     public static func migrate(storeAt url: URL, through versions: [ManagedObjectModel], options: MigrationOptions = MigrationOptions()) throws(StoreError) -> [MigrationResult] {

@@ -87,4 +87,21 @@ import Testing
         let light = MigrationSchedule(try V.person("name", renamedFrom: nil)).lightweight(to: try Self.v3())
         #expect(try StoreMigrator.migrate(storeAt: store.url, following: light).map(\.migrated) == [true])
     }
+
+    /// The whole schedule is one transaction: a later step that fails (here its stage
+    /// throws) leaves the store at the version it held, not at the step before, with
+    /// its rows, its model and no backup written. (Each step used to commit on its own.)
+    @Test func aScheduleWhoseLastStepFailsLeavesTheStoreAtItsFirstVersion() throws {
+        struct StageFailed: Error {}
+        let v1 = try V.person("name", renamedFrom: nil), v2 = try V.person("fullName", renamedFrom: "name")
+        let store = try MigrationTestStore(v1, fill: V.fill)
+        let rowsBefore = try store.rows("Person", model: v1)
+        let failing = MigrationSchedule(v1).lightweight(to: v2)
+            .custom(to: try Self.v3(), .withContext("initials", after: { _ in throw StageFailed() }))
+        #expect(throws: (any Error).self) { try StoreMigrator.migrate(storeAt: store.url, following: failing, options: MigrationOptions(backup: false)) }
+        #expect(try StoreMigrator.plan(storeAt: store.url, to: v1).fromHash == v1.versionHash)
+        #expect(try store.rows("Person", model: v1) == rowsBefore)
+        // Nothing half-done stays behind: the whole schedule runs again and succeeds.
+        #expect(try StoreMigrator.migrate(storeAt: store.url, following: try Self.schedule(Runs())).map(\.migrated) == [true, true])
+    }
 }
