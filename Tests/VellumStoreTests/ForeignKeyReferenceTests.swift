@@ -155,6 +155,47 @@ import Testing
     }
 }
 
+extension ForeignKeyReferenceTests {
+    /// `ON DELETE SET DEFAULT` on a foreign key to a text key: each child takes the
+    /// column's default, the key of another row, as SQLite does (compared with the shell
+    /// deleting the same row of a twin file). The delete used to clear the to-one instead:
+    /// a NULL written where SQLite writes the default (and a failed save where the column
+    /// is NOT NULL).
+    @Test func onDeleteSetDefaultToATextKeyGivesTheDefaultRowAsSQLiteDoes() throws {
+        let script = """
+            CREATE TABLE shelf (code TEXT PRIMARY KEY, name TEXT);
+            CREATE TABLE book (id INTEGER PRIMARY KEY, title TEXT, shelf_code TEXT NOT NULL DEFAULT 'inbox' REFERENCES shelf (code) ON DELETE SET DEFAULT);
+            CREATE TABLE note (id INTEGER PRIMARY KEY, body TEXT, shelf_code TEXT DEFAULT 'attic' REFERENCES shelf (code) ON DELETE SET DEFAULT);
+            INSERT INTO shelf VALUES ('inbox', 'Inbox'), ('sf', 'Science fiction'), ('attic', 'Attic');
+            INSERT INTO book (title, shelf_code) VALUES ('Dune', 'sf'), ('Solaris', 'sf'), ('Emma', 'attic');
+            INSERT INTO note (body, shelf_code) VALUES ('x', 'sf'), ('y', NULL), ('z', 'inbox');
+            """
+        let dir = TempDir()
+        let (store, path) = try ForeignGeneratedTests.make(dir, script)
+        let twin = dir.path("twin.sqlite")
+        #expect(try runSQLite(twin, script).status == 0)
+        func contents(_ file: String) throws -> [String] {
+            try sqliteRows(file, "SELECT title || ':' || shelf_code FROM book ORDER BY id")
+                + sqliteRows(file, "SELECT body || ':' || coalesce(shelf_code, 'null') FROM note ORDER BY id")
+        }
+        #expect(store.model.entity(named: "shelf")?.relationship(named: "books")?.deleteRule == .setDefault)
+
+        let c = try ManagedObjectContext(store: store)
+        try c.delete(try #require(try c.fetch("shelf", where: QueryPredicate(format: "code == 'sf'")).first))
+        try c.save()
+        #expect(try runSQLite(twin, "PRAGMA foreign_keys=ON; DELETE FROM shelf WHERE code = 'sf';").err == "")
+        #expect(try contents(path) == ["Dune:inbox", "Solaris:inbox", "Emma:attic", "x:attic", "y:null", "z:inbox"])
+        #expect(try contents(path) == contents(twin))
+        // The objects follow: the books now sit on the default shelf, in this context and another.
+        let dune = try #require(try c.fetch("book", where: QueryPredicate(format: "title == 'Dune'")).first)
+        #expect(try dune.toOne("shelf_code")?["name"] == .string("Inbox"))
+        let fresh = try ManagedObjectContext(store: store)
+        let attic = try #require(try fresh.fetch("shelf", where: QueryPredicate(format: "code == 'attic'")).first)
+        #expect(try Self.names(attic.toMany("books"), "title") == ["Emma"])
+        #expect(try Self.names(attic.toMany("notes"), "body") == ["x"])
+    }
+}
+
 /// Issue 13, live: with the file tracked, another program moving a city to another country
 /// by its text code arrives as a change of the city's to-one (named as the relationship),
 /// and a list filtered across it and the objects a context holds follow.

@@ -204,16 +204,21 @@ extension ManagedObjectContext {
     }
 
     /// `ON DELETE SET DEFAULT`: `destination`'s to-one that held `owner` (being deleted) holds
-    /// the object its column's default names instead (`StoreLayout.defaultForeignKey`), or
+    /// the object its column's default names instead (`StoreLayout.defaultForeignKey`, or
+    /// `defaultForeignKeyLookup` when the column holds another key than the rowid), or
     /// nothing where there is no default. Where the default is deleted too (`owner` itself)
     /// the link is left as it is: the row cannot take it, and SQLite refuses the delete.
     private func setToDefault(_ destination: ManagedObject, inverseOf relationship: RelationshipDescription, from owner: ManagedObject) throws {
         guard let index = destination.entity.relationshipIndexByName[relationship.inverse] else { return }
         let layout = store.layout
         var target: ManagedObject?
-        if case .foreignKey(let column) = layout.mapping(for: destination.entity.name)!.relationshipStorage[index],
-           let key = layout.defaultForeignKey(table: layout.table(of: destination.entity.name)!, column: column) {
-            target = try object(with: store.objectID(entity: destination.entity.relationships[index].destination, primaryKey: key))
+        if case .foreignKey(let column) = layout.mapping(for: destination.entity.name)!.relationshipStorage[index] {
+            let table = layout.table(of: destination.entity.name)!
+            var key = layout.defaultForeignKey(table: table, column: column)
+            if key == nil, let lookup = layout.defaultForeignKeyLookup(table: table, column: column) {
+                key = try connection.scalarInt(lookup.sql, [lookup.value])
+            }
+            if let key { target = try object(with: store.objectID(entity: destination.entity.relationships[index].destination, primaryKey: key)) }
         }
         if target?.isDeleted == true { return }
         try unlink(destination, inverseOf: relationship, from: owner)

@@ -48,4 +48,14 @@ extension ForeignLayout {
         guard let r = keyReferences[table]?[column] else { return "?" }
         return "(SELECT \(dialect.quote(r.column)) FROM main.\(dialect.quote(r.target.name)) WHERE \(targetKeySQL(r)) = ?)"
     }
+
+    /// Under `ON DELETE SET DEFAULT`, the row a to-one in `column` of `table` takes when its
+    /// foreign key refers to a key other than the rowid: SQL finding that row's object key
+    /// by the column's `DEFAULT`, compared in the referenced column's affinity as SQLite's
+    /// check compares it, and the default to bind. Nil for the rowid or without a default.
+    public func defaultForeignKeyLookup(table: String, column: String) -> (sql: String, value: Value)? {
+        guard let r = keyReferences[table]?[column], let sql = schema.table(named: table)?.column(named: column)?.defaultSQL,
+              let literal = ForeignColumnType.literal(sql) else { return nil }
+        return ("SELECT \(targetKeySQL(r)) FROM main.\(dialect.quote(r.target.name)) WHERE \(dialect.quote(r.column)) = ?", literal)
+    }
 }

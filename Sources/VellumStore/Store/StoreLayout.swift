@@ -164,6 +164,10 @@ public protocol StoreLayout: Sendable {
     /// deleted under `DeleteRule.setDefault`: the column's `DEFAULT` (another program's
     /// `ON DELETE SET DEFAULT`); nil (the default) when there is none, and it is cleared.
     func defaultForeignKey(table: String, column: String) -> Int64?
+    /// The same for a foreign key to a key other than the rowid (another program's text or
+    /// UNIQUE key): SQL giving the object key of the row the column's `DEFAULT` names, with
+    /// the value to bind; nil (the default) where `defaultForeignKey` says all.
+    func defaultForeignKeyLookup(table: String, column: String) -> (sql: String, value: Value)?
     /// `failure` of a write to `table` worded with what the layout knows of the schema
     /// (the foreign keys involved, a CHECK constraint's text); unchanged by default.
     func describe(_ failure: SQLiteFailure, writing table: String, deleting: Bool) -> SQLiteFailure
@@ -235,6 +239,7 @@ extension StoreLayout {
     public func storedForm(_ value: Value, table: String, column: String) -> Value { value }
     public func foreignKeyWriteSQL(table: String, column: String) -> String { "?" }
     public func defaultForeignKey(table: String, column: String) -> Int64? { nil }
+    public func defaultForeignKeyLookup(table: String, column: String) -> (sql: String, value: Value)? { nil }
     public func describe(_ failure: SQLiteFailure, writing table: String, deleting: Bool) -> SQLiteFailure { failure }
 
     /// Key, entity and version of rows of `table`, prefixed with `alias.` (for select lists).
