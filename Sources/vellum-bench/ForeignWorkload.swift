@@ -75,7 +75,8 @@ enum ForeignWorkload {
         return (ms, n)
     }
 
-    /// Steps the same rows with raw SQLite, reading each column. Returns (ms, rows).
+    /// Steps the same rows with raw SQLite, reading each column into a Swift value (texts
+    /// as Strings, as `RecordWorkload.rawFetch`). Returns (ms, rows).
     static func rawFetch(at path: String) throws -> (Double, Int) {
         var n = 0, checksum: Int64 = 0
         var failure: (any Error)?
@@ -84,7 +85,10 @@ enum ForeignWorkload {
                 try plainRead(path, #"SELECT "id", \#(columns) FROM "Record" ORDER BY "id""#) { s in
                     for i in 0..<sqlite3_column_count(s) {
                         switch sqlite3_column_type(s, i) {
-                        case SQLITE_TEXT: checksum &+= Int64(sqlite3_column_bytes(s, i))
+                        case SQLITE_TEXT:
+                            // A Swift program reads a text as a String, as `fetch-100k`'s baseline does.
+                            let text = String(decoding: UnsafeBufferPointer(start: sqlite3_column_text(s, i), count: Int(sqlite3_column_bytes(s, i))), as: UTF8.self)
+                            checksum &+= Int64(text.utf8.count)
                         case SQLITE_FLOAT: checksum &+= Int64(bitPattern: sqlite3_column_double(s, i).bitPattern) >> 8
                         default: checksum &+= sqlite3_column_int64(s, i)
                         }
