@@ -3,7 +3,8 @@ import Testing
 import CSQLite
 @testable import VellumStore
 
-/// On a SQLite file and on a PostgreSQL schema (`StoreEngine`), but for the SQLite layout check.
+/// On a SQLite file and on a PostgreSQL schema (`StoreEngine`); the rows as another program
+/// reads them are checked by `StoreEngineStoreTests`.
 @Suite struct ContextTests {
     @Test(arguments: StoreEngine.allCases) func insertSaveFetchRoundTrip(_ engine: StoreEngine) throws {
         let dir = TempDir()
@@ -27,19 +28,6 @@ import CSQLite
         #expect(fetched[0].objectID == p.objectID)
         // Uniquing: one object per ID per context.
         #expect(try other.object(with: p.objectID) === fetched[0])
-    }
-
-    @Test func storeIsReadableInSQLiteShellLayout() throws {
-        let dir = TempDir()
-        let store = try Fixtures.openShop(dir)
-        let ctx = try ManagedObjectContext(store: store)
-        try ctx.insert("Product", values: ["name": .string("Tea")])
-        try ctx.save()
-        let c = try Connection(path: dir.file("shop.sqlite").path)
-        let rows = try c.rows("SELECT _pk, _entity, _version, name FROM Product")
-        #expect(rows == [[.integer(1), .string("Product"), .integer(1), .string("Tea")]])
-        #expect(try c.tableExists("Product_tags"))
-        #expect(try c.scalarText("SELECT value FROM _vellum_metadata WHERE key='modelHash'") == store.model.versionHash)
     }
 
     @Test(arguments: StoreEngine.allCases) func relationshipsMaintainInverses(_ engine: StoreEngine) throws {

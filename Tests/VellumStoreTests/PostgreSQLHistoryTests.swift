@@ -9,7 +9,7 @@ import Testing
     typealias Reports = RemoteChangeReports
 
     @MainActor @Test func anotherMachinesSavesAndPsqlWritesArriveObjectByObject() async throws {
-        let url = try PostgreSQLStoreTests.newStoreURL()
+        let url = try PostgreSQLShop.newStoreURL()
         let model = try Fixtures.shopModel()
         let watcher = try PersistentContainer(model: model, storeURL: url)
         let reports = Reports()
@@ -28,20 +28,20 @@ import Testing
         #expect(watcher.lastRemoteChange?.author == "machine-b")
 
         let pk = try #require(id.primaryKey)
-        _ = try PostgreSQLStoreTests.psql(url, #"UPDATE "Product" SET "price" = 4.5 WHERE "_pk" = "# + String(pk))
+        _ = try PostgreSQLShop.psql(url, #"UPDATE "Product" SET "price" = 4.5 WHERE "_pk" = "# + String(pk))
         #expect(await waitUntil(timeout: 60) { reports.transactions.contains { $0.changes.contains { $0.objectID == id && $0.kind == .update } } })
         let update = try #require(reports.transactions.last)
         #expect(update.author == nil && update.sequence == nil)
         #expect(update.changes.map(\.changedKeys) == [["price"]])
         #expect(await waitUntil(timeout: 60) { (try? view.existingObject(with: id)["price"]) == .double(4.5) })
 
-        _ = try PostgreSQLStoreTests.psql(url, #"DELETE FROM "Product" WHERE "_pk" = "# + String(pk))
+        _ = try PostgreSQLShop.psql(url, #"DELETE FROM "Product" WHERE "_pk" = "# + String(pk))
         #expect(await waitUntil(timeout: 60) { events.contains { $0.deleted.contains(id) } })
         #expect(reports.unknownCount == 0, "every change was read from history")
     }
 
     @Test func ownSavesAreNotReportedAndOutsideUpdatesBumpTheVersion() async throws {
-        let url = try PostgreSQLStoreTests.newStoreURL()
+        let url = try PostgreSQLShop.newStoreURL()
         let container = try PersistentContainer(model: Fixtures.shopModel(), storeURL: url)
         let reports = Reports()
         container.observeRemoteChanges { change in reports.changes.withLock { $0.append(change) } }
@@ -49,19 +49,19 @@ import Testing
         let ctx = try ManagedObjectContext(store: store)
         let p = try ctx.insert("Product", values: ["name": .string("Tea"), "price": .double(1)])
         try ctx.save()
-        #expect(try PostgreSQLStoreTests.psql(url, #"SELECT "_version"::text FROM "Product""#) == ["1"])
-        _ = try PostgreSQLStoreTests.psql(url, #"UPDATE "Product" SET "price" = 5"#)
-        #expect(try PostgreSQLStoreTests.psql(url, #"SELECT "_version"::text FROM "Product""#) == ["2"])
+        #expect(try PostgreSQLShop.psql(url, #"SELECT "_version"::text FROM "Product""#) == ["1"])
+        _ = try PostgreSQLShop.psql(url, #"UPDATE "Product" SET "price" = 5"#)
+        #expect(try PostgreSQLShop.psql(url, #"SELECT "_version"::text FROM "Product""#) == ["2"])
         try p.setValue(.double(2), forKey: "price")
         #expect(throws: StoreError.self) { try ctx.save() }
-        #expect(try PostgreSQLStoreTests.psql(url, #"SELECT "price"::text FROM "Product""#) == ["5"], "the other program's value is kept")
+        #expect(try PostgreSQLShop.psql(url, #"SELECT "price"::text FROM "Product""#) == ["5"], "the other program's value is kept")
         #expect(await waitUntil(timeout: 60) { !reports.transactions.isEmpty })
         #expect(reports.transactions.map { $0.changes.map(\.kind) } == [[.update]], "the own insert is not reported")
     }
 
     @Test func joinTableRowsWrittenOutsideAreUpdatesOfBothSides() throws {
-        let url = try PostgreSQLStoreTests.newStoreURL()
-        let store = try PostgreSQLStoreTests.open(url)
+        let url = try PostgreSQLShop.newStoreURL()
+        let store = try PostgreSQLShop.open(url)
         let ctx = try ManagedObjectContext(store: store)
         let p = try ctx.insert("Product", values: ["name": .string("Tea")])
         let t = try ctx.insert("Tag", values: ["name": .string("hot")])
@@ -69,20 +69,20 @@ import Testing
         let start = try store.currentHistoryToken()
         let join = try #require(store.layout.joinTables.first { $0.sourceTable == "Product" || $0.targetTable == "Product" })
         let (source, target) = join.sourceTable == "Product" ? (p, t) : (t, p)
-        _ = try PostgreSQLStoreTests.psql(url, "INSERT INTO \"\(join.table)\" (\"\(join.sourceColumn)\", \"\(join.targetColumn)\") VALUES (\(source.objectID.primaryKey!), \(target.objectID.primaryKey!))")
+        _ = try PostgreSQLShop.psql(url, "INSERT INTO \"\(join.table)\" (\"\(join.sourceColumn)\", \"\(join.targetColumn)\") VALUES (\(source.objectID.primaryKey!), \(target.objectID.primaryKey!))")
         let changes = try store.history(after: start).flatMap(\.changes)
         #expect(Set(changes.map(\.objectID)) == [p.objectID, t.objectID])
         #expect(Set(changes.map(\.changedKeys)) == [["tags"], ["products"]])
     }
 
     @Test func aTruncateOutsideTellsReadersToRefetch() throws {
-        let url = try PostgreSQLStoreTests.newStoreURL()
-        let store = try PostgreSQLStoreTests.open(url)
+        let url = try PostgreSQLShop.newStoreURL()
+        let store = try PostgreSQLShop.open(url)
         let ctx = try ManagedObjectContext(store: store)
         try ctx.insert("Tag", values: ["name": .string("a")])
         try ctx.save()
         let before = try store.currentHistoryToken()
-        _ = try PostgreSQLStoreTests.psql(url, #"TRUNCATE "Tag" CASCADE"#)
+        _ = try PostgreSQLShop.psql(url, #"TRUNCATE "Tag" CASCADE"#)
         #expect { try store.history(after: before) } throws: { if case StoreError.historyExpired = $0 { true } else { false } }
         #expect(try store.history(after: store.currentHistoryToken()).isEmpty)
     }

@@ -26,12 +26,12 @@ import Testing
     }
 
     static func largestChangeID(_ url: URL) throws -> String {
-        try PostgreSQLStoreTests.psql(url, #"SELECT max(id)::text FROM "_vellum_changes""#)[0]
+        try PostgreSQLShop.psql(url, #"SELECT max(id)::text FROM "_vellum_changes""#)[0]
     }
 
     @Test func vellumSavesAndOtherProgramsWritesNotifyTheirHistoryPosition() throws {
-        let url = try PostgreSQLStoreTests.newStoreURL()
-        let store = try PostgreSQLStoreTests.open(url)
+        let url = try PostgreSQLShop.newStoreURL()
+        let store = try PostgreSQLShop.open(url)
         let listening = try Self.listener(url)
         let c = try ManagedObjectContext(store: store)
         for name in ["a", "b", "c"] { _ = try c.insert("Tag", values: ["name": .string(name)]) }
@@ -41,7 +41,7 @@ import Testing
         #expect(saved == ["shop " + (try Self.largestChangeID(url))], "\(saved)")
 
         // psql: one UPDATE of three rows (three change rows), then a two-statement transaction.
-        _ = try PostgreSQLStoreTests.psql(url, #"UPDATE "Tag" SET "name" = "name" || '!'"#)
+        _ = try PostgreSQLShop.psql(url, #"UPDATE "Tag" SET "name" = "name" || '!'"#)
         let updated = try Self.payloads(listening, atLeast: 1)
         #expect(updated == ["shop " + (try Self.largestChangeID(url))], "\(updated)")
         try PGConnection(url: url.absoluteString).execute(#"BEGIN; DELETE FROM "Tag" WHERE "name" = 'a!'; INSERT INTO "Tag" ("_entity", "name") VALUES ('Tag', 'd'); COMMIT"#)
@@ -52,7 +52,7 @@ import Testing
     }
 
     @Test func aStoreWithoutHistoryNotifiesItsSchemaAlone() throws {
-        let url = try PostgreSQLStoreTests.newStoreURL()
+        let url = try PostgreSQLShop.newStoreURL()
         var options = StoreOptions()
         options.recordsHistory = false
         let store = try PersistentStore(postgreSQL: PostgreSQLURL(url.absoluteString), model: try Fixtures.shopModel(), options: options)
@@ -65,11 +65,11 @@ import Testing
 
     /// A store whose triggers predate positions gets them when it is opened for writing.
     @Test func anOlderStoresTriggersAreUpgradedWhenOpened() throws {
-        let url = try PostgreSQLStoreTests.newStoreURL()
-        _ = try PostgreSQLStoreTests.open(url)
+        let url = try PostgreSQLShop.newStoreURL()
+        _ = try PostgreSQLShop.open(url)
         let old = "CREATE OR REPLACE FUNCTION vellum_notify_change() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_notify('vellum_changes', TG_TABLE_SCHEMA); RETURN NULL; END $$"
         try PGConnection(url: url.absoluteString).execute(#"\#(old); DROP TRIGGER vellum_notify_change ON "_vellum_changes""#)
-        let store = try PostgreSQLStoreTests.open(url)
+        let store = try PostgreSQLShop.open(url)
         let listening = try Self.listener(url)
         let c = try ManagedObjectContext(store: store)
         _ = try c.insert("Tag", values: ["name": .string("a")])
@@ -95,8 +95,8 @@ import Testing
     /// Another writer's rapid saves all reach the monitor, object by object, although reads
     /// that a previous read covered are skipped.
     @Test func theMonitorMissesNothingWhileSkippingCoveredReads() async throws {
-        let url = try PostgreSQLStoreTests.newStoreURL()
-        let store = try PostgreSQLStoreTests.open(url)
+        let url = try PostgreSQLShop.newStoreURL()
+        let store = try PostgreSQLShop.open(url)
         let engine = try #require(store.remoteEngine as? PGEngine)
         let seen = Locked<Set<ObjectID>>([])
         let monitor = PostgreSQLChangeMonitor(store: store, url: engine.connection.url, ownPID: -1) { change in
@@ -106,7 +106,7 @@ import Testing
         }
         try monitor.start()
         defer { monitor.stop() }
-        let other = try PostgreSQLStoreTests.open(url)
+        let other = try PostgreSQLShop.open(url)
         var inserted: Set<ObjectID> = []
         for i in 0..<100 {
             let c = try ManagedObjectContext(store: other)
@@ -114,7 +114,7 @@ import Testing
             _ = try c.save()
             inserted.insert(try #require(other.permanentID(for: tag.objectID)))
         }
-        _ = try PostgreSQLStoreTests.psql(url, #"INSERT INTO "Tag" ("_entity", "name") SELECT 'Tag', 'sql' || g FROM generate_series(1, 20) g"#)
+        _ = try PostgreSQLShop.psql(url, #"INSERT INTO "Tag" ("_entity", "name") SELECT 'Tag', 'sql' || g FROM generate_series(1, 20) g"#)
         let total = inserted.count + 20
         #expect(await waitUntil(timeout: 60) { seen.withLock { $0.count } == total }, "\(seen.withLock { $0.count }) of \(total)")
         #expect(seen.withLock { $0.isSuperset(of: inserted) })

@@ -20,7 +20,7 @@ import VellumTestSupport
         try view.save()
         let list = ResultsController(fetchRequest: FetchRequest(entityName: "Tag", sortDescriptors: [QuerySortDescriptor("name")]), context: view)
         try list.performFetch()
-        _ = try PostgreSQLStoreTests.psql(url, #"INSERT INTO "Tag" ("_entity", "name") VALUES ('Tag', 'b')"#)
+        _ = try PostgreSQLShop.psql(url, #"INSERT INTO "Tag" ("_entity", "name") VALUES ('Tag', 'b')"#)
         return (cluster, container, list)
     }
     /// Regression (CI, stop 28): a list tried an object again for at most five minutes after
@@ -90,6 +90,6 @@ import VellumTestSupport
         #expect(try tea.value(forKey: "name") == .string("Green tea"), "the merge tried again brings the other save")
         #expect(try tea.value(forKey: "price") == .double(2), "with the unsaved edit on top")
         try view.save()
-        #expect(try PostgreSQLStoreTests.psql(url, #"SELECT "name" || ' ' || "price" FROM "Product""#) == ["Green tea 2"])
+        #expect(try PostgreSQLShop.psql(url, #"SELECT "name" || ' ' || "price" FROM "Product""#) == ["Green tea 2"])
     }
 }

@@ -47,7 +47,7 @@ import Testing
     }
 
     @Test func aSaveThatLosesADeadlockIsRunAgainAndSucceeds() async throws {
-        let url = try PostgreSQLStoreTests.newStoreURL()
+        let url = try PostgreSQLShop.newStoreURL()
         let container = try PersistentContainer(model: Fixtures.shopModel(), storeURL: url)
         try await container.enqueue { ctx in _ = try ctx.insert("Product", values: ["name": .string("Tea"), "price": .double(1)]) }
         let writer = Self.writerPID(container.store)
@@ -72,14 +72,14 @@ import Testing
         #expect(await waitUntil(timeout: 60) { secondDone() != nil })
         #expect(secondDone() == "committed")
         #expect(runs.withLock { $0 } == 2, "the block ran again after the deadlock")
-        #expect(try PostgreSQLStoreTests.psql(url, #"SELECT "price"::text FROM "Product""#) == ["2"])
+        #expect(try PostgreSQLShop.psql(url, #"SELECT "price"::text FROM "Product""#) == ["2"])
     }
 
     /// Regression: only the write queue ran work again after a deadlock; a context's own
     /// `save()` (a background context's) failed with it. It now writes its changes again.
     @Test func aDirectSaveThatLosesADeadlockIsWrittenAgainAndSucceeds() async throws {
-        let url = try PostgreSQLStoreTests.newStoreURL()
-        let store = try PostgreSQLStoreTests.open(url)
+        let url = try PostgreSQLShop.newStoreURL()
+        let store = try PostgreSQLShop.open(url)
         let seed = try ManagedObjectContext(store: store)
         _ = try seed.insert("Product", values: ["name": .string("Tea"), "price": .double(1)])
         try seed.save()
@@ -103,11 +103,11 @@ import Testing
         #expect(saved.withLock { $0 } == "saved")
         #expect(await waitUntil(timeout: 60) { secondDone() != nil })
         #expect(secondDone() == "committed")
-        #expect(try PostgreSQLStoreTests.psql(url, #"SELECT "price"::text FROM "Product""#) == ["2"])
+        #expect(try PostgreSQLShop.psql(url, #"SELECT "price"::text FROM "Product""#) == ["2"])
     }
 
     @Test func aBlockFailingWithASerializationFailureEveryTimeIsReportedAfterBoundedRetries() async throws {
-        let container = try PersistentContainer(model: Fixtures.shopModel(), storeURL: try PostgreSQLStoreTests.newStoreURL())
+        let container = try PersistentContainer(model: Fixtures.shopModel(), storeURL: try PostgreSQLShop.newStoreURL())
         let runs = Locked(0)
         await #expect {
             try await container.enqueue { _ in
@@ -119,18 +119,18 @@ import Testing
     }
 
     @Test func aTerminatedWriterConnectionIsOpenedAgainAtTheNextWrite() async throws {
-        let url = try PostgreSQLStoreTests.newStoreURL()
+        let url = try PostgreSQLShop.newStoreURL()
         let container = try PersistentContainer(model: Fixtures.shopModel(), storeURL: url)
         try await container.enqueue { ctx in _ = try ctx.insert("Tag", values: ["name": .string("a")]) }
         let old = Self.writerPID(container.store)
-        _ = try PostgreSQLStoreTests.psql(url, "SELECT pg_terminate_backend(\(old))")
+        _ = try PostgreSQLShop.psql(url, "SELECT pg_terminate_backend(\(old))")
         try await container.enqueue { ctx in _ = try ctx.insert("Tag", values: ["name": .string("b")]) }
         #expect(Self.writerPID(container.store) != old)
-        #expect(try PostgreSQLStoreTests.psql(url, #"SELECT "name" FROM "Tag" ORDER BY 1"#) == ["a", "b"])
+        #expect(try PostgreSQLShop.psql(url, #"SELECT "name" FROM "Tag" ORDER BY 1"#) == ["a", "b"])
     }
 
     @Test func aWriteInFlightWhenTheConnectionIsLostFailsClearlyAndWritesNothing() async throws {
-        let url = try PostgreSQLStoreTests.newStoreURL()
+        let url = try PostgreSQLShop.newStoreURL()
         let container = try PersistentContainer(model: Fixtures.shopModel(), storeURL: url)
         try await container.enqueue { ctx in _ = try ctx.insert("Tag", values: ["name": .string("a")]) }
         let locker = try PGConnection(url: url.absoluteString)
@@ -143,15 +143,15 @@ import Testing
         }
         let pid = Self.writerPID(container.store)
         #expect(try await Self.waitUntilBlocked(url, pid: pid))
-        _ = try PostgreSQLStoreTests.psql(url, "SELECT pg_terminate_backend(\(pid))")
+        _ = try PostgreSQLShop.psql(url, "SELECT pg_terminate_backend(\(pid))")
         await #expect { try await save.value } throws: { "\($0)".contains("the connection to the server was lost") }
         // Regression: the lost transaction kept the engine "in a transaction", so reads
         // through the writer outside one failed until the next save's BEGIN.
         #expect(try container.store.metadata()["uuid"] != nil, "a read through the writer opens the connection again")
         try locker.execute("ROLLBACK")
-        #expect(try PostgreSQLStoreTests.psql(url, #"SELECT "name" FROM "Tag""#) == ["a"], "nothing of the failed save was written")
+        #expect(try PostgreSQLShop.psql(url, #"SELECT "name" FROM "Tag""#) == ["a"], "nothing of the failed save was written")
         try await container.enqueue { ctx in _ = try ctx.insert("Tag", values: ["name": .string("b")]) }
-        #expect(try PostgreSQLStoreTests.psql(url, #"SELECT "name" FROM "Tag" ORDER BY 1"#) == ["a", "b"])
+        #expect(try PostgreSQLShop.psql(url, #"SELECT "name" FROM "Tag" ORDER BY 1"#) == ["a", "b"])
     }
 
     @MainActor @Test func clientsRecoverFromAServerRestartAndNothingIsMissed() async throws {
@@ -209,8 +209,8 @@ import Testing
     }
 
     @Test func aLongQueryIsCancelledFromAnotherThreadAndTheContextStaysUsable() async throws {
-        let url = try PostgreSQLStoreTests.newStoreURL()
-        let store = try PostgreSQLStoreTests.open(url)
+        let url = try PostgreSQLShop.newStoreURL()
+        let store = try PostgreSQLShop.open(url)
         let ctx = try ManagedObjectContext(store: store)
         let interrupter = ctx.queryInterrupter
         let pid = (ctx.connection.remote as! PGEngine).connection.backendPID

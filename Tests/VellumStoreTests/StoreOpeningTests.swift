@@ -68,31 +68,11 @@ import Testing
         }
     }
 
-    @Test func modelMismatchIsRefused() throws {
-        let dir = TempDir()
-        _ = try Fixtures.openShop(dir)
-        let other = try ModelBuilder().entity("X") { $0.attribute("a", .string) }.build()
-        #expect { try PersistentStore(url: dir.file("shop.sqlite"), model: other) } throws: { e in
-            if case StoreError.modelMismatch = e { return true } else { return false }
-        }
-    }
-
-    @Test func storeDescribesItselfWithoutModel() throws {
-        let dir = TempDir()
-        let model = try Fixtures.shopModel()
-        let store = try Fixtures.openShop(dir)
-        let reopened = try PersistentStore(url: dir.file("shop.sqlite"), model: nil)
-        #expect(reopened.model == model)
-        #expect(reopened.identifier == store.identifier)
-    }
-
-    @Test func readOnlyAndMissingFilesGetClearErrors() throws {
+    /// A missing file, a different model and none: `StoreEngineStoreTests`, on both engines.
+    @Test func readOnlyFilesGetClearErrors() throws {
         let dir = TempDir()
         _ = try Fixtures.openShop(dir)
         let url = dir.file("shop.sqlite")
-        #expect { try PersistentStore(url: dir.file("missing.sqlite"), model: nil, options: .init(createIfMissing: false)) } throws: { e in
-            if case StoreError.fileNotFound = e { return true } else { return false }
-        }
         if getuid() != 0 {
             try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: url.path)
             #expect { try PersistentStore(url: url, model: nil) } throws: { e in
