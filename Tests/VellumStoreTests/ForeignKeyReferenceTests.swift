@@ -196,6 +196,42 @@ extension ForeignKeyReferenceTests {
     }
 }
 
+extension ForeignKeyReferenceTests {
+    /// A country's cities through a text key were found by reading every city through the
+    /// view (each row's key looked up): the whole table per to-many. They are now found by
+    /// the file's index on the referring column; where the columns' affinities differ, the
+    /// view's comparison is kept, and both give the rows SQLite's foreign key relates.
+    @Test func anInverseToManyThroughATextKeyUsesTheIndexNotAScan() throws {
+        let dir = TempDir()
+        let (store, _) = try ForeignGeneratedTests.make(dir, Self.countries + """
+            CREATE INDEX city_country ON city (country_code);
+            CREATE TABLE port (id INTEGER PRIMARY KEY, name TEXT, country_code INTEGER REFERENCES country (code));
+            INSERT INTO port (name, country_code) VALUES ('Marseille', 'fr'), ('Genoa', 'it');
+            """)
+        let c = try ManagedObjectContext(store: store)
+        let layout = store.layout
+        let condition = try #require(layout.inverseForeignKeyCondition(table: "city", column: "country_code").byReferencedValue)
+        #expect(condition.column == "code")
+        let plan = try c.connection.rows("EXPLAIN QUERY PLAN SELECT \(layout.qualifiedKey()) FROM \"city\" WHERE \(condition.sql)", [.string("fr")])
+            .map { $0.last?.stringValue ?? "" }
+        #expect(plan.contains { $0.contains("USING COVERING INDEX city_country") }, "\(plan)")
+        #expect(!plan.contains { $0.hasPrefix("SCAN") }, "\(plan)")
+        let port = layout.inverseForeignKeyCondition(table: "port", column: "country_code")
+        #expect(port.byKey == #""country_code" = ?"# && port.byReferencedValue == nil)
+
+        let france = try #require(try c.fetch("country", where: QueryPredicate(format: "code == 'fr'")).first)
+        let italy = try #require(try c.fetch("country", where: QueryPredicate(format: "code == 'it'")).first)
+        #expect(try Self.names(france.toMany("cities")) == ["Lyon", "Paris"])
+        #expect(try Self.names(italy.toMany("cities")).isEmpty)
+        #expect(try Self.names(france.toMany("ports")) == ["Marseille"])
+        #expect(try Self.names(italy.toMany("ports")) == ["Genoa"])
+        // An unsaved change of the referenced key: the rows still hold the stored one.
+        let germany = try #require(try c.fetch("country", where: QueryPredicate(format: "code == 'de'")).first)
+        try germany.setValue(.string("dd"), forKey: "code")
+        #expect(try Self.names(germany.toMany("cities")) == ["Berlin"])
+    }
+}
+
 /// Issue 13, live: with the file tracked, another program moving a city to another country
 /// by its text code arrives as a change of the city's to-one (named as the relationship),
 /// and a list filtered across it and the objects a context holds follow.

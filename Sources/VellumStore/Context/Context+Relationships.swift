@@ -18,7 +18,8 @@ extension ManagedObjectContext {
             case .inverseForeignKey(let table, let column, let position):
                 let (layout, q) = (store.layout, store.layout.dialect)
                 let order = position.map { "\(q.quote($0)), " } ?? ""
-                let rows = try connection.rows("SELECT \(layout.qualifiedKey()), \(layout.entityExpression(table: table, alias: nil)) FROM \(q.quote(table)) WHERE \(q.quote(column)) = ? ORDER BY \(order)\(layout.qualifiedKey())", [.integer(pk)])
+                let (condition, bound) = try inverseCondition(of: object, table: table, column: column, key: pk)
+                let rows = try connection.rows("SELECT \(layout.qualifiedKey()), \(layout.entityExpression(table: table, alias: nil)) FROM \(q.quote(table)) WHERE \(condition) ORDER BY \(order)\(layout.qualifiedKey())", [bound])
                 stored = rows.compactMap(objectForRow)
             case .joinTable(let table, let source, let target, let position):
                 let destination = try entity(relationship.destination)
@@ -50,6 +51,20 @@ extension ManagedObjectContext {
         object.relations[index] = r
         if r.isChanged && !object.isInserted { changedObjects[ObjectIdentifier(object)] = object }
         return r
+    }
+
+    /// The condition finding the rows that refer to `object` through `column` of `table`,
+    /// and the value to bind: the stored value of the column they refer to, when the object
+    /// holds it (its committed value: unsaved changes are not in the rows), else its key.
+    private func inverseCondition(of object: ManagedObject, table: String, column: String, key: Int64) throws -> (String, Value) {
+        let condition = store.layout.inverseForeignKeyCondition(table: table, column: column)
+        guard let (referenced, sql) = condition.byReferencedValue,
+              let i = store.layout.mapping(for: object.entity.name)?.attributeColumns.firstIndex(of: referenced) else {
+            return (condition.byKey, .integer(key))
+        }
+        if object.isFault { try fulfillFault(object) }
+        let stored = object.committed?[i] ?? object.storedValue(at: i)
+        return stored.isNull ? (condition.byKey, .integer(key)) : (sql, stored)
     }
 
     private func objectForRow(_ row: [Value]) -> ManagedObject? {

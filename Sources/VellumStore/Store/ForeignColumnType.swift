@@ -3,6 +3,16 @@ import Foundation
 /// Attribute types for a foreign database's columns: SQLite's affinity rules
 /// (https://sqlite.org/datatype3.html §3.1) refined by common type names.
 enum ForeignColumnType {
+    /// SQLite's own affinity for a declared type (its rules, in their order).
+    static func affinity(declared: String) -> String {
+        let t = declared.uppercased()
+        if t.contains("INT") { return "INTEGER" }
+        if t.contains("CHAR") || t.contains("CLOB") || t.contains("TEXT") { return "TEXT" }
+        if t.isEmpty || t.contains("BLOB") { return "BLOB" }
+        if t.contains("REAL") || t.contains("FLOA") || t.contains("DOUB") { return "REAL" }
+        return "NUMERIC"
+    }
+
     static func attributeType(declared: String) -> AttributeType {
         let t = declared.uppercased()
         let base = t.split(separator: "(").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""

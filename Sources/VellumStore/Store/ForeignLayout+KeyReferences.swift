@@ -58,4 +58,34 @@ extension ForeignLayout {
               let literal = ForeignColumnType.literal(sql) else { return nil }
         return ("SELECT \(targetKeySQL(r)) FROM main.\(dialect.quote(r.target.name)) WHERE \(dialect.quote(r.column)) = ?", literal)
     }
+
+    /// The rows of `table` whose to-one in `column` holds a given object (an inverse
+    /// to-many's rows). Through the TEMP view the column is a lookup per row, so
+    /// `column = ?` reads the whole table; the keys are found in the file's own table
+    /// instead, by the referenced value (an index on `column` serves it), bound directly
+    /// when the object holds it, else looked up by the object's key. Kept on the view
+    /// where that could differ: keys digested with `row_number()` (numbered over the whole
+    /// table), or columns of different affinities (SQLite compares in the referenced one's).
+    public func inverseForeignKeyCondition(table: String, column: String) -> InverseForeignKeyCondition {
+        let q = dialect
+        let plain = InverseForeignKeyCondition(byKey: "\(q.quote(column)) = ?")
+        guard let r = keyReferences[table]?[column], let source = schema.table(named: table),
+              !source.isDigestedByRowNumber,
+              let from = source.column(named: column), let to = r.target.column(named: r.column),
+              ForeignColumnType.affinity(declared: from.declaredType) == ForeignColumnType.affinity(declared: to.declaredType) else { return plain }
+        func rows(_ value: String) -> String {
+            "\(qualifiedKey()) IN (SELECT \(rowKeySQL(source) ?? "rowid") FROM main.\(q.quote(table)) WHERE \(q.quote(column)) = \(value))"
+        }
+        return InverseForeignKeyCondition(byKey: rows(foreignKeyWriteSQL(table: table, column: column)),
+                                          byReferencedValue: (r.column, rows("?")))
+    }
+}
+
+extension ForeignSchema.Table {
+    /// Rows told apart by `row_number()` over equal values (no key at all): a key that
+    /// depends on the other rows, so it cannot be computed for a subset of them.
+    var isDigestedByRowNumber: Bool {
+        if case .rowDigest = identity { return true }
+        return false
+    }
 }

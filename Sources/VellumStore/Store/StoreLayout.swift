@@ -168,9 +168,27 @@ public protocol StoreLayout: Sendable {
     /// UNIQUE key): SQL giving the object key of the row the column's `DEFAULT` names, with
     /// the value to bind; nil (the default) where `defaultForeignKey` says all.
     func defaultForeignKeyLookup(table: String, column: String) -> (sql: String, value: Value)?
+    /// The condition on `table` for the rows whose to-one stored in `column` holds a given
+    /// object (an inverse to-many's rows): `column = ?` with its key by default.
+    func inverseForeignKeyCondition(table: String, column: String) -> InverseForeignKeyCondition
     /// `failure` of a write to `table` worded with what the layout knows of the schema
     /// (the foreign keys involved, a CHECK constraint's text); unchanged by default.
     func describe(_ failure: SQLiteFailure, writing table: String, deleting: Bool) -> SQLiteFailure
+}
+
+/// How to find the rows whose to-one refers to an object (`StoreLayout.inverseForeignKeyCondition`).
+public struct InverseForeignKeyCondition: Sendable {
+    /// The condition, with the object's key bound to its `?`.
+    public var byKey: String
+    /// Where the rows hold another of the object's columns than its key (another program's
+    /// text or UNIQUE key): that column, and the condition with the value the object's row
+    /// stores there bound to `?`, so the object's own row need not be looked up.
+    public var byReferencedValue: (column: String, sql: String)?
+
+    public init(byKey: String, byReferencedValue: (column: String, sql: String)? = nil) {
+        self.byKey = byKey
+        self.byReferencedValue = byReferencedValue
+    }
 }
 
 /// A row a save wrote, as a layout sees it: the concrete entity's name and the row's key.
@@ -240,6 +258,9 @@ extension StoreLayout {
     public func foreignKeyWriteSQL(table: String, column: String) -> String { "?" }
     public func defaultForeignKey(table: String, column: String) -> Int64? { nil }
     public func defaultForeignKeyLookup(table: String, column: String) -> (sql: String, value: Value)? { nil }
+    public func inverseForeignKeyCondition(table: String, column: String) -> InverseForeignKeyCondition {
+        InverseForeignKeyCondition(byKey: "\(dialect.quote(column)) = ?")
+    }
     public func describe(_ failure: SQLiteFailure, writing table: String, deleting: Bool) -> SQLiteFailure { failure }
 
     /// Key, entity and version of rows of `table`, prefixed with `alias.` (for select lists).
