@@ -10,7 +10,8 @@ import VellumStore
 /// conflict prompt that showed it), and `PRAGMA integrity_check` must be ok.
 ///
 /// CI runs a short session; `VELLUM_RANDOM_USER_STEPS=2000` (and
-/// `VELLUM_RANDOM_USER_SEED`) run a long one on demand.
+/// `VELLUM_RANDOM_USER_SEED`) run a long one on demand; `VELLUM_RANDOM_USER_TRACE=FILE`
+/// logs what the driver saw at each step, `VELLUM_RANDOM_USER_KEEP=FILE` keeps a failed store.
 @Suite("E2E randomized user against another writer", .serialized, .enabled(if: Tmux.path != nil, "tmux is not installed"))
 struct E2ERandomizedUserTests {
     static let personNames = ["Ada Lovelace", "Alan Turing", "Barbara Liskov", "Grace Hopper", "Edsger Dijkstra"]
@@ -79,7 +80,9 @@ struct E2ERandomizedUserTests {
 
         var user = ScriptedUser(seed: seed, personNames: Self.personNames)
         var actions: [ScriptedUser.Action] = []
-        var screen = t.screen
+        // The `:goto` that opened the list may still be on screen (read as the `:` line).
+        t.wait(10) { ScriptedUser.mode(of: $0) == .browse }
+        var screen = t.settledScreen()
         var openedAt: Double?
         var opened: (at: Double, screen: String)?
         for step in 0..<steps {
@@ -93,11 +96,19 @@ struct E2ERandomizedUserTests {
             let warned = mode == .picker && screen.contains("(another writer) — Enter: yours")
             actions.append(ScriptedUser.Action(step: step, mode: mode, keys: keys, intent: intent, start: start,
                                                editorOpenedAt: openedAt, editorSeen: opened, promptShown: warned))
-            // Let the browser take the keys in: wait for the screen to change (a save, a prompt,
-            // a moved cursor), briefly when nothing is expected to change.
-            // In an editor, prompt or picker every key changes the screen; in the list a key may not.
-            t.wait(mode == .browse && intent == .keys ? 0.3 : 5) { $0 != before }
+            // Let the browser take the keys in. In the list: wait for the screen to change (a
+            // moved cursor, a prompt), briefly, as a key may change nothing; a starved browser
+            // may take longer than 0.3 s. Elsewhere the screen changes by itself (other writers'
+            // rows, the editor's notice of their change), so that proves nothing: wait for the
+            // mode to end, or for a refused filter's error to replace the hint.
+            if mode == .browse {
+                t.wait(intent == .keys ? (starved ? 1 : 0.3) : 5) { $0 != before }
+            } else {
+                let hint = Self.lastLine(before)
+                t.wait(5) { ScriptedUser.mode(of: $0) != mode || mode == .filter && Self.lastLine($0) != hint }
+            }
             screen = t.settledScreen()
+            Self.trace("== step \(step) \(mode) \(keys)\n\(screen.split(separator: "\n").suffix(4).joined(separator: "\n"))\n")
             let now = ScriptedUser.mode(of: screen)
             if (now == .edit || now == .picker), mode != .edit, mode != .picker, mode != .conflict {
                 openedAt = start
@@ -144,20 +155,40 @@ struct E2ERandomizedUserTests {
 }
 
 extension E2ERandomizedUserTests {
+    /// With `VELLUM_RANDOM_USER_TRACE=FILE`, each step's mode, keys and the screen's last
+    /// lines after them are appended to FILE: what the driver believed, to replay by hand.
+    static func trace(_ text: String) {
+        guard let path = ProcessInfo.processInfo.environment["VELLUM_RANDOM_USER_TRACE"] else { return }
+        if !FileManager.default.fileExists(atPath: path) { _ = FileManager.default.createFile(atPath: path, contents: nil) }
+        guard let handle = FileHandle(forWritingAtPath: path) else { return }
+        handle.seekToEndOfFile()
+        handle.write(Data(text.utf8))
+        try? handle.close()
+    }
+
+    /// The last line with text (the key hints, or an error that replaced them).
+    static func lastLine(_ screen: String) -> String {
+        screen.split(separator: "\n").last { !$0.trimmingCharacters(in: .whitespaces).isEmpty }.map(String.init) ?? ""
+    }
+
     /// Sends an action's keys so that each has been taken in before the next: typed text
     /// is waited for on screen. Returns the screen just before the last key, which that
     /// key changes. (Sent all at once, a starved browser could still show the editor with
     /// the text typed when the screen was read, the Enter not yet taken: the next action's
     /// keys then landed in the list, one of them opened an editor unseen by the driver,
-    /// and a save from it was judged against the wrong opening time — seen in CI.)
+    /// and a save from it was judged against the wrong opening time — seen in CI. The
+    /// caller then waits for the mode the keys end, for the same reason.)
     static func send(_ keys: [String], to t: Tmux) -> String {
         var before = t.screen
         for (i, k) in keys.enumerated() {
             if i == keys.count - 1 { before = t.screen }
             guard k.hasPrefix("text:") else { t.keys(k); continue }
+            // Once more on screen than before: the text may be shown already (the status
+            // names the filter in force), which would end the wait before it is typed.
             let text = String(k.dropFirst(5))
+            let shown = t.screen.occurrences(of: text)
             t.type(text)
-            t.wait(5) { $0.contains(text) }
+            if !text.isEmpty { t.wait(5) { $0.occurrences(of: text) > shown } }
         }
         return before
     }
@@ -169,6 +200,10 @@ extension E2ERandomizedUserTests {
         return actions.filter { $0.step > step - (ProcessInfo.processInfo.environment["VELLUM_RANDOM_USER_CONTEXT"].flatMap { Int($0) } ?? 12) && $0.step <= step }
             .map { "step \($0.step) in \($0.mode): \($0.keys) (\($0.intent))" }.joined(separator: "\n")
     }
+}
+
+extension String {
+    func occurrences(of text: String) -> Int { text.isEmpty ? 0 : components(separatedBy: text).count - 1 }
 }
 
 extension Tmux {
