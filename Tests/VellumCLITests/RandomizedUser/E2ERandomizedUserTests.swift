@@ -179,7 +179,7 @@ extension E2ERandomizedUserTests {
     /// and a save from it was judged against the wrong opening time — seen in CI. The
     /// caller then waits for the mode the keys end, for the same reason.)
     static func send(_ keys: [String], to t: Tmux) -> String {
-        var before = t.screen
+        var before = ""   // read just before the last key (every action has one)
         for (i, k) in keys.enumerated() {
             if i == keys.count - 1 { before = t.screen }
             guard k.hasPrefix("text:") else { t.keys(k); continue }
