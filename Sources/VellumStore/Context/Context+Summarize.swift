@@ -4,10 +4,16 @@ extension ManagedObjectContext {
     /// Summarizes `attribute` over the rows `request` matches (its sort, limit and
     /// offset are ignored). Unsaved changes in this context are not included.
     public func summarize(_ request: FetchRequest, attribute: String, limit: Int = 50) throws(StoreError) -> ColumnSummary {
-        try StoreError.nesting { try summary(request, attribute: attribute, limit: limit) }
+        try summarize(request, attribute: attribute, limit: limit, numbersHeldAtMost: SortedNumbers.defaultLimit)
     }
 
-    private func summary(_ request: FetchRequest, attribute: String, limit: Int) throws -> ColumnSummary {
+    /// `summarize`, holding at most `numbersHeldAtMost` values in memory (beyond that,
+    /// or at 0 — for tests — the figures come from SQL passes).
+    func summarize(_ request: FetchRequest, attribute: String, limit: Int, numbersHeldAtMost: Int) throws(StoreError) -> ColumnSummary {
+        try StoreError.nesting { try summary(request, attribute: attribute, limit: limit, numbersHeldAtMost: numbersHeldAtMost) }
+    }
+
+    private func summary(_ request: FetchRequest, attribute: String, limit: Int, numbersHeldAtMost: Int) throws -> ColumnSummary {
         let entity = try self.entity(request.entityName)
         guard let index = entity.attributeIndexByName[attribute] else { throw StoreError.unknownKey(entity: entity.name, key: attribute) }
         let type = entity.attributes[index].type
@@ -27,6 +33,11 @@ extension ManagedObjectContext {
         // ISO text or milliseconds, Core Data's seconds since 2001).
         let stored = type == .date ? store.layout.comparableExpression(table: query.table, column: column, alias: "t0") : c
         let measure = q.comparable(stored, type: type)
+        if let kind = Self.scanKind(type, storedAsNumber: q.number(measure, type: type) == c),
+           numbersHeldAtMost > 0,
+           let sorted = try scanNumbers("SELECT \(c) \(from)", bindings: query.bindings, kind: kind, limit: numbersHeldAtMost) {
+            return Self.summary(of: sorted, attribute: attribute, type: type, limit: limit)
+        }
         let sum = type.isNumeric ? ", \(q.total(measure))" : ""
         // No count(DISTINCT): SQLite fills a temporary b-tree for it (at 1M distinct
         // values most of the summary's time); the distinct values are counted from the
@@ -115,7 +126,7 @@ extension ManagedObjectContext {
         let deviation = "(m - \(HistogramBins.literal(mean))) * (m - \(HistogramBins.literal(mean)))"
         let q = store.layout.dialect
         var squares = 0.0
-        if let bins = histogramBins(summary, type: type) {
+        if let bins = Self.histogramBins(summary, type: type) {
             var counts = [Int](repeating: 0, count: bins.count)
             for row in try connection.rows(
                 "SELECT b, count(*), \(q.total("d")) FROM (SELECT \(bins.binExpression("m")) AS b, \(deviation) AS d FROM (SELECT \(m) AS m \(from)) AS v) AS w GROUP BY b",
@@ -124,12 +135,7 @@ extension ManagedObjectContext {
                 counts[Int(b)] = Int(row[safe: 1]?.integerValue ?? 0)
                 squares += row[safe: 2]?.doubleValue ?? 0
             }
-            func bound(_ x: Double) -> Value { type == .date ? .date(Date(timeIntervalSince1970: x)) : .double(x) }
-            summary.histogram = counts.indices.map { i in
-                ColumnSummary.Bin(lower: bound(bins.boundaries[i]), upper: bound(bins.boundaries[i + 1]),
-                                  includesUpper: i == counts.count - 1, count: counts[i])
-            }
-            summary.binUnit = bins.unit
+            Self.fill(&summary, bins: bins, counts: counts, type: type)
         } else {
             squares = try connection.rows("SELECT \(q.total(deviation)) FROM (SELECT \(m) AS m \(from)) AS v", bindings)
                 .first?.first?.doubleValue ?? 0
@@ -137,9 +143,86 @@ extension ManagedObjectContext {
         summary.standardDeviation = n > 1 ? (squares / Double(n - 1)).squareRoot() : nil
     }
 
+    /// The histogram of `counts`, one per bin.
+    private static func fill(_ summary: inout ColumnSummary, bins: HistogramBins, counts: [Int], type: AttributeType) {
+        func bound(_ x: Double) -> Value { type == .date ? .date(Date(timeIntervalSince1970: x)) : .double(x) }
+        summary.histogram = counts.indices.map { i in
+            ColumnSummary.Bin(lower: bound(bins.boundaries[i]), upper: bound(bins.boundaries[i + 1]),
+                              includesUpper: i == counts.count - 1, count: counts[i])
+        }
+        summary.binUnit = bins.unit
+    }
+
+    // MARK: One scan, sorted in memory
+
+    /// How a column of `type` is read by `scanNumbers`, or nil when it is summarized in
+    /// SQL: integers (and booleans) exactly, floating point as doubles, dates when the
+    /// stored value is already seconds since 1970 (`storedAsNumber`). Decimals and text
+    /// stay in SQL.
+    static func scanKind(_ type: AttributeType, storedAsNumber: Bool) -> SortedNumbers.Kind? {
+        switch type {
+        case .integer16, .integer32, .integer64, .boolean: return .integers
+        case .double, .float: return .doubles
+        case .date: return storedAsNumber ? .doubles : nil
+        default: return nil
+        }
+    }
+
+    /// The column's values read by `sql` (one column, unsorted) and sorted, or nil when
+    /// one is not a number of `kind` or there are too many to hold (SQL then summarizes).
+    private func scanNumbers(_ sql: String, bindings: [Value], kind: SortedNumbers.Kind, limit: Int) throws -> SortedNumbers? {
+        let statement = try connection.prepare(sql)
+        try statement.bind(bindings)
+        return try SortedNumbers.read(statement, kind: kind, limit: limit)
+    }
+
+    /// The summary the SQL passes would give, from the sorted values: the same figures,
+    /// ties and bins (sums and deviations compensated, in ascending order).
+    static func summary(of sorted: SortedNumbers, attribute: String, type: AttributeType, limit: Int) -> ColumnSummary {
+        let n = sorted.count
+        var summary = ColumnSummary(attribute: attribute, count: n + sorted.nulls, nulls: sorted.nulls,
+                                    distinct: 0, min: nil, max: nil, mean: nil, top: [])
+        func shown(_ rank: Int) -> Value {
+            switch type {
+            case .boolean: return .bool(sorted.number(at: rank) != 0)
+            case .date: return .date(Date(timeIntervalSince1970: sorted.number(at: rank)))
+            case .double, .float: return .double(sorted.number(at: rank))
+            default: return sorted.value(at: rank)
+            }
+        }
+        // NULL first, then ascending: the order SQL's grouped pass gives the groups.
+        var top = TopBuckets(limit: limit)
+        if sorted.nulls > 0, top.admits(sorted.nulls) { top.add(.null, count: sorted.nulls) }
+        sorted.forEachRun { rank, count in
+            summary.distinct += 1
+            if top.admits(count) { top.add(shown(rank), count: count) }
+        }
+        summary.top = top.buckets
+        guard type != .boolean, n > 0 else { return summary }
+
+        summary.min = shown(0)
+        summary.max = shown(n - 1)
+        let sum = sorted.sum
+        if type.isNumeric { summary.sum = sum }
+        let mean = sum / Double(n)
+        summary.mean = mean
+        let quartiles = quartileRanks(n).map { lo, hi, f -> Value in
+            let a = sorted.number(at: lo - 1), b = sorted.number(at: hi - 1)
+            let q = a + (b - a) * f
+            return type == .date ? .date(Date(timeIntervalSince1970: q)) : .double(q)
+        }
+        (summary.lowerQuartile, summary.median, summary.upperQuartile) = (quartiles[0], quartiles[1], quartiles[2])
+        guard mean.isFinite else { return summary }
+        if let bins = histogramBins(summary, type: type) {
+            fill(&summary, bins: bins, counts: sorted.binCounts(bins), type: type)
+        }
+        summary.standardDeviation = n > 1 ? (sorted.squaredDeviations(from: mean) / Double(n - 1)).squareRoot() : nil
+        return summary
+    }
+
     /// Bins for continuous values: floating point and decimals, integers with more than
     /// 20 distinct values (fewer are the frequency table already), and dates.
-    private func histogramBins(_ summary: ColumnSummary, type: AttributeType) -> HistogramBins? {
+    private static func histogramBins(_ summary: ColumnSummary, type: AttributeType) -> HistogramBins? {
         switch (summary.min, summary.max) {
         case (.date(let a)?, .date(let b)?) where type == .date:
             return .dates(min: a, max: b)
