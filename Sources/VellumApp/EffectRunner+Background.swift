@@ -77,6 +77,9 @@ extension EffectRunner {
         let running = BackgroundWork(generation: generation, doing: doing, interrupter: reader.queryInterrupter,
                                      reportsWhenStopped: reportsWhenStopped) { finish(.cancelled) }
         backgroundWork = running
+        // The work the user waits for goes first: the list's indexing of its other rows
+        // (invisible, and dropped anyway if this work replaces the list) waits for it.
+        rows?.pauseIndexing()
         send(.result(.workStarted(doing)))
         redraw()
         running.task = Task { [weak self] in

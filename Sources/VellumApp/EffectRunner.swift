@@ -113,7 +113,8 @@ final class EffectRunner {
     /// Indexes the rest of the open list after its first page showed (the loop asks
     /// when it wakes). True when that changed what is shown (or failed: the status says why).
     func completeIndexing() -> Bool {
-        guard let rows else { return false }
+        // Paused while long work runs (`runInBackground`); the loop asks again after it.
+        guard let rows, backgroundWork == nil else { return false }
         do { return try rows.completeIndexing() } catch {
             send(.status("listing the rows: \(describe(error))", error: true))
             return true

@@ -266,6 +266,8 @@ public final class ResultsRowSource: RowSource {
         return true
     }
 
+    public func pauseIndexing() { controller.pauseBackgroundLoad() }
+
     /// Runs `body` once every row is indexed: at once when they are; else after the
     /// indexing off the main thread (started now if it is not running), so what needs every
     /// row (a find's result) does not index them in place; in place only when that cannot run.

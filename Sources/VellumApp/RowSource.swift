@@ -23,8 +23,12 @@ public protocol RowSource: AnyObject {
     /// After a first screen drawn from a first page: index the remaining rows.
     /// Returns true if it did something (the screen should be redrawn).
     func completeIndexing() throws -> Bool
+    /// Stops indexing the remaining rows for now (other work has the processor);
+    /// `completeIndexing` starts it again.
+    func pauseIndexing()
 }
 
 extension RowSource {
     public func completeIndexing() throws -> Bool { false }
+    public func pauseIndexing() {}
 }

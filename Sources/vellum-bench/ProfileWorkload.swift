@@ -14,6 +14,9 @@ import VellumStore
 ///   of a one-row sort-key change into the controller's context until its change set
 ///   is delivered (by a read of the controller after the merge, see there). The updates come from a fixed-seed
 ///   generator so two builds apply the same ones.
+/// - `countedSummary`, `countedGroupFirstPage` (`profile-summary`, `profile-group`, each
+///   run 3 times with its wall time on stderr): the store's part of `tui-summary-1m` and
+///   `tui-group-1m`.
 /// - `countedResort`: what `tui-sort-1m` times in the browser besides tmux and the
 ///   redraw, `ResultsRowSource.reload()` for a new sort: a new controller sorted by
 ///   `key`, `performFetch()` of it, and the old controller released.
@@ -36,6 +39,15 @@ enum ProfileWorkload {
             try controllerUpdate(at: url, updates: updates)
         case "profile-resort":
             try resorts(at: url)
+        case "profile-summary", "profile-group":
+            let store = try PersistentStore(url: url, model: nil, options: StoreOptions(createIfMissing: false))
+            let ctx = try ManagedObjectContext(store: store)
+            for run in 1...3 {
+                let start = DispatchTime.now().uptimeNanoseconds
+                let what = workload == "profile-summary" ? try countedSummary(ctx) : try countedGroupFirstPage(ctx)
+                let ms = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+                FileHandle.standardError.write(Data("\(workload) run \(run): \(String(format: "%.1f", ms)) ms (\(what))\n".utf8))
+            }
         default:
             throw BenchError("unknown child workload '\(workload)'")
         }
@@ -101,6 +113,20 @@ enum ProfileWorkload {
     @inline(never) static func countedMerge(_ view: ManagedObjectContext, _ event: DidSave, _ controller: ResultsController) throws {
         try view.mergeChanges(from: event)
         _ = controller.fetchedObjectCount
+    }
+
+    /// What `tui-summary-1m` waits for besides tmux and the redraw: the summary of `key`.
+    @inline(never) static func countedSummary(_ ctx: ManagedObjectContext) throws -> String {
+        let s = try ctx.summarize(FetchRequest(entityName: "Record"), attribute: "key")
+        return "\(s.count) rows, \(s.distinct) distinct, median \(s.median.map { "\($0)" } ?? "-")"
+    }
+
+    /// What `tui-group-1m` waits for besides tmux and the redraw: the first page of the
+    /// list grouped by `category` (sorted by `key` within), with its sections counted.
+    @inline(never) static func countedGroupFirstPage(_ ctx: ManagedObjectContext) throws -> String {
+        let request = FetchRequest(entityName: "Record", sortDescriptors: [BenchSort("category"), BenchSort("key")])
+        let read = try ResultsController.prepareFetch(ctx, request, sectionKeyPath: "category", firstPage: 256)
+        return "\(read.count) rows"
     }
 
     /// The browser's list on a large store: storage order, first page then the rest

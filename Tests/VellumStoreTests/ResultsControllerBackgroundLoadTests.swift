@@ -103,6 +103,65 @@ struct ResultsControllerBackgroundLoadTests {
         #expect(controller.snapshot.sections.first?.objectIDs.first == p.objectID)
     }
 
+    /// Holds `controller`'s reader until the returned gate is opened, so a load queued
+    /// behind it starts only then.
+    static func holdReader(_ controller: ResultsController) throws -> DispatchSemaphore {
+        let gate = DispatchSemaphore(value: 0)
+        let reader = try #require(controller.privateReader())
+        reader.perform({ _ in gate.wait() }, completion: { _ in })
+        return gate
+    }
+
+    /// Work the user waits for pauses the load (`pauseBackgroundLoad`): it stops without
+    /// failing, keeps what it heard and who waits for it, and started again ends with the
+    /// full list, the change heard while paused included.
+    @Test(arguments: StoreEngine.allCases) func aPausedLoadResumesWithWhatItHeard(_ engine: StoreEngine) async throws {
+        let shop = try Shop(engine, dir), view = shop.view
+        try shop.fill(300, seed: 8)
+        let controller = ResultsController(fetchRequest: Self.request, context: view)
+        try controller.performFetch(firstPage: 10)
+        let gate = try Self.holdReader(controller)
+        let finished = Finished()
+        #expect(controller.completeFetchInBackground { finished.error = $0; finished.calls += 1 })
+        controller.pauseBackgroundLoad()
+        gate.signal()
+        #expect(await waitUntil(timeout: 60) { !controller.isLoadingInBackground })
+        #expect(!controller.isComplete && finished.calls == 0, "paused: the first page stays, nobody is told it failed")
+
+        let p = try #require(try view.fetch(FetchRequest(entityName: "Product", predicate: try QueryPredicate.parse("active == true"))).last)
+        try p.setValue(.double(1000), forKey: "price")
+        try view.save()
+        #expect(!controller.isComplete, "a change while paused is kept for the load, not a refetch")
+
+        var resumed = 0
+        #expect(controller.completeFetchInBackground { _ in resumed += 1 })
+        #expect(await waitUntil(timeout: 60) { finished.calls > 0 && resumed > 0 })
+        #expect(finished.calls == 1 && finished.error == nil && resumed == 1)
+        #expect(controller.isComplete)
+        #expect(controller.snapshot == (try shop.fullSnapshot()), "\(engine)")
+        #expect(controller.snapshot.sections.first?.objectIDs.first == p.objectID)
+    }
+
+    /// A paused load is over once the list is read whole here: whoever waited is told (no error).
+    @Test func aPausedLoadEndsWhenTheListIsRefetched() async throws {
+        let shop = try Shop(.sqlite, dir)
+        try shop.fill(200, seed: 9)
+        let controller = ResultsController(fetchRequest: Self.request, context: shop.view)
+        try controller.performFetch(firstPage: 10)
+        let gate = try Self.holdReader(controller)
+        let finished = Finished()
+        #expect(controller.completeFetchInBackground { finished.error = $0; finished.calls += 1 })
+        controller.pauseBackgroundLoad()
+        gate.signal()
+        #expect(await waitUntil(timeout: 60) { !controller.isLoadingInBackground })
+        try controller.completeFetch()
+        #expect(finished.calls == 1 && finished.error == nil)
+        #expect(controller.snapshot == (try shop.fullSnapshot()))
+        // Pausing with no load running does nothing.
+        controller.pauseBackgroundLoad()
+        #expect(controller.completeFetchInBackground { _ in finished.calls += 1 } && finished.calls == 2)
+    }
+
     /// A grouped first page comes with every section counted (one scan, no sort of the rows):
     /// names and sizes as the full list's, both orders, NULLs, and texts Swift would call
     /// equal but the engines' binary order keeps apart (composed and decomposed é).

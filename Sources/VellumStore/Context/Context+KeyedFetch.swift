@@ -56,9 +56,14 @@ extension ManagedObjectContext {
             "SELECT \(first.sql) FROM \(q.quote(query.table)) AS t0 \(query.joins) WHERE (\(query.whereClause))")
         try statement.bind(query.bindings)
         var counts: [BinaryKey: Int] = [:]
+        // Text read as itself is counted from its bytes (a String per distinct text, not per row).
+        var texts = TextCounts()
+        let textIsItself = first.type == nil || first.type == .string
         while try statement.step() {
+            if textIsItself, statement.withTextIfText(0, { texts.add($0) }) { continue }
             counts[BinaryKey(first.type.map { statement.value(at: 0, as: $0) } ?? statement.value(at: 0)), default: 0] += 1
         }
+        for (text, n) in texts.counts { counts[BinaryKey(.string(text)), default: 0] += n }
         return counts.sorted { a, b in
             let c = ValueOrdering.compare(a.key.value, b.key.value, comparison: .binary)
             return descriptor.ascending ? c < 0 : c > 0

@@ -128,10 +128,12 @@ extension Statement {
             default: return .other
             }
         }
-        switch sqlite3_column_type(handle, Int32(i)) {
+        // One read of the column (each `sqlite3_column_*` call re-validates the statement).
+        guard let v = sqlite3_column_value(handle, Int32(i)) else { return .null }
+        switch sqlite3_value_type(v) {
         case SQLITE_NULL: return .null
-        case SQLITE_INTEGER: return .integer(sqlite3_column_int64(handle, Int32(i)))
-        case SQLITE_FLOAT: return .double(sqlite3_column_double(handle, Int32(i)))
+        case SQLITE_INTEGER: return .integer(sqlite3_value_int64(v))
+        case SQLITE_FLOAT: return .double(sqlite3_value_double(v))
         default: return .other
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The rest of a first-page fetch indexed off the main thread (`completeFetchInBackground`):
 /// the same keyed query runs on the controller's private reader (a `BackgroundContext`
@@ -19,7 +20,23 @@ extension ResultsController {
         /// A change the store could not describe object by object arrived meanwhile.
         var heardExternal = false
         var completions: [(StoreError?) -> Void] = []
+        /// Stopped for other work (`pauseBackgroundLoad`): what it heard and who waits for
+        /// it are kept until `completeFetchInBackground` starts it again.
+        var paused = false
+        /// Asked to run again while the stopped load was still ending.
+        var resumes = false
+        /// Tells the running load's reader to stop before it starts its statement (an
+        /// interrupt reaches only a statement already running).
+        var stop = LoadStop()
     }
+
+    /// Set from the main queue, read on the reader's.
+    final class LoadStop: Sendable {
+        let requested = Atomic<Bool>(false)
+    }
+
+    /// Why a load stopped before it read: paused.
+    struct LoadPaused: Error {}
 
     /// The private reader the off-main-thread work runs on (made once; nil when its
     /// connection cannot be opened).
@@ -41,9 +58,12 @@ extension ResultsController {
         guard fetched, partialCount != nil else { completion(nil); return true }
         if backgroundLoad.running {
             backgroundLoad.completions.append(completion)
+            if backgroundLoad.paused { backgroundLoad.resumes = true }
             return true
         }
         guard Self.isOnMainQueue, let reader = privateReader() else { return false }
+        backgroundLoad.paused = false
+        backgroundLoad.resumes = false
         backgroundLoad.running = true
         backgroundLoad.completions.append(completion)
         startBackgroundLoad(reader)
@@ -53,13 +73,30 @@ extension ResultsController {
     /// Whether a background load is indexing the rest now.
     public var isLoadingInBackground: Bool { backgroundLoad.running }
 
+    /// Stops indexing the rest off the main thread for now, so that work the user waits
+    /// for (a summary, another list's first page) has the processor: the load's statement
+    /// is interrupted, and `completeFetchInBackground` later starts it again from the
+    /// beginning. Changes heard meanwhile are kept for it, as while it runs; the first page
+    /// stays as shown. Nothing happens when no load runs (a load that ends before the
+    /// interrupt reaches it is installed as usual).
+    public func pauseBackgroundLoad() {
+        guard backgroundLoad.running, !backgroundLoad.paused, !externalRefetch.running else { return }
+        backgroundLoad.paused = true
+        backgroundLoad.resumes = false
+        backgroundLoad.stop.requested.store(true, ordering: .relaxed)
+        externalRefetch.reader?.queryInterrupter.interrupt()
+    }
+
     private func startBackgroundLoad(_ reader: BackgroundContext) {
         let request = fetchRequest
         let sectioned = sectionKeyPath != nil
         let generation = backgroundLoad.generation
         let me = Handoff(value: Weak(self))
+        let stop = LoadStop()
+        backgroundLoad.stop = stop
         reader.perform({ ctx in
-            Handoff(value: try Self.buildIndex(ctx, request, sectioned: sectioned))
+            if stop.requested.load(ordering: .relaxed) { throw LoadPaused() }
+            return Handoff(value: try Self.buildIndex(ctx, request, sectioned: sectioned))
         }) { outcome in
             DispatchQueue.main.async { me.value.object?.finishBackgroundLoad(outcome, generation: generation) }
         }
@@ -80,6 +117,20 @@ extension ResultsController {
     }
 
     private func finishBackgroundLoad(_ outcome: Result<Handoff<ResultsIndex>, Error>, generation: Int) {
+        let installable = if case .success = outcome { generation == backgroundLoad.generation && fetched && partialCount != nil } else { false }
+        if backgroundLoad.paused, !installable, fetched, partialCount != nil {
+            // Stopped for other work: waits, with its completions and what it heard.
+            backgroundLoad.running = false
+            if backgroundLoad.resumes, fetched, partialCount != nil, let reader = privateReader() {
+                backgroundLoad.paused = false
+                backgroundLoad.resumes = false
+                backgroundLoad.running = true
+                startBackgroundLoad(reader)
+            }
+            return
+        }
+        backgroundLoad.paused = false
+        backgroundLoad.resumes = false
         var failure: StoreError?
         switch outcome {
         case .success(let built) where generation == backgroundLoad.generation && fetched && partialCount != nil:
@@ -94,7 +145,8 @@ extension ResultsController {
                 return
             }
         case .failure(let error):
-            failure = StoreError(nesting: error)
+            // A list refetched meanwhile is complete: the load's end is no failure of it.
+            failure = partialCount == nil && fetched ? nil : StoreError(nesting: error)
         }
         backgroundLoad.running = false
         let completions = backgroundLoad.completions
@@ -122,10 +174,19 @@ extension ResultsController {
         for c in completions { c(failure) }
     }
 
+    /// A paused load that will not run again (the list was refetched or discarded meanwhile):
+    /// whoever waited for it is told it is over.
+    func endPausedLoad() {
+        guard backgroundLoad.paused, !backgroundLoad.running else { return }
+        let completions = backgroundLoad.completions
+        backgroundLoad = BackgroundLoad(generation: backgroundLoad.generation)
+        for c in completions { c(nil) }
+    }
+
     /// While the reader indexes the rest of a first page, a change is kept for afterwards
     /// (true), unless it resets everything.
     func heardDuringBackgroundLoad(_ event: ObjectsDidChange) -> Bool {
-        guard backgroundLoad.running, partialCount != nil, !event.invalidatedAll else { return false }
+        guard backgroundLoad.running || backgroundLoad.paused, partialCount != nil, !event.invalidatedAll else { return false }
         if event.storeChangedExternally { backgroundLoad.heardExternal = true }
         backgroundLoad.heard.add(event)
         return true

@@ -154,6 +154,7 @@ public final class ResultsController {
     func refetch(limit: Int? = nil) throws {
         partialCount = nil
         backgroundLoad.generation += 1   // an index being built off the main thread is stale now
+        endPausedLoad()
         index = try Self.buildIndex(context, fetchRequest, sectioned: sectionKeyPath != nil, limit: limit)
         temporaryIDs = []
         discardPendingChanges()
@@ -209,6 +210,7 @@ public final class ResultsController {
         tokens = []
         partialCount = nil
         backgroundLoad.generation += 1
+        endPausedLoad()
         if backgroundLoad.running || externalRefetch.running { externalRefetch.reader?.queryInterrupter.interrupt() }
         discardPendingChanges()
         let old = Handoff(value: index)

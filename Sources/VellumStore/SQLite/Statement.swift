@@ -144,6 +144,15 @@ public final class Statement {
         if let remote { return remote.isNull(i) }
         return sqlite3_column_type(handle, Int32(i)) == SQLITE_NULL
     }
+    /// Calls `body` with column `i`'s UTF-8 bytes when it holds text (SQLite's storage
+    /// class; false, without calling it, for other values and on a server connection).
+    /// One read of the column: each `sqlite3_column_*` call re-validates the statement.
+    func withTextIfText(_ i: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Void) -> Bool {
+        guard remote == nil, let v = sqlite3_column_value(handle, Int32(i)), sqlite3_value_type(v) == SQLITE_TEXT else { return false }
+        let p = sqlite3_value_text(v)
+        body(UnsafeBufferPointer(start: p, count: Int(sqlite3_value_bytes(v))))
+        return true
+    }
     public func int64(_ i: Int) -> Int64 {
         if let remote { return remote.value(at: i).integerValue ?? 0 }
         return sqlite3_column_int64(handle, Int32(i))
