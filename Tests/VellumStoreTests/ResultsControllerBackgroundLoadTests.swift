@@ -103,13 +103,18 @@ struct ResultsControllerBackgroundLoadTests {
         #expect(controller.snapshot.sections.first?.objectIDs.first == p.objectID)
     }
 
-    /// Holds `controller`'s reader until the returned gate is opened, so a load queued
-    /// behind it starts only then.
-    static func holdReader(_ controller: ResultsController) throws -> DispatchSemaphore {
+    /// Starts the load and pauses it before it can read (its reader is held until then);
+    /// returns once it has stopped.
+    static func pausedLoad(_ controller: ResultsController) async throws -> Finished {
         let gate = DispatchSemaphore(value: 0)
         let reader = try #require(controller.privateReader())
         reader.perform({ _ in gate.wait() }, completion: { _ in })
-        return gate
+        let finished = Finished()
+        #expect(controller.completeFetchInBackground { finished.error = $0; finished.calls += 1 })
+        controller.pauseBackgroundLoad()
+        gate.signal()
+        #expect(await waitUntil(timeout: 60) { !controller.isLoadingInBackground })
+        return finished
     }
 
     /// Work the user waits for pauses the load (`pauseBackgroundLoad`): it stops without
@@ -120,12 +125,7 @@ struct ResultsControllerBackgroundLoadTests {
         try shop.fill(300, seed: 8)
         let controller = ResultsController(fetchRequest: Self.request, context: view)
         try controller.performFetch(firstPage: 10)
-        let gate = try Self.holdReader(controller)
-        let finished = Finished()
-        #expect(controller.completeFetchInBackground { finished.error = $0; finished.calls += 1 })
-        controller.pauseBackgroundLoad()
-        gate.signal()
-        #expect(await waitUntil(timeout: 60) { !controller.isLoadingInBackground })
+        let finished = try await Self.pausedLoad(controller)
         #expect(!controller.isComplete && finished.calls == 0, "paused: the first page stays, nobody is told it failed")
 
         let p = try #require(try view.fetch(FetchRequest(entityName: "Product", predicate: try QueryPredicate.parse("active == true"))).last)
@@ -148,12 +148,7 @@ struct ResultsControllerBackgroundLoadTests {
         try shop.fill(200, seed: 9)
         let controller = ResultsController(fetchRequest: Self.request, context: shop.view)
         try controller.performFetch(firstPage: 10)
-        let gate = try Self.holdReader(controller)
-        let finished = Finished()
-        #expect(controller.completeFetchInBackground { finished.error = $0; finished.calls += 1 })
-        controller.pauseBackgroundLoad()
-        gate.signal()
-        #expect(await waitUntil(timeout: 60) { !controller.isLoadingInBackground })
+        let finished = try await Self.pausedLoad(controller)
         try controller.completeFetch()
         #expect(finished.calls == 1 && finished.error == nil)
         #expect(controller.snapshot == (try shop.fullSnapshot()))
@@ -178,18 +173,21 @@ struct ResultsControllerBackgroundLoadTests {
         let request = FetchRequest(entityName: "Provider", sortDescriptors: [QuerySortDescriptor("country", ascending: ascending), QuerySortDescriptor("name")])
         let full = ResultsController(fetchRequest: request, context: view, sectionKeyPath: "country")
         try full.performFetch()
-        let page = ResultsController(fetchRequest: request, context: view, sectionKeyPath: "country")
-        try page.performFetch(firstPage: 10)
-        #expect(!page.isComplete && page.fetchedObjectCount == 300)
         let expected = full.sectionNamesAndCounts
         #expect(expected.count == 5, "composed and decomposed é are neighbours of one name: one section")
-        #expect(page.sectionNamesAndCounts.map(\.name) == expected.map(\.name))
-        #expect(page.sectionNamesAndCounts.map(\.count) == expected.map(\.count))
-        #expect((0..<10).map { try? page.objectID(at: full.indexPath(for: full.snapshot.sections.flatMap(\.objectIDs)[$0])!) }
-                == (0..<10).map { full.snapshot.sections.flatMap(\.objectIDs)[$0] })
-        let finished = await load(page)
-        #expect(finished.error == nil && page.isComplete)
-        #expect(page.snapshot == full.snapshot)
+        let all = full.snapshot.sections.flatMap(\.objectIDs)
+        // The page reads only the sections it reaches (the first, or several, or all but the last).
+        for size in [10, 60, 130, 299] {
+            let page = ResultsController(fetchRequest: request, context: view, sectionKeyPath: "country")
+            try page.performFetch(firstPage: size)
+            #expect(!page.isComplete && page.fetchedObjectCount == 300)
+            #expect(page.sectionNamesAndCounts.map(\.name) == expected.map(\.name))
+            #expect(page.sectionNamesAndCounts.map(\.count) == expected.map(\.count))
+            #expect(page.index.entries.map(\.id) == Array(all.prefix(size)), "\(engine) page of \(size): the full list's first rows")
+            let finished = await load(page)
+            #expect(finished.error == nil && page.isComplete)
+            #expect(page.snapshot == full.snapshot)
+        }
     }
 }
 

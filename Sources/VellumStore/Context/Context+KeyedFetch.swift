@@ -7,7 +7,11 @@ extension ManagedObjectContext {
     /// NOT applied (the results controller re-evaluates them in memory). `ordered: false`
     /// leaves the rows in key order: a caller that matches them by key (the
     /// refetch-and-diff) saves sorting a million rows.
-    func forEachKeyedID(_ request: FetchRequest, limit: Int? = nil, ordered: Bool = true, _ body: (ObjectID, SortKeys) -> Void) throws {
+    ///
+    /// `firstKeyUpTo`: only rows whose first sort key comes no later than it (a first page
+    /// of a grouped list reads only the sections it can reach: `SectionCounts.bound`).
+    func forEachKeyedID(_ request: FetchRequest, limit: Int? = nil, ordered: Bool = true, firstKeyUpTo: Value? = nil,
+                        _ body: (ObjectID, SortKeys) -> Void) throws {
         let entity = try self.entity(request.entityName)
         let (compiledQuery, terms) = try QueryCompiler.compileWithSortTerms(
             entity: entity, layout: store.layout, predicate: request.predicate,
@@ -17,6 +21,9 @@ extension ManagedObjectContext {
             query.restrict(toEntity: entity.name)
         }
         if !ordered { query.orderBy = store.layout.qualifiedKey("t0") }
+        if let bound = firstKeyUpTo, let first = terms.first, let descriptor = request.sortDescriptors.first {
+            query.restrict(term: first.sql, upTo: bound, ascending: descriptor.ascending)
+        }
         var columns = store.layout.qualifiedKey("t0") + ", " + store.layout.entityExpression(table: query.table, alias: "t0")
         for t in terms { columns += ", " + t.sql }
         let statement = try connection.cachedStatement(query.selectSQL(columns: columns, limit: limit))
@@ -41,12 +48,12 @@ extension ManagedObjectContext {
     /// rows: the sections of a list grouped by it (a binary-ordered key). One scan counting
     /// in a hash table — no sort of the rows — then the few distinct values are ordered by
     /// `ValueOrdering` (binary), the order the results index keeps and SQL's ORDER BY gives.
-    func countsByFirstSortKey(_ request: FetchRequest) throws -> [(value: Value, count: Int)] {
+    func countsByFirstSortKey(_ request: FetchRequest) throws -> SectionCounts {
         let entity = try self.entity(request.entityName)
         let (compiledQuery, terms) = try QueryCompiler.compileWithSortTerms(
             entity: entity, layout: store.layout, predicate: request.predicate,
             sortDescriptors: request.sortDescriptors, variables: request.variables)
-        guard let first = terms.first, let descriptor = request.sortDescriptors.first else { return [] }
+        guard let first = terms.first, let descriptor = request.sortDescriptors.first else { return SectionCounts(counts: [], keyIsText: false) }
         var query = compiledQuery
         if !request.includesSubentities, !entity.subentityNames.isEmpty {
             query.restrict(toEntity: entity.name)
@@ -64,10 +71,11 @@ extension ManagedObjectContext {
             counts[BinaryKey(first.type.map { statement.value(at: 0, as: $0) } ?? statement.value(at: 0)), default: 0] += 1
         }
         for (text, n) in texts.counts { counts[BinaryKey(.string(text)), default: 0] += n }
-        return counts.sorted { a, b in
+        let sorted = counts.sorted { a, b in
             let c = ValueOrdering.compare(a.key.value, b.key.value, comparison: .binary)
             return descriptor.ascending ? c < 0 : c > 0
         }.map { ($0.key.value, $0.value) }
+        return SectionCounts(counts: sorted, keyIsText: first.type == .string)
     }
 
     /// Loads the values of faults among `objects` in one query per table.
@@ -76,6 +84,28 @@ extension ManagedObjectContext {
         for (_, group) in Dictionary(grouping: faults, by: { $0.entity.rootName }) {
             try RowLoader(context: self).load(group)
         }
+    }
+}
+
+/// The sections of a grouped list (`countsByFirstSortKey`): each first-sort-key value in
+/// the list's order with its number of rows.
+struct SectionCounts {
+    let counts: [(value: Value, count: Int)]
+    /// The key is a text attribute: SQL compares its values as the list orders them.
+    let keyIsText: Bool
+
+    var total: Int { counts.reduce(0) { $0 + $1.count } }
+
+    /// The key of the section holding the `n`th row (the last the first page can reach),
+    /// when SQL can narrow a query to it (text keys); nil when there are fewer rows.
+    func bound(coveringFirst n: Int) -> Value? {
+        guard keyIsText, n > 0 else { return nil }
+        var seen = 0
+        for (value, count) in counts {
+            seen += count
+            if seen >= n { return value.isNull || value.stringValue != nil ? value : nil }
+        }
+        return nil
     }
 }
 

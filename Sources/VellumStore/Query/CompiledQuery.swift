@@ -36,6 +36,21 @@ public struct CompiledQuery: Sendable {
         whereClause = "(\(whereClause)) AND \(layout.entityExpression(table: table, alias: "t0")) = \(layout.dialect.placeholder(bindings.count))"
     }
 
+    /// Narrows the query to rows whose `term` comes no later than `bound` in the order the
+    /// query sorts it — ascending with NULL first, or descending with NULL last — so a
+    /// first page of a list led by `term` reads only the rows it can reach. The term is
+    /// text compared as text (with the comparison `ORDER BY` uses).
+    public mutating func restrict(term: String, upTo bound: Value, ascending: Bool) {
+        if bound.isNull {
+            // NULL first ascending: only NULLs; last descending: every row.
+            if ascending { whereClause = "(\(whereClause)) AND \(term) IS NULL" }
+            return
+        }
+        bindings.append(bound)
+        let p = layout.dialect.placeholder(bindings.count)
+        whereClause = ascending ? "(\(whereClause)) AND (\(term) IS NULL OR \(term) <= \(p))" : "(\(whereClause)) AND \(term) >= \(p)"
+    }
+
     /// The whole statement, selecting `columns` (default: the primary key).
     public func selectSQL(columns: String? = nil, limit: Int? = nil, offset: Int? = nil) -> String {
         var sql = "SELECT \(columns ?? layout.qualifiedKey("t0")) FROM \(layout.dialect.quote(table)) AS t0"

@@ -104,9 +104,10 @@ extension ResultsController {
 
     /// The full index of `request` as `refetch` builds it (no pending objects: a first page
     /// is only fetched without them).
-    static func buildIndex(_ context: ManagedObjectContext, _ request: FetchRequest, sectioned: Bool, limit: Int? = nil) throws -> ResultsIndex {
+    static func buildIndex(_ context: ManagedObjectContext, _ request: FetchRequest, sectioned: Bool, limit: Int? = nil,
+                           firstKeyUpTo: Value? = nil) throws -> ResultsIndex {
         var fresh = ResultsIndex(descriptors: request.sortDescriptors, sectioned: sectioned)
-        try context.forEachKeyedID(request, limit: limit) { id, keys in
+        try context.forEachKeyedID(request, limit: limit, firstKeyUpTo: firstKeyUpTo) { id, keys in
             fresh.entries.append(ResultsIndex.Entry(id: id, keys: keys))
         }
         // The key table is filled once its size is known: one allocation, no regrowth.

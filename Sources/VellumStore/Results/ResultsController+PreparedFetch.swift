@@ -25,8 +25,7 @@ extension ResultsController {
         try StoreError.nesting {
             try checkSectioning(request, sectionKeyPath)
             let sectioned = sectionKeyPath != nil
-            var index = try buildIndex(reader, request, sectioned: sectioned, limit: firstPage)
-            var partial = try countPastFirstPage(reader, request, &index, firstPage: firstPage, sectioned: sectioned, knownCount: knownCount)
+            var (index, partial) = try readFirstPage(reader, request, sectioned: sectioned, firstPage: firstPage, knownCount: knownCount)
             if let n = partial, n <= completeUpTo {
                 index = try buildIndex(reader, request, sectioned: sectioned)
                 partial = nil

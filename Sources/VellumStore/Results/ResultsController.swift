@@ -90,9 +90,9 @@ public final class ResultsController {
         try Self.checkSectioning(fetchRequest, sectionKeyPath)
         try learnEntity()
         if let firstPage, context.pendingObjects.isEmpty {
-            try refetch(limit: firstPage)
-            partialCount = try Self.countPastFirstPage(context, fetchRequest, &index, firstPage: firstPage,
-                                                       sectioned: sectionKeyPath != nil, knownCount: knownCount)
+            let page = try Self.readFirstPage(context, fetchRequest, sectioned: sectionKeyPath != nil, firstPage: firstPage, knownCount: knownCount)
+            replaceIndex(with: page.index)
+            partialCount = page.partialCount
         } else {
             try refetch()
             partialCount = nil
@@ -120,16 +120,23 @@ public final class ResultsController {
         dependencyChains = Self.chains(for: fetchRequest, entity: entity, model: context.model)
     }
 
-    /// After a first page of at most `firstPage` rows read into `index`: nil when that is the
-    /// whole list, else how many rows there are (`knownCount`, or counted); a grouped list's
-    /// sections come counted in one scan, so a grouped first page shows them whole.
-    static func countPastFirstPage(_ context: ManagedObjectContext, _ request: FetchRequest, _ index: inout ResultsIndex,
-                                   firstPage: Int, sectioned: Bool, knownCount: Int?) throws -> Int? {
-        if index.entries.count < firstPage { return nil }
-        guard sectioned else { return try knownCount ?? context.count(request) }
-        let counts = try context.countsByFirstSortKey(request)
-        index.setSections(counts.map { (ResultsIndex.sectionName($0.value), $0.count) })
-        return counts.reduce(0) { $0 + $1.count }
+    /// The first `firstPage` rows, and how many rows the list has: nil when the page is the
+    /// whole list (else `knownCount`, or counted). A grouped list's sections are counted
+    /// first, in one scan (no sort), so its first page shows them whole and its query reads
+    /// only the sections the page can reach (`SectionCounts.bound`: text keys).
+    static func readFirstPage(_ context: ManagedObjectContext, _ request: FetchRequest, sectioned: Bool,
+                              firstPage: Int, knownCount: Int?) throws -> (index: ResultsIndex, partialCount: Int?) {
+        guard sectioned else {
+            let index = try buildIndex(context, request, sectioned: false, limit: firstPage)
+            return (index, index.entries.count < firstPage ? nil : try knownCount ?? context.count(request))
+        }
+        let sections = try context.countsByFirstSortKey(request)
+        let bound = sections.bound(coveringFirst: firstPage)
+        var index = try buildIndex(context, request, sectioned: true, limit: firstPage, firstKeyUpTo: bound)
+        // Short with a bound only when rows went between the two reads: still a prefix.
+        if index.entries.count < firstPage, bound == nil { return (index, nil) }
+        index.setSections(sections.counts.map { (ResultsIndex.sectionName($0.value), $0.count) })
+        return (index, sections.total)
     }
 
     /// Starts hearing the context's changes and saves (once).
@@ -152,10 +159,15 @@ public final class ResultsController {
     }
 
     func refetch(limit: Int? = nil) throws {
+        replaceIndex(with: try Self.buildIndex(context, fetchRequest, sectioned: sectionKeyPath != nil, limit: limit))
+    }
+
+    /// Makes `fresh`, read here for this request, the whole list (unsaved changes applied).
+    private func replaceIndex(with fresh: ResultsIndex) {
         partialCount = nil
         backgroundLoad.generation += 1   // an index being built off the main thread is stale now
         endPausedLoad()
-        index = try Self.buildIndex(context, fetchRequest, sectioned: sectionKeyPath != nil, limit: limit)
+        index = fresh
         temporaryIDs = []
         discardPendingChanges()
         // Unsaved changes: re-evaluate in memory, silently.
