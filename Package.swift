@@ -17,8 +17,9 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // System zlib (zlib1g-dev): raw DEFLATE for Core Data's model cache.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
-        // System libpq (libpq-dev), the PostgreSQL client library.
-        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        // The PostgreSQL client library's declarations (libpq-dev), loaded on first use
+        // (dlopen), so a SQLite session never loads libpq and its twenty-odd libraries.
+        .target(name: "CLibPQ"),
         // ncursesw plus a tiny C shim for the macros Swift cannot import.
         .target(
             name: "CCurses",

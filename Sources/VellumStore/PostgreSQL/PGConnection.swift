@@ -16,6 +16,10 @@ public final class PGConnection {
     }
 
     public init(url: PostgreSQLURL) throws(StoreError) {
+        if let why = vellum_libpq_load_error() {
+            throw .postgresql(PostgreSQLFailure(sqlState: "08001", message:
+                "\(url): PostgreSQL's client library (libpq.so.5, Debian package libpq5) could not be loaded: \(String(cString: why))"))
+        }
         guard let conn = PQconnectdb(url.connectionString) else {
             throw .postgresql(PostgreSQLFailure(sqlState: "08001", message: "\(url): libpq could not allocate a connection"))
         }

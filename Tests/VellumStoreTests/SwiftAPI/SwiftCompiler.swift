@@ -21,11 +21,12 @@ struct SwiftCompiler {
         let sources = packageRoot.appendingPathComponent("Sources")
         var flags = ["-swift-version", "6", "-I", buildDirectory.appendingPathComponent("Modules").path, "-I/usr/include/postgresql"]
         for map in [sources.appendingPathComponent("CSQLite/module.modulemap"), sources.appendingPathComponent("CZlib/module.modulemap"),
-                    sources.appendingPathComponent("CLibPQ/module.modulemap"),
+                    buildDirectory.appendingPathComponent("CLibPQ.build/module.modulemap"),
                     buildDirectory.appendingPathComponent("CSQLiteShim.build/module.modulemap")] {
             flags += ["-Xcc", "-fmodule-map-file=\(map.path)"]
         }
-        return flags + ["-Xcc", "-I", "-Xcc", sources.appendingPathComponent("CSQLiteShim/include").path]
+        return flags + ["-Xcc", "-I", "-Xcc", sources.appendingPathComponent("CSQLiteShim/include").path,
+                        "-Xcc", "-I", "-Xcc", sources.appendingPathComponent("CLibPQ/include").path]
     }
 
     /// Whether this process runs under ThreadSanitizer (then the library's objects are instrumented).
@@ -52,8 +53,8 @@ struct SwiftCompiler {
     /// Compiles and links `files` into an executable at `output`; the compiler's output on failure.
     func build(_ files: [URL], into output: URL) throws -> String? {
         var args = importFlags + ["-module-name", "Program", "-o", output.path] + files.map(\.path)
-        args += try objects(of: "VellumStore") + objects(of: "CSQLiteShim")
-        args += ["-L/usr/lib/x86_64-linux-gnu", "-lsqlite3", "-lz", "-lpq"]
+        args += try objects(of: "VellumStore") + objects(of: "CSQLiteShim") + objects(of: "CLibPQ")
+        args += ["-L/usr/lib/x86_64-linux-gnu", "-lsqlite3", "-lz"]
         if sanitizesThreads { args.append("-sanitize=thread") }
         let (status, text) = try run(args)
         return status == 0 && !text.contains("warning:") ? nil : text
