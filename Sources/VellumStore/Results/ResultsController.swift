@@ -130,13 +130,18 @@ public final class ResultsController {
             let index = try buildIndex(context, request, sectioned: false, limit: firstPage)
             return (index, index.entries.count < firstPage ? nil : try knownCount ?? context.count(request))
         }
-        let sections = try context.countsByFirstSortKey(request)
-        let bound = sections.bound(coveringFirst: firstPage)
-        var index = try buildIndex(context, request, sectioned: true, limit: firstPage, firstKeyUpTo: bound)
-        // Short with a bound only when rows went between the two reads: still a prefix.
-        if index.entries.count < firstPage, bound == nil { return (index, nil) }
-        index.setSections(sections.counts.map { (ResultsIndex.sectionName($0.value), $0.count) })
-        return (index, sections.total)
+        // Both reads in one transaction, so one snapshot (SQLite's WAL): a write between them
+        // would put a row of an uncounted section under another section's header.
+        let connection = context.connection
+        let read = { () throws -> (index: ResultsIndex, partialCount: Int?) in
+            let sections = try context.countsByFirstSortKey(request)
+            let bound = sections.bound(coveringFirst: firstPage)
+            var index = try buildIndex(context, request, sectioned: true, limit: firstPage, firstKeyUpTo: bound)
+            if index.entries.count < firstPage, bound == nil { return (index, nil) }
+            index.setSections(sections.counts.map { (ResultsIndex.sectionName($0.value), $0.count) })
+            return (index, sections.total)
+        }
+        return try connection.isInTransaction ? read() : connection.transaction(.deferred, read)
     }
 
     /// Starts hearing the context's changes and saves (once).
