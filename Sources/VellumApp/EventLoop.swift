@@ -78,12 +78,16 @@ final class EventLoop {
         for await _ in wakeups {
             if session.runner.completeIndexing() { session.needsRedraw = true }
             // Every key that is already there, without waiting for more.
-            var quit = false
+            var quit = false, keys = 0
             while !quit, let key = screen.readKey(timeoutMilliseconds: 0) {
+                keys += 1
                 if key == .resize { session.needsRedraw = true }
                 session.setTerminalTooSmall(Layout.isTooSmall(screen.size))
                 for request in await session.dispatch(key) { quit = perform(request) || quit }
             }
+            // The terminal went away: nobody can answer, so vellum ends as on SIGHUP
+            // (writes already queued finish; nothing typed and unsaved can be kept).
+            if keys == 0, screen.inputHungUp { break }
             if quit || reopening != nil { break }
             if let change = schemaChange, schemaChangeReopensNow(change) { break }
             _ = session.tick()

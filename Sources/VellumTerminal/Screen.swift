@@ -199,6 +199,15 @@ public final class Screen {
 
     /// Waits for the next key. `timeoutMilliseconds`: nil blocks, 0 polls.
     /// Returns nil on timeout. Resizes arrive as `.resize`.
+    /// True once the terminal is gone — its window closed, the ssh connection dropped, the
+    /// tmux session killed — so no key can come any more. A hung-up terminal reads as
+    /// endless "no key" (and its input stays readable), and SIGHUP does not always reach
+    /// a program started by a shell script, so the loop asks.
+    public var inputHungUp: Bool {
+        var input = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
+        return poll(&input, 1, 0) > 0 && input.revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0
+    }
+
     public func readKey(timeoutMilliseconds: Int? = nil) -> Key? {
         guard active else { return nil }
         if !pendingKeys.isEmpty { return pendingKeys.removeFirst() }
