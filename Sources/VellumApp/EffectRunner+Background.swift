@@ -29,13 +29,16 @@ final class BackgroundWork {
     let reportsWhenStopped: Bool
     /// Esc was pressed for work that `reportsWhenStopped`: its end says how it ended.
     var cancelRequested = false
+    /// The list's indexing of its other rows waits while this work runs.
+    let pausesIndexing: Bool
 
-    init(generation: Int, doing: String, interrupter: QueryInterrupter, reportsWhenStopped: Bool,
+    init(generation: Int, doing: String, interrupter: QueryInterrupter, reportsWhenStopped: Bool, pausesIndexing: Bool,
          cancelled: @escaping @MainActor () -> Void) {
         self.generation = generation
         self.doing = doing
         self.interrupter = interrupter
         self.reportsWhenStopped = reportsWhenStopped
+        self.pausesIndexing = pausesIndexing
         self.cancelled = cancelled
     }
 }
@@ -58,8 +61,9 @@ extension EffectRunner {
     /// the work's late result is then ignored (generation numbers), as is any result once
     /// the list it was read for was replaced. `reportsWhenStopped` (an export, which writes a
     /// file): a cancel is reported once the work has stopped — as `.cancelled` if it failed
-    /// then, else as what it did.
-    func runInBackground<T: Sendable>(_ doing: String, reportsWhenStopped: Bool = false,
+    /// then, else as what it did. The shown list's indexing of its other rows waits meanwhile,
+    /// unless the work's result needs every row indexed (`needsWholeList`: a find).
+    func runInBackground<T: Sendable>(_ doing: String, reportsWhenStopped: Bool = false, needsWholeList: Bool = false,
                                       _ work: @escaping @Sendable (ManagedObjectContext) throws -> T,
                                       finish: @escaping @MainActor (BackgroundOutcome<T>) -> Void) {
         if let running = backgroundWork {
@@ -75,11 +79,12 @@ extension EffectRunner {
         workGeneration += 1
         let generation = workGeneration
         let running = BackgroundWork(generation: generation, doing: doing, interrupter: reader.queryInterrupter,
-                                     reportsWhenStopped: reportsWhenStopped) { finish(.cancelled) }
+                                     reportsWhenStopped: reportsWhenStopped, pausesIndexing: !needsWholeList) { finish(.cancelled) }
         backgroundWork = running
         // The work the user waits for goes first: the list's indexing of its other rows
-        // (invisible, and dropped anyway if this work replaces the list) waits for it.
-        rows?.pauseIndexing()
+        // (invisible, and dropped anyway if this work replaces the list) waits for it —
+        // unless the work's result needs those rows, which would then be read from the start.
+        if running.pausesIndexing { rows?.pauseIndexing() }
         send(.result(.workStarted(doing)))
         redraw()
         running.task = Task { [weak self] in

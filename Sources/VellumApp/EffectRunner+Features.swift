@@ -45,7 +45,7 @@ extension EffectRunner {
         request.sortDescriptors = []
         request.fetchBatchSize = 0
         let find = request
-        runInBackground("finding", { ctx in try ctx.fetchObjectIDs(find) }) { [weak self] outcome in
+        runInBackground("finding", needsWholeList: true, { ctx in try ctx.fetchObjectIDs(find) }) { [weak self] outcome in
             guard let self, rows === source else { return }   // another list opened meanwhile
             switch outcome {
             case .cancelled: send(.status("find cancelled; the cursor stays", error: true))

@@ -114,7 +114,7 @@ final class EffectRunner {
     /// when it wakes). True when that changed what is shown (or failed: the status says why).
     func completeIndexing() -> Bool {
         // Paused while long work runs (`runInBackground`); the loop asks again after it.
-        guard let rows, backgroundWork == nil else { return false }
+        guard let rows, backgroundWork?.pausesIndexing != true else { return false }
         do { return try rows.completeIndexing() } catch {
             send(.status("listing the rows: \(describe(error))", error: true))
             return true
