@@ -207,9 +207,18 @@ import Testing
             INSERT INTO parent VALUES ('a', 1, 'A');
             INSERT INTO child (parent_code, parent_n) VALUES ('a', 1);
             """)
-        // A composite key is no relationship (yet): its columns stay attributes.
-        #expect(store.model.entity(named: "child")?.attribute(named: "parent_code") != nil)
-        let c = try ManagedObjectContext(store: store)
+        // The inferred to-one (`ForeignCompositeKeyTests`) cannot hold a missing row; a mapping
+        // that keeps the key's columns as attributes can write one, and SQLite refuses it.
+        #expect(store.model.entity(named: "child")?.relationship(named: "parent") != nil)
+        let columns = try ManagedObjectModel.fromJSON(Data("""
+            {"entities": [
+              {"name": "child", "attributes": [{"name": "id", "type": "integer64"}, {"name": "parent_code", "type": "string"},
+                                               {"name": "parent_n", "type": "integer64"}]},
+              {"name": "parent", "attributes": [{"name": "code", "type": "string"}, {"name": "n", "type": "integer64"},
+                                                {"name": "label", "type": "string"}]}]}
+            """.utf8))
+        let mapped = try PersistentStore.openAny(url: URL(fileURLWithPath: path), model: columns, options: StoreOptions(createIfMissing: false))
+        let c = try ManagedObjectContext(store: mapped)
         _ = try c.insert("child", values: ["parent_code": .string("zz"), "parent_n": .integer(1)])
         do {
             try c.save()
@@ -217,13 +226,22 @@ import Testing
         } catch {
             #expect("\(error)".contains("FOREIGN KEY constraint failed (writing child: child.parent_code, parent_n → parent)"), "\(error)")
         }
-        let c2 = try ManagedObjectContext(store: store)
+        let c2 = try ManagedObjectContext(store: mapped)
         try c2.delete(try #require(try c2.fetch("parent").first))
         do {
             try c2.save()
             Issue.record("a row others refer to was deleted")
         } catch {
             #expect("\(error)".contains("deleting from parent: child.parent_code, parent_n refers to it"), "\(error)")
+        }
+        // Through the inferred to-one, `NO ACTION` is a deny rule: refused before SQLite would, naming it.
+        let c3 = try ManagedObjectContext(store: store)
+        do {
+            try c3.delete(try #require(try c3.fetch("parent").first))
+            try c3.save()
+            Issue.record("a row others refer to was deleted")
+        } catch {
+            #expect("\(error)".contains("children"), "\(error)")
         }
         #expect(try sqliteScalar(path, "SELECT (SELECT count(*) FROM parent) || (SELECT count(*) FROM child)") == "11")
     }
@@ -343,5 +361,13 @@ import Testing
         #expect(try contents(path) == before)
         #expect(try runSQLite(twin, "PRAGMA foreign_keys=ON; DELETE FROM parent WHERE id = 0;").err.contains("FOREIGN KEY constraint failed"))
         #expect(try contents(twin) == before)
+    }
+
+    /// An inverse to-many is named with the English plural of its table (`child` → `children`,
+    /// not `childs`; `box` → `boxes`, `category` → `categories`).
+    @Test func inverseToManysAreNamedWithEnglishPlurals() {
+        let cases = [("child", "children"), ("GrandChild", "grandChildren"), ("person", "people"), ("box", "boxes"),
+                     ("match", "matches"), ("category", "categories"), ("day", "days"), ("address", "addresses"), ("orders", "orders"), ("track", "tracks")]
+        for (singular, plural) in cases { #expect(ForeignModelInference.plural(singular) == plural, "\(singular)") }
     }
 }

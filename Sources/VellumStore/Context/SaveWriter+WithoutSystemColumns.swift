@@ -36,8 +36,16 @@ extension SaveWriter {
         }
         columns.foreignKeys = columns.foreignKeys.filter { o.relations.count > $0.0 && o.relations[$0.0]?.isChanged == true }
         guard !columns.attributes.isEmpty || !columns.foreignKeys.isEmpty else { return }
+        let written = assignments(columns, table: m.table)
+        // A to-one held in key columns (a key that is a foreign key) would change the row's key.
+        for (i, column) in columns.foreignKeys {
+            let held = layout.foreignKeyAssignments(table: m.table, column: column).map(\.column)
+            if held.contains(where: keyColumns.contains) {
+                throw StoreError.invalidOperation("\(o.entity.name).\(o.entity.relationships[i].name) is held in the row's key (\(held.joined(separator: ", "))) and cannot be changed")
+            }
+        }
         let q = layout.dialect
-        let sets = zip(columns.attributes.map(\.1) + columns.foreignKeys.map(\.1), placeholders(columns, table: m.table)).map { "\(q.quote($0)) = \($1)" }
+        let sets = written.map { "\(q.quote($0.column)) = \($0.value)" }
         let (target, match) = rowWriteTarget(m.table)
         try findingRow(of: o, match: match, db) { condition, key in
             let s = try db.cachedStatement("UPDATE \(target) SET \(sets.joined(separator: ", ")) WHERE \(condition)")
@@ -89,8 +97,9 @@ extension SaveWriter {
             o.relations.count > i && o.relations[i]?.current.first.flatMap(primaryKey) != nil
         }
         let q = layout.dialect
-        let names = [layout.primaryKeyColumn] + columns.attributes.map(\.1) + columns.foreignKeys.map(\.1)
-        let values = (["?"] + placeholders(columns, table: m.table)).joined(separator: ", ")
+        let written = assignments(columns, table: m.table)
+        let names = [layout.primaryKeyColumn] + written.map(\.column)
+        let values = (["?"] + written.map(\.value)).joined(separator: ", ")
         let s = try db.cachedStatement("INSERT INTO \(rowWriteTarget(m.table).target) (\(names.map(q.quote).joined(separator: ", "))) VALUES (\(values))")
         s.rewind()
         s.bind(primaryKey(o)!, at: 1)
@@ -107,8 +116,8 @@ extension SaveWriter {
             o.relations.count > i && o.relations[i]?.current.first.flatMap(primaryKey) != nil
         }
         let q = layout.dialect
-        let names = columns.attributes.map(\.1) + columns.foreignKeys.map(\.1)
-        let values = names.isEmpty ? "DEFAULT VALUES" : "(\(names.map(q.quote).joined(separator: ", "))) VALUES (\(placeholders(columns, table: m.table).joined(separator: ", ")))"
+        let written = assignments(columns, table: m.table)
+        let values = written.isEmpty ? "DEFAULT VALUES" : "(\(written.map { q.quote($0.column) }.joined(separator: ", "))) VALUES (\(written.map(\.value).joined(separator: ", ")))"
         let s = try db.cachedStatement(q.returning("INSERT INTO \(rowWriteTarget(m.table).target) \(values)", expressions: [key]))
         s.rewind()
         _ = try bindRow(o, s, columns: columns, from: 1, storedForm: storedForm(table: m.table))
@@ -122,9 +131,11 @@ extension SaveWriter {
         return (t.target, t.match)
     }
 
-    /// A `?` per written column; a to-one's key written as the layout stores it (`StoreLayout.foreignKeyWriteSQL`).
-    private func placeholders(_ columns: Columns, table: String) -> [String] {
-        columns.attributes.map { _ in "?" } + columns.foreignKeys.map { layout.foreignKeyWriteSQL(table: table, column: $0.1) }
+    /// Each written column with its value's SQL: `?` for an attribute, a to-one's key as the
+    /// layout stores it (`StoreLayout.foreignKeyAssignments`: one column, or each column of a
+    /// composite foreign key). A to-one binds one value however many columns it writes.
+    private func assignments(_ columns: Columns, table: String) -> [(column: String, value: String)] {
+        columns.attributes.map { ($0.1, "?") } + columns.foreignKeys.flatMap { layout.foreignKeyAssignments(table: table, column: $0.1) }
     }
 
     /// Another program's date columns keep their form (`ForeignDateStorage`).

@@ -107,7 +107,10 @@ extension PersistentStore {
             // Vellum's own rows name properties (including to-many relationships, which have no column).
             if m.entity.attribute(named: column) != nil || m.entity.relationship(named: column) != nil { names.insert(column); continue }
             for (i, s) in m.relationshipStorage.enumerated() {
-                if case .foreignKey(let c) = s, c == column { names.insert(m.entity.relationships[i].name) }
+                // A composite foreign key's to-one is held in several columns (`StoreLayout.foreignKeyAssignments`).
+                if case .foreignKey(let c) = s, c == column || layout.foreignKeyAssignments(table: m.table, column: c).contains(where: { $0.column == column }) {
+                    names.insert(m.entity.relationships[i].name)
+                }
             }
         }
         return names

@@ -28,25 +28,34 @@ extension ForeignLayout {
     /// The value is compared as SQLite's foreign-key check compares it, in the referenced
     /// column's affinity (`+` takes the column's own away: `7` finds the text key `'7'`).
     func columnsReadingKeys(_ table: ForeignSchema.Table, alias: String) -> String? {
-        guard let references = keyReferences[table.name], !references.isEmpty else { return nil }
+        let references = keyReferences[table.name] ?? [:]
+        let composites = compositeKeyColumns(table, alias: alias)
+        guard !references.isEmpty || !composites.isEmpty else { return nil }
         let q = dialect
-        return table.columns.map { c in
+        return (table.columns.map { c in
             guard let r = references[c.name] else { return "\(alias).\(q.quote(c.name))" }
             let lookup = "SELECT \(targetKeySQL(r)) FROM main.\(q.quote(r.target.name)) WHERE \(q.quote(r.column)) = +\(alias).\(q.quote(c.name))"
             return "(\(lookup)) AS \(q.quote(c.name))"
-        }.joined(separator: ", ")
+        } + composites).joined(separator: ", ")
     }
 
     /// True when `table` is read through a TEMP view (`prepare`): written as `main."table"`.
     func isShadowed(_ table: ForeignSchema.Table) -> Bool {
-        rowKeySQL(table) != nil || keyReferences[table.name]?.isEmpty == false
+        rowKeySQL(table) != nil || keyReferences[table.name]?.isEmpty == false || compositeReferences[table.name]?.isEmpty == false
     }
 
     /// The referenced value of the target row whose key is bound to `?`, for a to-one to a
     /// key other than the rowid; `?` itself otherwise.
     public func foreignKeyWriteSQL(table: String, column: String) -> String {
+        if let composite = compositeAssignments(table: table, column: column) { return composite[0].value }
         guard let r = keyReferences[table]?[column] else { return "?" }
         return "(SELECT \(dialect.quote(r.column)) FROM main.\(dialect.quote(r.target.name)) WHERE \(targetKeySQL(r)) = ?)"
+    }
+
+    /// A composite foreign key's columns, each with its value (`compositeAssignments`);
+    /// the column and `foreignKeyWriteSQL` otherwise.
+    public func foreignKeyAssignments(table: String, column: String) -> [(column: String, value: String)] {
+        compositeAssignments(table: table, column: column) ?? [(column, foreignKeyWriteSQL(table: table, column: column))]
     }
 
     /// Under `ON DELETE SET DEFAULT`, the row a to-one in `column` of `table` takes when its
@@ -69,6 +78,7 @@ extension ForeignLayout {
     public func inverseForeignKeyCondition(table: String, column: String) -> InverseForeignKeyCondition {
         let q = dialect
         let plain = InverseForeignKeyCondition(byKey: "\(q.quote(column)) = ?")
+        if let composite = compositeInverseCondition(table: table, column: column) { return composite }
         guard let r = keyReferences[table]?[column], let source = schema.table(named: table),
               !source.isDigestedByRowNumber,
               let from = source.column(named: column), let to = r.target.column(named: r.column),

@@ -26,6 +26,9 @@ public final class ForeignLayout: StoreLayout {
     /// Table → to-one column → the key it refers to, where that is not the target's rowid
     /// (`ForeignLayout+KeyReferences`).
     let keyReferences: [String: [String: ForeignSchema.KeyReference]]
+    /// Table → the view's column for a foreign key of several columns → what it refers to
+    /// (`ForeignLayout+CompositeKeys`).
+    let compositeReferences: [String: [String: ForeignSchema.CompositeReference]]
 
     public init(model: ManagedObjectModel, schema: ForeignSchema) throws(StoreError) {
         self.model = model
@@ -35,6 +38,7 @@ public final class ForeignLayout: StoreLayout {
         var joins: [String: JoinTable] = [:]
         var dates: [String: [String: ForeignDateStorage]] = [:]
         var references: [String: [String: ForeignSchema.KeyReference]] = [:]
+        var composites: [String: [String: ForeignSchema.CompositeReference]] = [:]
         for name in model.entityNames {
             let entity = model.entity(named: name)!
             guard entity.declaration.parent == nil, entity.subentityNames.isEmpty else {
@@ -69,8 +73,13 @@ public final class ForeignLayout: StoreLayout {
                     if let reference = Self.keyReference(of: column, table: table, destinationTable: destinationTable, schema: schema) {
                         references[table.name, default: [:]][column] = reference
                     }
+                } else if !r.isToMany, let composite = try Self.compositeForeignKey(entity, r, table: table, destinationTable: destinationTable, schema: schema) {
+                    let column = Self.compositeColumn(composite.from)
+                    if table.column(named: column) != nil { throw Self.misfit(name, "relationship \(r.name): table '\(table.name)' has a column named '\(column)', the name its foreign key is read by") }
+                    storage.append(.foreignKey(column: column))
+                    composites[table.name, default: [:]][column] = composite
                 } else if let inverse = destination.relationship(named: r.inverse), !inverse.isToMany,
-                          let column = Self.foreignKeyColumn(destination, inverse, table: destinationTable, destinationTable: table) {
+                          let column = try Self.toOneColumn(destination, inverse, table: destinationTable, destinationTable: table, schema: schema) {
                     storage.append(.inverseForeignKey(table: destinationTable.name, column: column, positionColumn: nil))
                 } else {
                     throw Self.misfit(name, "relationship \(r.name): no foreign-key column in '\(table.name)' or '\(destinationTable.name)' stands for it")
@@ -91,6 +100,7 @@ public final class ForeignLayout: StoreLayout {
         joinTablesByName = joins
         dateStorage = dates
         keyReferences = references
+        compositeReferences = composites
     }
 
     private static func misfit(_ entity: String, _ detail: String) -> StoreError {
@@ -108,9 +118,18 @@ public final class ForeignLayout: StoreLayout {
     /// declared foreign key from `table` to `destinationTable`.
     private static func foreignKeyColumn(_ entity: Entity, _ r: RelationshipDescription, table: ForeignSchema.Table,
                                          destinationTable: ForeignSchema.Table) -> String? {
-        if let mapped = entity.declaration.userInfo[ForeignMappingKeys.foreignKey(r.name)] { return table.column(named: mapped)?.name }
+        if let mapped = entity.declaration.userInfo[ForeignMappingKeys.foreignKey(r.name)] {
+            return ForeignMappingKeys.columnList(mapped) == nil ? table.column(named: mapped)?.name : nil
+        }
         let keys = table.foreignKeys.filter { $0.from.count == 1 && $0.table.caseInsensitiveCompare(destinationTable.name) == .orderedSame }
         return keys.count == 1 ? table.column(named: keys[0].from[0])?.name : nil
+    }
+
+    /// The column a to-one is read from: its foreign-key column, or the view's column for its composite key.
+    private static func toOneColumn(_ entity: Entity, _ r: RelationshipDescription, table: ForeignSchema.Table,
+                                    destinationTable: ForeignSchema.Table, schema: ForeignSchema) throws(StoreError) -> String? {
+        if let column = foreignKeyColumn(entity, r, table: table, destinationTable: destinationTable) { return column }
+        return try compositeForeignKey(entity, r, table: table, destinationTable: destinationTable, schema: schema).map { compositeColumn($0.from) }
     }
 
     public func mapping(for entityName: String) -> EntityMapping? { mappings[entityName] }
@@ -160,7 +179,7 @@ public final class ForeignLayout: StoreLayout {
     /// affinity) naming a rowid; NULL or an expression gives none.
     public func defaultForeignKey(table: String, column: String) -> Int64? {
         // A default of a column referring to a key other than the rowid is no object's key.
-        guard keyReferences[table]?[column] == nil, let sql = schema.table(named: table)?.column(named: column)?.defaultSQL, let literal = ForeignColumnType.literal(sql) else { return nil }
+        guard keyReferences[table]?[column] == nil, compositeReferences[table]?[column] == nil, let sql = schema.table(named: table)?.column(named: column)?.defaultSQL, let literal = ForeignColumnType.literal(sql) else { return nil }
         return (try? literal.coerced(to: .integer64))?.integerValue
     }
 

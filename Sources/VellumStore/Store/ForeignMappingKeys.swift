@@ -21,6 +21,19 @@ public enum ForeignMappingKeys {
         return String(decoding: data, as: UTF8.self)
     }
 
+    /// A composite foreign key's columns as a JSON array (`["order_id", "line_no"]`), the
+    /// value of `foreignKey(_:)` for a to-one standing for one.
+    static func columnsSpec(_ columns: [String]) -> String {
+        let data = (try? JSONSerialization.data(withJSONObject: columns)) ?? Data()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// The columns of a `columnsSpec`, or nil for a single column's name.
+    static func columnList(_ spec: String) -> [String]? {
+        guard spec.hasPrefix("["), let parts = (try? JSONSerialization.jsonObject(with: Data(spec.utf8))) as? [String], parts.count >= 2 else { return nil }
+        return parts
+    }
+
     static func joinParts(_ spec: String) -> (table: String, source: String, target: String)? {
         guard let parts = (try? JSONSerialization.jsonObject(with: Data(spec.utf8))) as? [String], parts.count == 3 else { return nil }
         return (parts[0], parts[1], parts[2])

@@ -3,7 +3,8 @@ import Foundation
 /// Infers a model from a foreign database's schema: a table is an entity, a
 /// column an attribute, a single-column foreign key to a table's key (its rowid,
 /// another single-column primary key or a UNIQUE column: `ForeignSchema.reference`)
-/// a to-one relationship (named after the column) with an inverse to-many on the
+/// a to-one relationship (named after the column; a key of several columns to a
+/// composite key, `compositeReference`, one named after its target) with an inverse to-many on the
 /// target (named after the source table), and a table whose primary key is two
 /// foreign keys to rowids and nothing else also a many-to-many between the two.
 /// Where each name comes from is kept in the entities' `userInfo`
@@ -23,13 +24,25 @@ public enum ForeignModelInference {
         var entities: [String: EntityDescription] = [:]
         var relationshipColumns: [String: Set<String>] = [:]  // table → FK columns that became relationships
         // Pass 1: to-one relationships and their inverses.
-        var toOnes: [(source: String, column: String, target: String, onDelete: String, notNull: Bool, toRowID: Bool)] = []
+        var toOnes: [(source: String, columns: [String], target: String, onDelete: String, notNull: Bool, toRowID: Bool)] = []
         for t in tables {
             for k in t.foreignKeys where k.from.count == 1 {
                 guard let reference = schema.reference(k), included.contains(reference.target.name.lowercased()),
                       let column = t.column(named: k.from[0]) else { continue }
                 guard relationshipColumns[t.name, default: []].insert(column.name.lowercased()).inserted else { continue }
-                toOnes.append((t.name, column.name, reference.target.name, k.onDelete.uppercased(), column.notNull, reference.isRowID))
+                toOnes.append((t.name, [column.name], reference.target.name, k.onDelete.uppercased(), column.notNull, reference.isRowID))
+            }
+        }
+        // Foreign keys of several columns (to a composite primary key or UNIQUE set), where
+        // no column already stands for another to-one: a to-one writes all of its columns.
+        for t in tables {
+            for k in t.foreignKeys where k.from.count >= 2 {
+                guard let reference = schema.compositeReference(k, in: t), included.contains(reference.target.name.lowercased()) else { continue }
+                let lowered = Set(reference.from.map { $0.lowercased() })
+                guard lowered.count == reference.from.count, relationshipColumns[t.name, default: []].isDisjoint(with: lowered) else { continue }
+                relationshipColumns[t.name, default: []].formUnion(lowered)
+                let notNull = reference.from.allSatisfy { t.column(named: $0)?.notNull == true }
+                toOnes.append((t.name, reference.from, reference.target.name, k.onDelete.uppercased(), notNull, false))
             }
         }
         for t in tables {
@@ -53,7 +66,9 @@ public enum ForeignModelInference {
         var taken: [String: Set<String>] = entities.mapValues { Set($0.attributes.map { $0.name.lowercased() }) }
         var named: [(Int, String)] = []
         for (i, r) in toOnes.enumerated() {
-            named.append((i, uniqueName(relationshipName(fromColumn: r.column), taken: &taken[r.source, default: []])))
+            // A composite key's to-one is named after its target (`line`), a column's after the column.
+            let base = r.columns.count == 1 ? relationshipName(fromColumn: r.columns[0]) : relationshipName(fromColumn: r.target)
+            named.append((i, uniqueName(base, taken: &taken[r.source, default: []])))
         }
         for (i, name) in named {
             let r = toOnes[i]
@@ -63,7 +78,7 @@ public enum ForeignModelInference {
             inverse = uniqueName(inverse, taken: &taken[r.target, default: []])
             entities[r.source]!.relationships.append(RelationshipDescription(
                 name: name, destination: r.target, inverse: inverse, isOptional: !r.notNull, deleteRule: .nullify))
-            entities[r.source]!.userInfo[ForeignMappingKeys.foreignKey(name)] = r.column
+            entities[r.source]!.userInfo[ForeignMappingKeys.foreignKey(name)] = r.columns.count == 1 ? r.columns[0] : ForeignMappingKeys.columnsSpec(r.columns)
             let rule: DeleteRule = enforcesForeignKeys ? deleteRule(onDelete: r.onDelete) : .noAction
             entities[r.target]!.relationships.append(RelationshipDescription(
                 name: inverse, destination: r.source, inverse: name, isToMany: true, deleteRule: rule))
@@ -71,7 +86,9 @@ public enum ForeignModelInference {
         // Many-to-many through tables whose primary key is two foreign keys and nothing else.
         for t in schema.tables where !t.isView && t.columns.count == 2 && t.primaryKey.count == 2 {
             // Join rows hold the two objects' keys: rowids only (a key of another kind is a to-one's alone).
-            let keys = t.primaryKey.compactMap { col in toOnes.first { $0.source == t.name && $0.toRowID && $0.column.caseInsensitiveCompare(col) == .orderedSame } }
+            let keys = t.primaryKey.compactMap { col in
+                toOnes.first { $0.source == t.name && $0.toRowID && $0.columns[0].caseInsensitiveCompare(col) == .orderedSame }
+            }
             guard keys.count == 2, keys[0].target != keys[1].target else { continue }
             let (a, b) = (keys[0], keys[1])
             let aName = uniqueName(plural(propertyName(b.target)), taken: &taken[a.target, default: []])
@@ -80,8 +97,8 @@ public enum ForeignModelInference {
             let joinRule: DeleteRule = enforcesForeignKeys ? .nullify : .noAction
             entities[a.target]!.relationships.append(RelationshipDescription(name: aName, destination: b.target, inverse: bName, isToMany: true, deleteRule: joinRule))
             entities[b.target]!.relationships.append(RelationshipDescription(name: bName, destination: a.target, inverse: aName, isToMany: true, deleteRule: joinRule))
-            entities[a.target]!.userInfo[ForeignMappingKeys.joinTable(aName)] = ForeignMappingKeys.joinSpec(table: t.name, source: a.column, target: b.column)
-            entities[b.target]!.userInfo[ForeignMappingKeys.joinTable(bName)] = ForeignMappingKeys.joinSpec(table: t.name, source: b.column, target: a.column)
+            entities[a.target]!.userInfo[ForeignMappingKeys.joinTable(aName)] = ForeignMappingKeys.joinSpec(table: t.name, source: a.columns[0], target: b.columns[0])
+            entities[b.target]!.userInfo[ForeignMappingKeys.joinTable(bName)] = ForeignMappingKeys.joinSpec(table: t.name, source: b.columns[0], target: a.columns[0])
         }
         do { return try ManagedObjectModel(entities: Array(entities.values)) } catch {
             throw .invalidOperation("the database's schema cannot be read as a model: \(error)")
@@ -135,9 +152,16 @@ public enum ForeignModelInference {
         return base.prefix(1).lowercased() + base.dropFirst()
     }
 
+    /// English plurals of a table name's last word (`child` → `children`, `box` → `boxes`,
+    /// `category` → `categories`); a name already ending in a single `s` is kept (`orders`).
     static func plural(_ name: String) -> String {
         let lower = name.prefix(1).lowercased() + name.dropFirst()
+        if lower.hasSuffix("ss") { return lower + "es" }
         if lower.hasSuffix("s") { return lower }
+        for (singular, plural) in [("child", "children"), ("person", "people"), ("Child", "Children"), ("Person", "People")] where lower.hasSuffix(singular) {
+            return lower.dropLast(singular.count) + plural
+        }
+        if ["x", "z", "ch", "sh"].contains(where: lower.hasSuffix) { return lower + "es" }
         if lower.hasSuffix("y"), let before = lower.dropLast().last, !"aeiou".contains(before) { return lower.dropLast() + "ies" }
         return lower + "s"
     }

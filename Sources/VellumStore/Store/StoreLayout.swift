@@ -160,6 +160,11 @@ public protocol StoreLayout: Sendable {
     /// itself (the default), or the value the destination's row holds in the column another
     /// program's foreign key refers to, where that is not the rowid (a text key, a UNIQUE column).
     func foreignKeyWriteSQL(table: String, column: String) -> String
+    /// The columns of `table` a to-one stored in `column` writes, each with the SQL of its
+    /// value: `column` and `foreignKeyWriteSQL` (the default), or every column of another
+    /// program's composite foreign key, whose values share one named parameter: the
+    /// destination's key is bound once, where a single column's `?` would be.
+    func foreignKeyAssignments(table: String, column: String) -> [(column: String, value: String)]
     /// The key a to-one stored in `column` of `table` takes when the object it holds is
     /// deleted under `DeleteRule.setDefault`: the column's `DEFAULT` (another program's
     /// `ON DELETE SET DEFAULT`); nil (the default) when there is none, and it is cleared.
@@ -256,6 +261,9 @@ extension StoreLayout {
     }
     public func storedForm(_ value: Value, table: String, column: String) -> Value { value }
     public func foreignKeyWriteSQL(table: String, column: String) -> String { "?" }
+    public func foreignKeyAssignments(table: String, column: String) -> [(column: String, value: String)] {
+        [(column, foreignKeyWriteSQL(table: table, column: column))]
+    }
     public func defaultForeignKey(table: String, column: String) -> Int64? { nil }
     public func defaultForeignKeyLookup(table: String, column: String) -> (sql: String, value: Value)? { nil }
     public func inverseForeignKeyCondition(table: String, column: String) -> InverseForeignKeyCondition {
