@@ -96,4 +96,60 @@ import Testing
         #expect(before.count == 19)
         #expect(SQLiteFixtures.originalUnchanged("chinook.sqlite", original))
     }
+
+    /// A mapping that marks a text column `date` (the issue's "edit the inferred model")
+    /// with no `sqlite.dateStorage` entry: the layout reads how the column stores its dates
+    /// from its values, as inference does, so dates read as dates and are written back in
+    /// the column's own form. A column whose values are no dates is refused, naming it.
+    @Test func aTextColumnMarkedDateInAMappingIsReadAndWrittenInItsStoredForm() throws {
+        let dir = TempDir()
+        let path = dir.path("notes.sqlite")
+        #expect(try runSQLite(path, """
+            CREATE TABLE note (id INTEGER PRIMARY KEY, due TEXT, stamp INTEGER, body TEXT);
+            INSERT INTO note VALUES (1, '2024-05-01 10:00:00', 1714557600, 'a'), (2, '2024-06-01 00:00:00', 1717200000, 'b');
+            """).status == 0)
+        let url = URL(fileURLWithPath: path)
+        let inferred = try PersistentStore.openAny(url: url, model: nil, options: StoreOptions(createIfMissing: false))
+        #expect(inferred.model.entity(named: "note")?.attribute(named: "due")?.type == .string)
+        let json = String(decoding: inferred.model.jsonData(), as: UTF8.self)
+        let edited = json.replacingOccurrences(of: """
+            "name" : "due",
+                      "type" : "string"
+            """, with: """
+            "name" : "due",
+                      "type" : "date"
+            """).replacingOccurrences(of: """
+            "name" : "stamp",
+                      "type" : "integer64"
+            """, with: """
+            "name" : "stamp",
+                      "type" : "date"
+            """)
+        #expect(edited.components(separatedBy: "\"date\"").count == 3, "\(json)")
+        let store = try PersistentStore.openAny(url: url, model: try ManagedObjectModel.fromJSON(Data(edited.utf8)), options: StoreOptions(createIfMissing: false))
+        let c = try ManagedObjectContext(store: store)
+        let first = try #require(try c.fetch("note", where: QueryPredicate(format: "id == 1")).first)
+        #expect(try first["due"] == .date(Self.may1))
+        #expect(try first["stamp"] == .date(Self.may1))
+        #expect(try c.fetch("note", where: QueryPredicate(format: "due > %@", .date(Self.may1))).count == 1)
+        try first.setValue(.date(Self.may1.addingTimeInterval(86_400)), forKey: "due")
+        try first.setValue(.date(Self.may1.addingTimeInterval(86_400)), forKey: "stamp")
+        try c.save()
+        #expect(try sqliteScalar(path, "SELECT typeof(due) || ' ' || due || '|' || typeof(stamp) || ' ' || stamp FROM note WHERE id = 1")
+            == "text 2024-05-02 10:00:00|integer 1714644000")
+
+        let wrong = edited.replacingOccurrences(of: """
+            "name" : "body",
+                      "type" : "string"
+            """, with: """
+            "name" : "body",
+                      "type" : "date"
+            """)
+        #expect(wrong != edited)
+        #expect {
+            _ = try PersistentStore.openAny(url: url, model: try ManagedObjectModel.fromJSON(Data(wrong.utf8)), options: StoreOptions(createIfMissing: false))
+        } throws: { error in
+            "\(error)".contains("attribute body: column 'body' of 'note' holds no dates")
+        }
+    }
 }

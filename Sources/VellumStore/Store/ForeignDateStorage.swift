@@ -42,6 +42,21 @@ public enum ForeignDateStorage: Sendable, Hashable {
         return nil
     }
 
+    /// How `column` of `table` stores dates, for an attribute a mapping makes a date with no
+    /// `sqlite.dateStorage` entry (a text column marked `date` by hand): read from its values as
+    /// inference reads them; an empty column by its affinity (numbers: Unix seconds, else
+    /// text). Nil when its values are no dates.
+    static func detect(column: ForeignSchema.Column, table: String, connection: Connection) throws(StoreError) -> ForeignDateStorage? {
+        let c = quoteIdentifier(column.name)
+        let samples = try connection.rows("SELECT \(c) FROM main.\(quoteIdentifier(table)) WHERE \(c) IS NOT NULL AND \(c) <> '' LIMIT 50").map { $0[0] }
+        guard samples.isEmpty else { return infer(samples: samples) }
+        switch ForeignColumnType.affinity(declared: column.declaredType) {
+        case "INTEGER": return .unixSeconds(integer: true)
+        case "REAL", "NUMERIC": return .unixSeconds(integer: false)
+        default: return ForeignDateTextStyle(pattern: "YYYY-MM-DD HH:MM:SS").map(ForeignDateStorage.text) ?? .unixSeconds(integer: false)
+        }
+    }
+
     /// The value written for `value`: a date in this form; anything else as it is.
     func stored(_ value: Value) -> Value {
         guard case .date(let date) = value else { return value }

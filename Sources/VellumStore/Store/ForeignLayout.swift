@@ -30,7 +30,9 @@ public final class ForeignLayout: StoreLayout {
     /// (`ForeignLayout+CompositeKeys`).
     let compositeReferences: [String: [String: ForeignSchema.CompositeReference]]
 
-    public init(model: ManagedObjectModel, schema: ForeignSchema) throws(StoreError) {
+    /// `connection` reads how date columns a mapping names without a storage entry store
+    /// their dates (`ForeignDateStorage.detect`); without it they are taken as Unix seconds.
+    public init(model: ManagedObjectModel, schema: ForeignSchema, readingDatesFrom connection: Connection? = nil) throws(StoreError) {
         self.model = model
         self.schema = schema
         var mappings: [String: EntityMapping] = [:]
@@ -86,11 +88,18 @@ public final class ForeignLayout: StoreLayout {
                 }
             }
             for (a, column) in zip(entity.attributes, columns) where a.type == .date {
-                guard let column, let spec = entity.declaration.userInfo[ForeignMappingKeys.dateStorage(a.name)] else { continue }
-                guard let storage = ForeignDateStorage(userInfoValue: spec) else {
-                    throw Self.misfit(name, "attribute \(a.name): '\(spec)' is not a date storage (text YYYY-MM-DD HH:MM:SS, unixSeconds, unixSecondsReal, unixMilliseconds, julianDay)")
+                guard let column else { continue }
+                if let spec = entity.declaration.userInfo[ForeignMappingKeys.dateStorage(a.name)] {
+                    guard let storage = ForeignDateStorage(userInfoValue: spec) else {
+                        throw Self.misfit(name, "attribute \(a.name): '\(spec)' is not a date storage (text YYYY-MM-DD HH:MM:SS, unixSeconds, unixSecondsReal, unixMilliseconds, julianDay)")
+                    }
+                    dates[table.name, default: [:]][column] = storage
+                } else if let connection, let c = table.column(named: column) {
+                    guard let storage = try ForeignDateStorage.detect(column: c, table: table.name, connection: connection) else {
+                        throw Self.misfit(name, "attribute \(a.name): column '\(column)' of '\(table.name)' holds no dates (ISO-8601 text, Unix seconds or milliseconds, Julian days); give its form as \(ForeignMappingKeys.dateStorage(a.name)) or another type")
+                    }
+                    dates[table.name, default: [:]][column] = storage
                 }
-                dates[table.name, default: [:]][column] = storage
             }
             mappings[name] = EntityMapping(entity: entity, table: table.name, attributeColumns: columns, relationshipStorage: storage)
         }

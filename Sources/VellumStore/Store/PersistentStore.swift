@@ -237,7 +237,7 @@ public final class PersistentStore: @unchecked Sendable {
         let resolvedModel: ManagedObjectModel
         if let model { resolvedModel = model } else { resolvedModel = try ForeignModelInference.model(for: schema, connection: writer, enforcesForeignKeys: options.enforcesForeignKeys) }
         self.model = resolvedModel
-        let foreign = try ForeignLayout(model: resolvedModel, schema: schema)
+        let foreign = try ForeignLayout(model: resolvedModel, schema: schema, readingDatesFrom: writer)
         try foreign.prepare(writer)
         layout = foreign
         let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
