@@ -39,6 +39,30 @@ struct SchemaChangeTests {
         #expect(seen.all.count == 3)
     }
 
+    /// A change committed after the file was opened (its model inferred) but before its
+    /// changes are watched — the browser opening it again after a first change — is
+    /// reported to the first observer. It used to be taken as the schema to compare with.
+    @Test func aChangeBetweenOpeningAndWatchingIsReported() async throws {
+        let dir = TempDir()
+        let path = dir.path("other.sqlite")
+        #expect(try runSQLite(path, "CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT)").status == 0)
+        let store = try PersistentStore.openAny(url: URL(fileURLWithPath: path), model: nil, options: StoreOptions(createIfMissing: false))
+        #expect(try sqliteShell(path, "ALTER TABLE t ADD COLUMN color TEXT") == 0)
+        let container = try PersistentContainer(store: store)
+        let seen = SchemaChanges()
+        container.observeSchemaChanges { seen.append($0) }
+        #expect(await waitUntil(timeout: 10) { seen.all.count == 1 })
+        #expect(seen.all.first?.summary == "column t.color added")
+
+        // Opened after the change: nothing to report.
+        let again = try PersistentContainer(store: PersistentStore.openAny(url: URL(fileURLWithPath: path), model: nil, options: StoreOptions(createIfMissing: false)))
+        let none = SchemaChanges()
+        again.observeSchemaChanges { none.append($0) }
+        #expect(try sqliteShell(path, "CREATE TABLE u (x)") == 0)
+        #expect(await waitUntil(timeout: 10) { none.all.count == 1 })
+        #expect(none.all.map(\.summary) == ["table u added"])
+    }
+
     @Test func theDifferenceOfTwoSchemasNamesEachChange() {
         func table(_ name: String, _ columns: [String], sql: String = "") -> TableInfo {
             TableInfo(name: name, type: "table", withoutRowid: false,

@@ -10,9 +10,16 @@ extension RemoteChangeMonitor {
         var tables: [String: TableInfo] = [:]
     }
 
-    /// Notes the schema as it is now (at start, before any change is reported).
+    /// Notes the schema to compare with (at start): the one another program's database was
+    /// opened with, where the store read it — a change committed since is reported at once,
+    /// to the first observer (`SchemaChangeObservers`) — else the schema as it is now.
     func readSchema(_ c: Connection) {
         guard schemaObservers != nil else { return }
+        if let opened = store.openedSchema {
+            schema = SchemaState(version: opened.version, tables: opened.tables)
+            checkSchema(c)
+            return
+        }
         schema.version = (try? c.scalarInt("PRAGMA schema_version")) ?? 0
         schema.tables = (try? TableInfo.read(c)) ?? [:]
     }

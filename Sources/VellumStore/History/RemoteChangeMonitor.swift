@@ -24,7 +24,7 @@ public enum RemoteChange: Sendable {
 // Unchecked: the connection and check state are only touched on `queue`; `timer`,
 // `watcher` and `usesFileEvents` only by the owner, through `start` then `stop`.
 final class RemoteChangeMonitor: @unchecked Sendable {
-    private let store: PersistentStore
+    let store: PersistentStore
     private let queue = DispatchQueue(label: "vellum.remote-changes", qos: .userInitiated)
     private let interval: DispatchTimeInterval
     /// The safety timer's period while inotify drives the checks.

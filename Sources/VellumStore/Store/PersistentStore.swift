@@ -88,6 +88,10 @@ public final class PersistentStore: @unchecked Sendable {
     let group = GroupCommit()
     /// History of the write in progress (only touched under the writer lock).
     var pendingHistory: PendingHistory?
+    /// Another program's database: the schema its layout was made from, and its version,
+    /// read in one transaction. The change monitor compares with it, so a change committed
+    /// between opening and watching is reported (`RemoteChangeMonitor.readSchema`).
+    private(set) var openedSchema: (version: Int64, tables: [String: TableInfo])?
     /// `PRAGMA schema_version` when the model hash was last seen to match (writer lock).
     private var knownSchemaVersion: Int64 = 0
     struct PendingHistory {
@@ -233,7 +237,8 @@ public final class PersistentStore: @unchecked Sendable {
         if try writer.tableExists(Self.metadataTable) {
             throw .invalidOperation("\(path): a Vellum store, not another program's database; open it as a store")
         }
-        let schema = try ForeignSchema.read(writer)
+        let (schema, opened) = try Self.readForeignSchema(writer)
+        openedSchema = opened
         let resolvedModel: ManagedObjectModel
         if let model { resolvedModel = model } else { resolvedModel = try ForeignModelInference.model(for: schema, connection: writer, enforcesForeignKeys: options.enforcesForeignKeys) }
         self.model = resolvedModel
@@ -266,6 +271,17 @@ public final class PersistentStore: @unchecked Sendable {
         self.writeRefusal = writeRefusal
         writer.dateEpochSince1970 = layout.dateEpochSince1970
         idScopes = Self.scopes(model, identifier, uriScheme: layout is CoreDataLayout ? ObjectID.coreDataScheme : ObjectID.vellumScheme)
+    }
+
+    /// The schema of another program's database, with its version and tables as the change
+    /// monitor compares them, all as of one moment (one read transaction).
+    private static func readForeignSchema(_ c: Connection) throws(StoreError) -> (ForeignSchema, (version: Int64, tables: [String: TableInfo])) {
+        do {
+            return try c.transaction(.deferred) {
+                let version = try c.scalarInt("PRAGMA schema_version") ?? 0
+                return (try ForeignSchema.read(c), (version, try TableInfo.read(c)))
+            }
+        } catch { throw StoreError(nesting: error) }
     }
 
     /// Opens (or creates, with `createIfMissing` and a model) a store in a PostgreSQL
