@@ -24,6 +24,39 @@ import Testing
         return details.joined(separator: "; ")
     }
 
+    /// An object known by its ID alone (another context's ID, a URI, a fault that never held
+    /// values) in a table whose key is a digest is read through the connection's key map
+    /// (`DigestKeyMap`) and the primary-key index; each such fault used to compute the digest
+    /// of every row. A row another program adds after the map was made is found (the map is
+    /// topped up); a row it deletes is missing; the file is not changed.
+    @Test func anObjectKnownByItsIDAloneIsFoundThroughTheKeyMap() throws {
+        let dir = TempDir()
+        let path = dir.path("keyed.sqlite")
+        #expect(try sqliteShell(path, Self.schema) == 0)
+        let store = try PersistentStore.openAny(url: URL(fileURLWithPath: path), model: nil, options: StoreOptions(createIfMissing: false))
+        let finder = try ManagedObjectContext(store: store)
+        func id(_ entity: String, _ format: String) throws -> ObjectID {
+            try #require(try finder.fetch(entity, where: QueryPredicate(format: format)).first).objectID
+        }
+        let k500 = try id("wr", "k == 'k500'"), k10 = try id("wr", "k == 'k10'"), pair7 = try id("pair", "a == 'a' AND b == 7")
+
+        let c = try ManagedObjectContext(store: store)
+        #expect(try c.object(with: k500)["v"] == .string("v500"))
+        #expect(try c.object(with: pair7)["note"] == .string("n7"))
+        let reads = c.connection.cachedStatementSQL.filter { $0.hasPrefix("SELECT ") && ($0.contains("t0.\"k\" = ?") || $0.contains("t0.\"a\" = ?") || $0.contains("FROM temp.\"_vellum_keys")) }
+        #expect(reads.count == 4, "\(c.connection.cachedStatementSQL)")
+        for sql in reads {
+            let plan = try Self.plan(sql, c.connection)
+            #expect(plan.contains("SEARCH") && !plan.contains("SCAN"), "\(sql): \(plan)")
+        }
+
+        #expect(try sqliteShell(path, "INSERT INTO wr VALUES ('k2000', 'v2000'); DELETE FROM wr WHERE k = 'k10';") == 0)
+        let k2000 = try id("wr", "k == 'k2000'")
+        #expect(try c.object(with: k2000)["v"] == .string("v2000"))
+        #expect(try c.object(with: k10).isMissing)
+        #expect(try sqliteScalar(path, "SELECT count(*) FROM sqlite_master") == "3")  // two tables and pair's key index: nothing added
+    }
+
     @Test func anUpdateOfARowWithADigestedKeySearchesThePrimaryKeyIndex() throws {
         let dir = TempDir()
         let path = dir.path("keyed.sqlite")

@@ -130,6 +130,9 @@ struct RowLoader {
         if !objects.isEmpty, let byColumns = KeyColumnMatch(entity: root, layout: selection.layout) {
             keys = try readRows(keys: keys, byColumns: byColumns, objects: objects, selection: selection, connection: connection, body)
         }
+        if !keys.isEmpty, let map = selection.layout.digestKeyMap(table: selection.layout.table(of: root.name)!) {
+            keys = try readRows(keys: keys, map: map, root: root, selection: selection, connection: connection, body)
+        }
         for chunkStart in stride(from: 0, to: keys.count, by: 500) {
             let chunk = keys[chunkStart..<min(keys.count, chunkStart + 500)]
             let layout = selection.layout
@@ -159,6 +162,31 @@ struct RowLoader {
                 try body(statement.int64(0), statement)
             }
             if !found { rest.append(key) }
+        }
+        return rest
+    }
+
+    /// `readRows` of keys known by nothing but themselves in a table whose keys digest its key
+    /// columns: their values come from the connection's `DigestKeyMap`, and each row is found
+    /// by them through the primary-key index. Returns the keys left to find by the digest
+    /// (rows whose key may be NULL); a key the map does not know is no row's.
+    private static func readRows(keys: [Int64], map: DigestKeyMap, root: Entity, selection: Selection,
+                                 connection: Connection, _ body: (Int64, Statement) throws -> Void) throws -> [Int64] {
+        let layout = selection.layout
+        let q = layout.dialect
+        let values = try map.values(of: keys, connection)
+        let condition = map.columns.map { "t0.\(q.quote($0)) = ?" }.joined(separator: " AND ")
+        let sql = "SELECT \(selection.selectList) FROM \(q.quote(layout.table(of: root.name)!)) AS t0 WHERE \(condition) AND \(layout.qualifiedKey("t0")) = ?"
+        var rest: [Int64] = []
+        for key in keys {
+            guard let row = values[key] else {
+                if map.keysMayBeNull { rest.append(key) }
+                continue
+            }
+            let statement = try connection.cachedStatement(sql)
+            statement.rewind()
+            try statement.bind(row + [.integer(key)])
+            while try statement.step() { try body(statement.int64(0), statement) }
         }
         return rest
     }

@@ -73,6 +73,12 @@ extension ForeignLayout {
         return columns
     }
 
+    public func digestKeyMap(table: String) -> DigestKeyMap? {
+        guard let t = schema.table(named: table), case .keyDigest(let columns) = t.identity, let key = rowKeySQL(t) else { return nil }
+        let mayBeNull = t.hasRowID && t.primaryKey.contains { t.column(named: $0)?.notNull != true }
+        return DigestKeyMap(table: t.name, columns: columns, key: key, keysMayBeNull: mayBeNull, dialect: dialect)
+    }
+
     /// A table without a rowid: its key is what its key columns hold, read back after an
     /// insert (SQLite's type affinity may have changed them).
     public func insertedKeySQL(table: String) -> String? {

@@ -154,6 +154,11 @@ public protocol StoreLayout: Sendable {
     /// row's values of these columns finds it by them, through the table's primary-key
     /// index, instead of by the digest, which SQLite computes for every row (`KeyColumnMatch`).
     func digestedKeyColumns(table: String) -> [String]?
+    /// How rows of `table` whose key is a digest are found by the key alone (an ID from
+    /// another process, a fault that never held values): a per-connection TEMP map from
+    /// digest to key-column values (`DigestKeyMap`), so the primary-key index finds the row
+    /// rather than a digest of every row. Nil (the default) where the key is no digest.
+    func digestKeyMap(table: String) -> DigestKeyMap?
     /// What is written into `column` of `table` for `value` (another program's date forms).
     func storedForm(_ value: Value, table: String, column: String) -> Value
     /// SQL writing a to-one's destination key, bound to `?`, into `column` of `table`: `?`
@@ -256,6 +261,7 @@ extension StoreLayout {
     public func keyColumns(table: String) -> [String] { keyAttributeColumn(table: table).map { [$0] } ?? [] }
     public func insertedKeySQL(table: String) -> String? { nil }
     public func digestedKeyColumns(table: String) -> [String]? { nil }
+    public func digestKeyMap(table: String) -> DigestKeyMap? { nil }
     public func rowWriteTarget(table: String) -> RowWriteTarget {
         RowWriteTarget(target: dialect.quote(table), match: "\(qualifiedKey()) = ?")
     }
