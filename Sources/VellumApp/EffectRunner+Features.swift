@@ -137,9 +137,24 @@ extension EffectRunner {
         let batchSize = Self.exportBatchSize
         runInBackground("exporting", reportsWhenStopped: true, { reader in
             var output = ExportWriter(format: format == "json" ? .json : .csv, header: keys)
+            // Each entity's indices of the keys, found once: by name, every value of a
+            // million rows compared strings (a tenth of the export).
+            var indices: [ObjectIdentifier: [Int]] = [:]
+            func row(_ o: ManagedObject) throws -> [Value] {
+                let id = ObjectIdentifier(o.entity)
+                let found: [Int]
+                if let known = indices[id] { found = known } else {
+                    found = try keys.map { k in
+                        guard let i = o.entity.attributeIndex(named: k) else { throw StoreError.unknownKey(entity: o.entity.name, key: k) }
+                        return i
+                    }
+                    indices[id] = found
+                }
+                return try found.map { try o.value(at: $0) }
+            }
             try SafeFileWriter(protecting: protected).write(to: path, replacing: replacing) { file in
                 try reader.forEachBatch(request, batchSize: batchSize) { objects in
-                    try file.write(output.text(for: objects.map { o in try keys.map { try o.value(forKey: $0) } }))
+                    try file.write(output.text(for: objects.map(row)))
                 }
                 try file.write(output.ending())
             }

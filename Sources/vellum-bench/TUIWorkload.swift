@@ -106,6 +106,9 @@ enum TUIWorkload {
 
     struct Figures {
         var firstScreen: [Double] = []
+        /// Launch → the same marker on screen for `printf` in the same kind of tmux session:
+        /// what the harness itself costs (server start, pane, capture-pane polling).
+        var firstScreenTmuxBaseline: [Double] = []
         var rssMB = 0.0
         var hwmMB = 0.0
         var sort: [Double] = []
@@ -153,6 +156,20 @@ enum TUIWorkload {
         var f = Figures()
         let command = "\(shellQuote(vellum)) \(shellQuote(store.path))"
         let firstMarker = "row 1/\(rowCount)"
+
+        // Its baseline: tmux showing the marker printed by `cat` (3 launches; one exec'd
+        // process, as vellum is, that then waits on the terminal), so the figure can be
+        // read without the harness's own start.
+        let markerFile = FileManager.default.temporaryDirectory.appendingPathComponent("vellum-bench-marker-\(getpid()).txt")
+        try Data(firstMarker.utf8).write(to: markerFile)
+        defer { try? FileManager.default.removeItem(at: markerFile) }
+        for _ in 0..<3 {
+            let start = Clocks.monotonicNanos()
+            let t = try BenchTmux("cat \(shellQuote(markerFile.path)) -")
+            f.firstScreenTmuxBaseline.append(try t.waitMillis(since: start, timeout: 30, "printf's marker") { $0.contains(firstMarker) })
+            t.close(waitingFor: t.panePID)
+        }
+        log("first screen baseline (tmux + cat of the marker) ms: " + f.firstScreenTmuxBaseline.map { String(format: "%.1f", $0) }.joined(separator: " "))
 
         // tui-first-screen-1m: launch → first screen with the 1M entity's rows (3 launches).
         var tmux: BenchTmux?

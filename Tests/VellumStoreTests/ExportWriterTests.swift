@@ -22,6 +22,16 @@ import VellumStore
         return out + writer.ending()
     }
 
+    /// A cell holding a CRLF line break is quoted. Checked by `Character`, the old test
+    /// missed it: `"\r\n"` is one grapheme, equal to neither `"\r"` nor `"\n"`, so the
+    /// cell went out bare and split its record in two for every CSV reader.
+    @Test func aCellWithACRLFLineBreakIsQuoted() {
+        #expect(ExportText.csvField("one\r\ntwo") == "\"one\r\ntwo\"")
+        #expect(ExportText.csvField("é,\u{301}") == "\"é,\u{301}\"")
+        #expect(ExportText.csvField("plain é") == "plain é")
+        #expect(ExportText.csvLine(["a\r\nb", "c"]) == "\"a\r\nb\",c\r\n")
+    }
+
     @Test func csvIsTheSameInAnyBatches() {
         let whole = ExportText.csv(header: header, rows: rows)
         #expect(whole == "name,price,photo,when\r\n\"cherry, \"\"red\"\"\n\",12.0,AAH/,1970-01-01T00:00:00Z\r\n"

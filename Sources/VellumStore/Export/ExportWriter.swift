@@ -23,7 +23,7 @@ public struct ExportWriter: Sendable {
         case .csv:
             var out = startedCSV ? "" : ExportText.csvLine(header)
             startedCSV = true
-            for r in rows { out += ExportText.csvLine(r.map(ExportText.plain)) }
+            for r in rows { ExportText.appendCSVLine(r.map(ExportText.plain), to: &out) }
             return out
         case .json:
             var out = ""
