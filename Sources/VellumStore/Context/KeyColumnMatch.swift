@@ -42,6 +42,11 @@ struct KeyColumnMatch {
 
     /// `alias."k1" = ? AND alias."k2" = ?` (unaliased without `alias`).
     func condition(alias: String?, _ q: any SQLDialect) -> String {
+        Self.condition(columns: columns, alias: alias, q)
+    }
+
+    /// `alias."c1" = ? AND alias."c2" = ?` over `columns` (also for `DigestKeyMap`'s values).
+    static func condition(columns: [String], alias: String?, _ q: any SQLDialect) -> String {
         let prefix = alias.map { $0 + "." } ?? ""
         return columns.map { "\(prefix)\(q.quote($0)) = ?" }.joined(separator: " AND ")
     }

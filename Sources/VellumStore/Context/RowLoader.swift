@@ -169,18 +169,18 @@ struct RowLoader {
     /// `readRows` of keys known by nothing but themselves in a table whose keys digest its key
     /// columns: their values come from the connection's `DigestKeyMap`, and each row is found
     /// by them through the primary-key index. Returns the keys left to find by the digest
-    /// (rows whose key may be NULL); a key the map does not know is no row's.
+    /// (rows whose key is NULL); a key the map does not know is no row's.
     private static func readRows(keys: [Int64], map: DigestKeyMap, root: Entity, selection: Selection,
                                  connection: Connection, _ body: (Int64, Statement) throws -> Void) throws -> [Int64] {
         let layout = selection.layout
         let q = layout.dialect
-        let values = try map.values(of: keys, connection)
-        let condition = map.columns.map { "t0.\(q.quote($0)) = ?" }.joined(separator: " AND ")
+        let known = try map.values(of: keys, connection)
+        let condition = KeyColumnMatch.condition(columns: map.columns, alias: "t0", q)
         let sql = "SELECT \(selection.selectList) FROM \(q.quote(layout.table(of: root.name)!)) AS t0 WHERE \(condition) AND \(layout.qualifiedKey("t0")) = ?"
         var rest: [Int64] = []
         for key in keys {
-            guard let row = values[key] else {
-                if map.keysMayBeNull { rest.append(key) }
+            guard let row = known.values[key] else {
+                if known.nullKeyed.contains(key) { rest.append(key) }
                 continue
             }
             let statement = try connection.cachedStatement(sql)

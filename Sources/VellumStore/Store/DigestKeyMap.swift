@@ -11,18 +11,14 @@ import Foundation
 public struct DigestKeyMap: Sendable {
     /// The key columns, as the table spells them.
     public let columns: [String]
-    /// True when a rowid table's key columns may hold NULL: such a row is known by its
-    /// rowid's digest, not by values, so a key the map lacks may still be a row's.
-    public let keysMayBeNull: Bool
     let create: String
     let fill: String
     let lookup: String
     let exists: String
 
     /// `table`: the table's quoted name; `key`: SQL over its own columns for a row's key.
-    init(table: String, columns: [String], key: String, keysMayBeNull: Bool, dialect: any SQLDialect) {
+    init(table: String, columns: [String], key: String, dialect: any SQLDialect) {
         self.columns = columns
-        self.keysMayBeNull = keysMayBeNull
         let name = "_vellum_keys " + table
         let map = "temp." + dialect.quote(name)
         let list = columns.map(dialect.quote).joined(separator: ", ")
@@ -32,10 +28,11 @@ public struct DigestKeyMap: Sendable {
         self.exists = "SELECT count(*) FROM temp.sqlite_master WHERE type = 'table' AND name = \(dialect.literal(name))"
     }
 
-    /// The key columns' values of the rows whose keys are `keys`, as stored; a key no row has
-    /// (or a row whose key is NULL) is left out. The map is made on first use and topped up
-    /// once per call that misses a key.
-    func values(of keys: [Int64], _ connection: Connection) throws -> [Int64: [Value]] {
+    /// The key columns' values of the rows whose keys are `keys`, as stored, and the keys of
+    /// rows whose key is NULL (known by their rowid's digest: found by that digest alone); a
+    /// key no row has is in neither. The map is made on first use and topped up once per
+    /// call that misses a key.
+    func values(of keys: [Int64], _ connection: Connection) throws -> (values: [Int64: [Value]], nullKeyed: Set<Int64>) {
         if try connection.scalarInt(exists) == 0 {
             try connection.allowingTemporaryObjects { () throws(StoreError) in
                 try connection.run(create)
@@ -43,24 +40,25 @@ public struct DigestKeyMap: Sendable {
             }
         }
         var found: [Int64: [Value]] = [:]
+        var nullKeyed: Set<Int64> = []
         var missing: [Int64] = []
-        func look(_ key: Int64) throws -> [Value]? {
+        /// False when the map has no entry for `key`.
+        func look(_ key: Int64) throws -> Bool {
             let s = try connection.cachedStatement(lookup)
             s.rewind()
             s.bind(key, at: 1)
-            guard try s.step() else { return nil }
+            guard try s.step() else { return false }
             let row = (0..<columns.count).map { s.value(at: $0) }
             try s.runToCompletion()
-            return row.contains(where: \.isNull) ? nil : row
+            if row.contains(where: \.isNull) { nullKeyed.insert(key) } else { found[key] = row }
+            return true
         }
         for key in keys {
-            if let row = try look(key) { found[key] = row } else { missing.append(key) }
+            if try !look(key) { missing.append(key) }
         }
-        guard !missing.isEmpty else { return found }
+        guard !missing.isEmpty else { return (found, nullKeyed) }
         try connection.allowingTemporaryObjects { () throws(StoreError) in try connection.run(fill) }
-        for key in missing {
-            if let row = try look(key) { found[key] = row }
-        }
-        return found
+        for key in missing { _ = try look(key) }
+        return (found, nullKeyed)
     }
 }

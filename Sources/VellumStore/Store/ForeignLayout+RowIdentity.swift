@@ -75,8 +75,7 @@ extension ForeignLayout {
 
     public func digestKeyMap(table: String) -> DigestKeyMap? {
         guard let t = schema.table(named: table), case .keyDigest(let columns) = t.identity, let key = rowKeySQL(t) else { return nil }
-        let mayBeNull = t.hasRowID && t.primaryKey.contains { t.column(named: $0)?.notNull != true }
-        return DigestKeyMap(table: t.name, columns: columns, key: key, keysMayBeNull: mayBeNull, dialect: dialect)
+        return DigestKeyMap(table: t.name, columns: columns, key: key, dialect: dialect)
     }
 
     /// A table without a rowid: its key is what its key columns hold, read back after an
