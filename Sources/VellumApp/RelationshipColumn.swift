@@ -47,7 +47,9 @@ extension AppState {
     /// display key through it, a to-many's count; nil when a to-one's target has no
     /// attribute to name it by.
     public func sortKeyPath(ofColumn name: String) -> [String]? {
-        guard let r = relationshipColumns[name] else { return [name] }
+        // An attribute's column sorts by its key path: a composite's element
+        // (`magnitude.richter`) as a typed `:sort` spells it.
+        guard let r = relationshipColumns[name] else { return name.split(separator: ".", omittingEmptySubsequences: false).map(String.init) }
         if r.isToMany { return [name, "@count"] }
         let key = DisplayName.sortKey(chosen: displayKey(of: r.destination), among: r.destinationAttributes, otherwise: r.defaultDisplayKey)
         return key.map { [name, $0] }

@@ -80,7 +80,7 @@ enum ModelFormatter {
             out += "  attributes: none\n"
         } else {
             out += "  attributes:\n"
-            let rows = e.attributes.map(attributeRow)
+            let rows = e.attributes.flatMap { attributeRows($0) }
             out += table(rows, indent: "    ")
         }
         if e.relationships.isEmpty {
@@ -98,6 +98,16 @@ enum ModelFormatter {
             for i in e.indexes { out += "    \(i.name): \(i.attributes.joined(separator: ", "))\n" }
         }
         return out
+    }
+
+    /// A composite's row is followed by its elements', named by their key paths.
+    static func attributeRows(_ a: AttributeDescription, path: String = "") -> [[String]] {
+        var row = attributeRow(a)
+        row[0] = path.isEmpty ? a.name : "  \(path).\(a.name)"
+        guard a.type == .composite else { return [row] }
+        if let c = a.compositeName { row[2] += " (\(c))" }
+        let here = path.isEmpty ? a.name : "\(path).\(a.name)"
+        return [row] + a.elements.flatMap { attributeRows($0, path: here) }
     }
 
     static func attributeRow(_ a: AttributeDescription) -> [String] {

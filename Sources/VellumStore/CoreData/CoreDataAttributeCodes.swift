@@ -30,6 +30,7 @@ enum CoreDataAttributeCodes {
     static func code(_ type: AttributeType) -> Int32 {
         switch type {
         case .undefined: return 0
+        case .composite: return CoreDataAttributeCodes.composite
         case .integer16: return 100
         case .integer32: return 200
         case .integer64: return 300

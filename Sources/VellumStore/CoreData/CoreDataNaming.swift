@@ -26,10 +26,12 @@ public struct CoreDataNaming: Sendable {
             for name in root.hierarchyNames {
                 tables[name] = table
                 guard let decl = model.entity(named: name)?.declaration else { continue }
-                let stored = decl.attributes.filter { !$0.isTransient }.map(\.name)
+                let stored = decl.leafAttributes.filter { !$0.isTransient }.map(\.name)
                     + decl.relationships.filter { !$0.isTransient && !$0.isToMany }.map(\.name)
                 for property in stored {
-                    let base = "Z" + property.uppercased()
+                    // A composite's element (`magnitude.richter`): `ZMAGNITUDE_RICHTER`, a guess
+                    // no store at hand confirms (docs/core-data-stores.md).
+                    let base = "Z" + property.uppercased().replacingOccurrences(of: ".", with: "_")
                     var column = base, n = 0
                     while taken.contains(column) { n += 1; column = base + String(n) }
                     taken.insert(column)
@@ -56,7 +58,7 @@ public struct CoreDataNaming: Sendable {
         if entity.hierarchyNames.count > 1 { names.insert("\(table)_Z_ENT_INDEX") }
         for name in entity.hierarchyNames {
             guard let decl = model.entity(named: name)?.declaration, let cols = columns[name] else { continue }
-            let indexed = decl.attributes.filter { $0.isIndexed }.map(\.name) + decl.relationships.filter { !$0.isToMany }.map(\.name)
+            let indexed = decl.leafAttributes.filter { $0.isIndexed }.map(\.name) + decl.relationships.filter { !$0.isToMany }.map(\.name)
             for property in indexed { if let column = cols[property] { names.insert("\(table)_\(column)_INDEX") } }
             for index in decl.indexes {
                 // Compound indexes are named by their columns, fetch indexes by entity and name.

@@ -102,11 +102,18 @@ public enum ModelCacheDecoder {
         d.versionHashModifier = try archive.string(try archive.field(p, "NSVersionHashModifier"))
         let renamingIdentifier = try renaming(archive, p, name)
         switch try archive.className(p) {
-        case "NSAttributeDescription"?, "NSDerivedAttributeDescription"?:
+        case "NSAttributeDescription"?, "NSDerivedAttributeDescription"?, "NSCompositeAttributeDescription"?:
             let code = Int32(truncatingIfNeeded: try archive.field(p, "NSAttributeType").integer ?? 0)
+            let isComposite = try archive.className(p) == "NSCompositeAttributeDescription"
+            if code == CoreDataAttributeCodes.composite || isComposite {
+                e.attributes.append(.composite(name, try compositeElements(archive, p, path: "\(e.name).\(name)"),
+                                               optional: isOptional, renamingIdentifier: renamingIdentifier))
+                d.attributeTypeCode = CoreDataAttributeCodes.composite
+                details.properties[name] = d
+                return
+            }
             guard let type = CoreDataAttributeCodes.type(code) else {
-                let what = code == CoreDataAttributeCodes.composite ? "a composite attribute, which Vellum does not read yet" : "of unknown attribute type \(code)"
-                throw archive.fail("\(e.name).\(name) is \(what)")
+                throw archive.fail("\(e.name).\(name) is of unknown attribute type \(code)")
             }
             let storeFlags = try archive.field(p, "NSFlagsKey").integer ?? 0
             d.attributeTypeCode = code
@@ -147,6 +154,43 @@ public enum ModelCacheDecoder {
             throw archive.fail("\(e.name).\(name) is \(try archive.describe(p))")
         }
         details.properties[name] = d
+    }
+
+    /// A composite attribute's elements. No store at hand holds a composite, so the key
+    /// is not known for sure: `NSElements` and its likely spellings first, then any field
+    /// holding a list of attribute descriptions. Elements are decoded as attributes
+    /// (nested composites too); anything else in the list is refused.
+    private static func compositeElements(_ archive: KeyedArchive, _ p: PlistValue, path: String) throws(StoreError) -> [AttributeDescription] {
+        let fields = try archive.resolve(p).dictionary ?? [:]
+        func isAttribute(_ ref: PlistValue) throws(StoreError) -> Bool {
+            try archive.className(ref)?.hasSuffix("AttributeDescription") == true
+        }
+        var list: [PlistValue]?
+        for key in ["NSElements", "NSCompositeElements", "_elements", "elements"] where fields[key] != nil {
+            list = try archive.elements(try archive.field(p, key))
+            break
+        }
+        if list == nil {
+            for key in fields.keys.sorted() where !key.hasPrefix("$") {
+                guard let items = try? archive.elements(try archive.field(p, key)), !items.isEmpty else { continue }
+                var all = true
+                for item in items where !(try isAttribute(item)) { all = false; break }
+                if all { list = items; break }
+            }
+        }
+        guard let list else {
+            // A composite without elements archives none: an empty composite.
+            return []
+        }
+        var scratch = EntityDescription(name: path)
+        var details = CoreDataEntityDetails()
+        for item in list {
+            guard try isAttribute(item), let name = try archive.string(try archive.field(item, "NSPropertyName")) else {
+                throw archive.fail("composite \(path) holds \(try archive.describe(item)), not an attribute")
+            }
+            try addProperty(archive, item, named: name, to: &scratch, details: &details)
+        }
+        return scratch.attributes
     }
 
     /// A derived attribute's expression text, as the hash uses it.

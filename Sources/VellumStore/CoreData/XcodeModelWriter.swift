@@ -8,12 +8,15 @@ public enum XcodeModelWriter {
     public static func contents(_ m: CoreDataModel) -> String {
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?>\n"
         out += "<model type=\"com.apple.IDECoreDataModeler.DataModel\" documentVersion=\"1.0\" minimumToolsVersion=\"Automatic\" systemVersion=\"Vellum\">\n"
+        var composites = CompositeDefinitions()
         for e in m.model.entityDescriptions {
             let d = m.details[e.name] ?? CoreDataEntityDetails()
             out += "    <entity" + attributes([("name", e.name), ("representedClassName", d.className), ("parentEntity", e.parent),
                                                 ("isAbstract", e.isAbstract ? "YES" : nil), ("versionHashModifier", d.versionHashModifier),
                                                 ("elementID", e.renamingIdentifier)]) + ">\n"
-            for a in e.attributes { out += "        <attribute" + attributes(attribute(a, m.details(entity: e.name, property: a.name))) + "/>\n" }
+            for a in e.attributes {
+                out += "        <attribute" + attributes(attribute(a, m.details(entity: e.name, property: a.name), &composites)) + "/>\n"
+            }
             for r in e.relationships { out += "        <relationship" + attributes(relationship(r, m.details(entity: e.name, property: r.name))) + "/>\n" }
             out += list("uniquenessConstraints", "uniquenessConstraint", "constraint", e.uniquenessConstraints)
             // Indexes the Xcode reader named "compound_…" came from <compoundIndexes>; others are fetch indexes.
@@ -31,7 +34,36 @@ public enum XcodeModelWriter {
             }
             out += "    </entity>\n"
         }
+        // Definitions are named as they are met, so nested ones are added while writing.
+        var written = 0
+        while written < composites.definitions.count {
+            let (name, elements) = composites.definitions[written]
+            written += 1
+            out += "    <composite" + attributes([("name", name)]) + (elements.isEmpty ? "/>\n" : ">\n")
+            for a in elements { out += "        <attribute" + attributes(attribute(a, CoreDataPropertyDetails(), &composites)) + "/>\n" }
+            if !elements.isEmpty { out += "    </composite>\n" }
+        }
         return out + "</model>\n"
+    }
+
+    /// The model's `<composite>` definitions: one per distinct element list, named by
+    /// the attribute's `compositeName` (else its capitalized name), numbered on a clash.
+    struct CompositeDefinitions {
+        private(set) var definitions: [(name: String, elements: [AttributeDescription])] = []
+        private var names: [String: [AttributeDescription]] = [:]
+
+        mutating func name(for a: AttributeDescription) -> String {
+            let base = a.compositeName ?? (a.name.prefix(1).uppercased() + a.name.dropFirst())
+            var candidate = base, n = 1
+            while let taken = names[candidate] {
+                if taken == a.elements { return candidate }
+                n += 1
+                candidate = "\(base)\(n)"
+            }
+            names[candidate] = a.elements
+            definitions.append((candidate, a.elements))
+            return candidate
+        }
     }
 
     /// Writes `folder/contents` (the folder is created; an existing `contents` is refused),
@@ -47,9 +79,11 @@ public enum XcodeModelWriter {
         }
     }
 
-    private static func attribute(_ a: AttributeDescription, _ d: CoreDataPropertyDetails) -> [(String, String?)] {
+    private static func attribute(_ a: AttributeDescription, _ d: CoreDataPropertyDetails,
+                                  _ composites: inout CompositeDefinitions) -> [(String, String?)] {
         var fields: [(String, String?)] = [("name", a.name), ("optional", a.isOptional ? "YES" : nil), ("transient", a.isTransient ? "YES" : nil),
                                            ("attributeType", xcodeType(a.type))]
+        if a.type == .composite { fields.append(("composite", composites.name(for: a))) }
         switch a.defaultValue {
         case .date(let date)?: fields.append(("defaultDateTimeInterval", "\(date.timeIntervalSinceReferenceDate)"))
         case let v?: fields.append(("defaultValueString", defaultText(v)))
@@ -90,6 +124,7 @@ public enum XcodeModelWriter {
         case .uri: return "URI"
         case .transformable: return "Transformable"
         case .undefined: return "Undefined"
+        case .composite: return "Composite"
         }
     }
 

@@ -24,13 +24,19 @@ public struct AttributeDescription: Sendable, Hashable {
     /// JSON. Not part of the version hash (the column is the same). Xcode models keep
     /// theirs in `CoreDataPropertyDetails` (archived values, not JSON).
     public var customClassName: String?
+    /// A composite attribute's elements (`type == .composite`), in declared order; an
+    /// element may itself be a composite. Empty for other types. See `leaves(…)`.
+    public var elements: [AttributeDescription]
+    /// The composite type's name in Xcode models (`<composite name="Magnitude">`, which
+    /// several attributes may share); nil takes the attribute's name, capitalized.
+    public var compositeName: String?
 
     public init(
         name: String, type: AttributeType, isOptional: Bool = true, isTransient: Bool = false,
         defaultValue: Value? = nil, minValue: Double? = nil, maxValue: Double? = nil,
         regex: String? = nil, isIndexed: Bool = false,
         preservesValueInHistoryOnDeletion: Bool = false, renamingIdentifier: String? = nil,
-        customClassName: String? = nil
+        customClassName: String? = nil, elements: [AttributeDescription] = [], compositeName: String? = nil
     ) {
         self.name = name
         self.type = type
@@ -44,5 +50,14 @@ public struct AttributeDescription: Sendable, Hashable {
         self.preservesValueInHistoryOnDeletion = preservesValueInHistoryOnDeletion
         self.renamingIdentifier = renamingIdentifier
         self.customClassName = customClassName
+        self.elements = elements
+        self.compositeName = compositeName
+    }
+
+    /// A composite attribute of `elements`.
+    public static func composite(_ name: String, _ elements: [AttributeDescription], optional: Bool = true,
+                                 compositeName: String? = nil, renamingIdentifier: String? = nil) -> AttributeDescription {
+        AttributeDescription(name: name, type: .composite, isOptional: optional, renamingIdentifier: renamingIdentifier,
+                             elements: elements, compositeName: compositeName)
     }
 }

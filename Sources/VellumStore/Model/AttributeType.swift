@@ -18,6 +18,10 @@ public enum AttributeType: String, Sendable, Hashable, Codable, CaseIterable {
     case transformable
     /// Xcode's "Undefined" type; only valid on transient attributes.
     case undefined
+    /// A group of named elements (Core Data's composite attribute): its elements are
+    /// stored and queried as attributes of their own, named by dotted key paths
+    /// (`magnitude.richter`). Only declarations carry it; resolved entities see the elements.
+    case composite
 
     /// True for the integer types (whose values are `Value.integer`).
     public var isInteger: Bool {
@@ -46,7 +50,7 @@ public enum AttributeType: String, Sendable, Hashable, Codable, CaseIterable {
         case .integer16, .integer32, .integer64, .boolean: return "INTEGER"
         case .double, .float, .date: return "REAL"
         case .binary, .uuid: return "BLOB"
-        case .undefined: return ""
+        case .undefined, .composite: return ""
         }
     }
 }

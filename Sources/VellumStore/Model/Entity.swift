@@ -27,6 +27,9 @@ public final class Entity: Sendable, CustomStringConvertible {
     public let storedAttributeIndices: [Int]
     /// Each attribute's default value (`.null` where none), aligned with `attributes`.
     public let defaultValues: [Value]
+    /// The key paths of its composite attributes and of composites nested in them
+    /// (`magnitude`, `location.coords`): a key path through one names a leaf attribute.
+    public let compositePaths: Set<String>
     /// The scope of this entity's temporary object IDs.
     let temporaryIDScope: ObjectIDScope
     /// Attributes and relationships that have a rule to check on save.
@@ -48,7 +51,7 @@ public final class Entity: Sendable, CustomStringConvertible {
     init(declaration: EntityDescription, rootName: String, ancestorNames: [String],
          subentityNames: [String], hierarchyNames: [String],
          attributes: [AttributeDescription], relationships: [RelationshipDescription],
-         uniquenessConstraints: [[String]]) {
+         uniquenessConstraints: [[String]], compositePaths: Set<String> = []) {
         self.name = declaration.name
         self.declaration = declaration
         self.rootName = rootName
@@ -58,6 +61,7 @@ public final class Entity: Sendable, CustomStringConvertible {
         self.attributes = attributes
         self.relationships = relationships
         self.uniquenessConstraints = uniquenessConstraints
+        self.compositePaths = compositePaths
         var a: [String: Int] = [:]
         for (i, attr) in attributes.enumerated() { a[attr.name] = i }
         var r: [String: Int] = [:]

@@ -127,10 +127,18 @@ enum JSONModelFormat {
         let name = try obj.string("name", required: true)!
         obj.context = "attribute \(entity).\(name)"
         try obj.allowOnly(["name", "type", "optional", "transient", "default", "min", "max", "regex",
-                           "indexed", "preserveOnDeletion", "renamingIdentifier", "class"])
+                           "indexed", "preserveOnDeletion", "renamingIdentifier", "class", "elements", "composite"])
         let typeName = try obj.string("type", required: true)!
         guard let type = AttributeType(rawValue: typeName) else {
             throw .unknownType(entity: entity, property: name, type: typeName)
+        }
+        // A composite's elements are attributes too (nested composites included).
+        var elements: [AttributeDescription] = []
+        for (i, v) in try obj.array("elements").enumerated() {
+            elements.append(try decodeAttribute(v, entity: "\(entity).\(name)", index: i, file: file))
+        }
+        if type != .composite, obj.fields["elements"] != nil || obj.fields["composite"] != nil {
+            throw .parse(file: file, detail: "attribute \(entity).\(name): \"elements\" and \"composite\" are for composite attributes, not \(type.rawValue)")
         }
         var defaultValue: Value?
         if let raw = obj.fields["default"] {
@@ -146,7 +154,8 @@ enum JSONModelFormat {
             isIndexed: try obj.bool("indexed", default: false),
             preservesValueInHistoryOnDeletion: try obj.bool("preserveOnDeletion", default: false),
             renamingIdentifier: try obj.string("renamingIdentifier"),
-            customClassName: try customClassName(obj.string("class"), type: type, entity: entity, property: name, file: file))
+            customClassName: try customClassName(obj.string("class"), type: type, entity: entity, property: name, file: file),
+            elements: elements, compositeName: try obj.string("composite"))
     }
 
     /// A transformable's `"class"`: a Swift type name (`Tags`, `[String]`, `Geo.Point`,
@@ -324,6 +333,8 @@ enum JSONModelFormat {
         if a.preservesValueInHistoryOnDeletion { o["preserveOnDeletion"] = .bool(true) }
         if let r = a.renamingIdentifier { o["renamingIdentifier"] = .string(r) }
         if let c = a.customClassName { o["class"] = .string(c) }
+        if a.type == .composite { o["elements"] = .array(a.elements.map(encodeAttribute)) }
+        if let c = a.compositeName { o["composite"] = .string(c) }
         return .object(o)
     }
 

@@ -109,11 +109,19 @@ public final class ManagedObjectModel: Sendable, Equatable, CustomStringConverti
             var relationships: [RelationshipDescription] = []
             var propertyNames: Set<String> = []
             var constraints: [[String]] = []
+            var compositePaths: Set<String> = []
             for level in lineage {
-                for a in level.attributes {
-                    guard propertyNames.insert(a.name).inserted else { throw .duplicateProperty(entity: name, property: a.name) }
-                    try validateAttribute(a, entity: level.name)
-                    attributes.append(a)
+                for declared in level.attributes {
+                    try declared.validateComposite(entity: level.name)
+                    for path in declared.compositePaths {
+                        guard propertyNames.insert(path).inserted else { throw .duplicateProperty(entity: name, property: path) }
+                        compositePaths.insert(path)
+                    }
+                    for a in declared.leaves {
+                        guard propertyNames.insert(a.name).inserted else { throw .duplicateProperty(entity: name, property: a.name) }
+                        try validateAttribute(a, entity: level.name)
+                        attributes.append(a)
+                    }
                 }
                 for r in level.relationships {
                     guard propertyNames.insert(r.name).inserted else { throw .duplicateProperty(entity: name, property: r.name) }
@@ -127,14 +135,15 @@ public final class ManagedObjectModel: Sendable, Equatable, CustomStringConverti
                 }
             }
             for index in decl.indexes {
-                for a in index.attributes where !propertyNames.contains(a) {
+                for a in index.attributes where !propertyNames.contains(a) || compositePaths.contains(a) {
                     throw .indexOnMissingAttribute(entity: name, index: index.name, attribute: a)
                 }
             }
             result[name] = Entity(
                 declaration: decl, rootName: chain.first ?? name, ancestorNames: chain,
                 subentityNames: children[name] ?? [], hierarchyNames: preorder(name),
-                attributes: attributes, relationships: relationships, uniquenessConstraints: constraints)
+                attributes: attributes, relationships: relationships, uniquenessConstraints: constraints,
+                compositePaths: compositePaths)
         }
         // Indexes are named in their hierarchy's one table: a name used twice there is refused
         // here, not by the database when the store is created or migrated.
@@ -197,7 +206,7 @@ public final class ManagedObjectModel: Sendable, Equatable, CustomStringConverti
         var out = "vellum-model-1\n"
         for e in entities.sorted(by: { $0.name < $1.name }) {
             out += "E \(e.name) parent=\(e.parent ?? "") abstract=\(e.isAbstract)\n"
-            for a in e.attributes.sorted(by: { $0.name < $1.name }) {
+            for a in e.leafAttributes.sorted(by: { $0.name < $1.name }) {
                 out += "A \(a.name) \(a.type.rawValue) opt=\(a.isOptional) transient=\(a.isTransient)"
                 out += " default=\(a.defaultValue.map { String(reflecting: $0) } ?? "") min=\(a.minValue.map { "\($0)" } ?? "")"
                 out += " max=\(a.maxValue.map { "\($0)" } ?? "") regex=\(a.regex ?? "") indexed=\(a.isIndexed)\n"

@@ -48,6 +48,13 @@ public struct EntityBuilder {
             preservesValueInHistoryOnDeletion: preservedOnDeletion, renamingIdentifier: renamedFrom))
     }
 
+    /// A composite attribute: a named group of `elements` (made with `AttributeDescription`
+    /// or `.composite(…)` for a nested group), stored and queried as `name.element`.
+    public mutating func composite(_ name: String, optional: Bool = true, renamedFrom: String? = nil,
+                                   _ elements: [AttributeDescription]) {
+        description.attributes.append(.composite(name, elements, optional: optional, renamingIdentifier: renamedFrom))
+    }
+
     public mutating func toOne(_ name: String, _ destination: String, inverse: String,
                                optional: Bool = true, deleteRule: DeleteRule = .nullify, renamedFrom: String? = nil) {
         description.relationships.append(RelationshipDescription(

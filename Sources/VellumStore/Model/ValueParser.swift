@@ -48,7 +48,7 @@ public enum ValueParser {
         case .uri:
             guard let u = URL(string: text), u.scheme != nil else { return .failure(.init("'\(text)' is not a URI with a scheme")) }
             value = .uri(u)
-        case .binary, .transformable, .undefined:
+        case .binary, .transformable, .undefined, .composite:
             return .failure(.init("\(attribute.type.rawValue) attributes cannot be entered as text"))
         }
         if let reason = ValueRules.violation(of: value, for: attribute) { return .failure(.init(reason)) }

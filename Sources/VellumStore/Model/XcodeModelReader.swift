@@ -132,7 +132,7 @@ public enum XcodeModelReader {
             throw .parse(file: file, detail: "not an Xcode model: no <model> element")
         }
         versionIdentifier = delegate.versionIdentifier
-        return delegate.entities
+        return try delegate.entitiesWithComposites()
     }
 
     /// A readable reason for an XMLParser error. The codes are libxml2's `xmlParserErrors`
@@ -170,6 +170,7 @@ public enum XcodeModelReader {
         case "UUID"?: return .uuid
         case "URI"?: return .uri
         case "Transformable"?: return .transformable
+        case "Composite"?: return .composite
         default: return nil
         }
     }
@@ -218,7 +219,7 @@ public enum XcodeModelReader {
         case .uri:
             guard let u = URL(string: trimmed) else { throw invalid(text) }
             return .uri(u)
-        case .binary, .transformable, .date:
+        case .binary, .transformable, .date, .composite:
             // Xcode offers no default for these types.
             return nil
         }
@@ -247,8 +248,41 @@ private final class XcodeModelParserDelegate: NSObject, XMLParserDelegate {
     private var constraint: [String]?
     private var index: IndexDescription?
     private var compoundIndex: [String]?
+    /// The `<composite name>` definitions (model-level, shared by the attributes that name
+    /// them with `composite="…"`), and the one being read.
+    private var composites: [String: [AttributeDescription]] = [:]
+    private var composite: (name: String, elements: [AttributeDescription])?
 
     init(file: String) { self.file = file }
+
+    /// The entities, each composite attribute given its definition's elements (nested
+    /// ones too). A composite naming no definition, or containing itself, is refused.
+    func entitiesWithComposites() throws(ModelError) -> [EntityDescription] {
+        func fill(_ a: AttributeDescription, entity: String, path: String, open: [String]) throws(ModelError) -> AttributeDescription {
+            guard a.type == .composite else { return a }
+            guard let typeName = a.compositeName, let elements = composites[typeName] else {
+                let named = a.compositeName.map { "names composite '\($0)', which the model does not define" } ?? "names no composite (composite=\"…\")"
+                throw .parse(file: file, detail: "\(entity).\(path) \(named)")
+            }
+            if open.contains(typeName) {
+                throw .parse(file: file, detail: "\(entity).\(path): composite '\(typeName)' contains itself")
+            }
+            var filled = a
+            filled.elements = []
+            for e in elements {
+                filled.elements.append(try fill(e, entity: entity, path: "\(path).\(e.name)", open: open + [typeName]))
+            }
+            return filled
+        }
+        var result = entities
+        for i in result.indices {
+            for j in result[i].attributes.indices {
+                let a = result[i].attributes[j]
+                result[i].attributes[j] = try fill(a, entity: result[i].name, path: a.name, open: [])
+            }
+        }
+        return result
+    }
 
     private var parent: String? { stack.last }
 
@@ -281,7 +315,13 @@ private final class XcodeModelParserDelegate: NSObject, XMLParserDelegate {
             e.renamingIdentifier = attrs["elementID"]
             entity = e
         case ("entity"?, "attribute"):
-            startAttribute(parser, attrs)
+            if let a = attribute(parser, attrs, owner: entity?.name) { entity?.attributes.append(a) }
+        case ("model"?, "composite"):
+            guard let name = attrs["name"], !name.isEmpty else { return fail(parser, "<composite> without a name") }
+            if composites[name] != nil { return fail(parser, "composite '\(name)' is defined twice") }
+            composite = (name, [])
+        case ("composite"?, "attribute"):
+            if let a = attribute(parser, attrs, owner: composite.map { "composite \($0.name)" }) { composite?.elements.append(a) }
         case ("entity"?, "relationship"):
             startRelationship(parser, attrs)
         case ("uniquenessConstraints"?, "uniquenessConstraint"):
@@ -316,6 +356,9 @@ private final class XcodeModelParserDelegate: NSObject, XMLParserDelegate {
         case ("model"?, "entity"):
             if let e = entity { entities.append(e) }
             entity = nil
+        case ("model"?, "composite"):
+            if let c = composite { composites[c.name] = c.elements }
+            composite = nil
         case ("uniquenessConstraints"?, "uniquenessConstraint"):
             if let c = constraint, !c.isEmpty { entity?.uniquenessConstraints.append(c) }
             constraint = nil
@@ -341,21 +384,27 @@ private final class XcodeModelParserDelegate: NSObject, XMLParserDelegate {
         error = .parse(file: file, detail: "line \(parser.lineNumber), column \(parser.columnNumber): malformed XML: \(reason)")
     }
 
-    private func startAttribute(_ parser: XMLParser, _ attrs: [String: String]) {
-        guard let entityName = entity?.name else { return }
+    /// An `<attribute>` of an entity or of a composite (`owner` names it in messages).
+    private func attribute(_ parser: XMLParser, _ attrs: [String: String], owner: String?) -> AttributeDescription? {
+        guard let entityName = owner else { return nil }
         guard let name = attrs["name"], !name.isEmpty else {
-            return fail(parser, "entity \(entityName): <attribute> without a name")
+            fail(parser, "\(entityName): <attribute> without a name")
+            return nil
         }
         let xcodeType = attrs["attributeType"]
         guard let type = XcodeModelReader.attributeType(xcodeType) else {
-            return fail(parser, .unknownType(entity: entityName, property: name, type: xcodeType ?? ""))
+            fail(parser, .unknownType(entity: entityName, property: name, type: xcodeType ?? ""))
+            return nil
         }
         let defaultValue: Value?
         do {
             defaultValue = try XcodeModelReader.defaultValue(
                 string: attrs["defaultValueString"], dateTimeInterval: attrs["defaultDateTimeInterval"],
                 type: type, entity: entityName, property: name)
-        } catch { return fail(parser, error) }
+        } catch {
+            fail(parser, error)
+            return nil
+        }
         var minValue: Double?, maxValue: Double?
         // Xcode writes a date's bounds as `min/maxDateTimeInterval`, seconds since 2001
         // (like `defaultDateTimeInterval`); Vellum's date bounds count from 1970 (`ValueRules`).
@@ -365,12 +414,13 @@ private final class XcodeModelParserDelegate: NSObject, XMLParserDelegate {
         for (key, isMin) in boundKeys where (isMin ? minValue : maxValue) == nil {
             guard let text = attrs[key] else { continue }
             guard let d = Double(text.trimmingCharacters(in: .whitespaces)) else {
-                return fail(parser, "\(entityName).\(name): \(key) '\(text)' is not a number")
+                fail(parser, "\(entityName).\(name): \(key) '\(text)' is not a number")
+                return nil
             }
             let bound = type == .date ? d + Date.timeIntervalBetween1970AndReferenceDate : d
             if isMin { minValue = bound } else { maxValue = bound }
         }
-        entity?.attributes.append(AttributeDescription(
+        return AttributeDescription(
             name: name, type: type,
             isOptional: yes(attrs, "optional"),
             isTransient: yes(attrs, "transient"),
@@ -378,7 +428,8 @@ private final class XcodeModelParserDelegate: NSObject, XMLParserDelegate {
             regex: attrs["regularExpressionString"],
             isIndexed: yes(attrs, "indexed"),
             preservesValueInHistoryOnDeletion: yes(attrs, "preserveAfterDeletion"),
-            renamingIdentifier: attrs["elementID"]))
+            renamingIdentifier: attrs["elementID"],
+            compositeName: type == .composite ? attrs["composite"] : nil)
     }
 
     private func startRelationship(_ parser: XMLParser, _ attrs: [String: String]) {

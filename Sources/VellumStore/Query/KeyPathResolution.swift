@@ -34,7 +34,7 @@ enum OperandKind: Equatable, CustomStringConvertible {
         case .binary: self = .binary
         case .uuid: self = .uuid
         case .uri: self = .uri
-        case .undefined: self = .unknown
+        case .undefined, .composite: self = .unknown
         }
     }
 
@@ -92,13 +92,23 @@ struct ResolvedKeyPath {
     static func resolve(_ path: [String], from entity: Entity, model: ManagedObjectModel) throws(QueryError) -> ResolvedKeyPath {
         var current = entity
         var steps: [RelationshipStep] = []
-        for (n, key) in path.enumerated() {
+        var n = 0
+        while n < path.count {
+            var key = path[n]
+            // A composite's keys name one leaf attribute: `magnitude.richter`.
+            if let leaf = current.compositeLeaf(path[n...]) {
+                key = current.attributeNames[leaf.index]
+                n += leaf.length - 1
+            }
             let isLast = n == path.count - 1
             if let i = current.attributeIndexByName[key] {
                 guard isLast else {
                     throw QueryError("'\(key)' of \(current.name) is an attribute, not a relationship: cannot follow '.\(path[n + 1])' in '\(path.joined(separator: "."))'")
                 }
                 return ResolvedKeyPath(steps: steps, attribute: (current, i), finalEntity: current)
+            }
+            if let reason = current.compositeWithoutElement(key, next: isLast ? nil : path[n + 1]) {
+                throw QueryError(reason + " (in '\(path.joined(separator: "."))')")
             }
             guard let r = current.relationshipIndexByName[key] else {
                 throw QueryError("\(current.name) has no property '\(key)'" + (path.count > 1 ? " (in '\(path.joined(separator: "."))')" : ""))
@@ -109,6 +119,7 @@ struct ResolvedKeyPath {
                 throw QueryError("relationship '\(key)' of \(current.name) has no destination entity '\(rel.destination)'")
             }
             current = destination
+            n += 1
         }
         return ResolvedKeyPath(steps: steps, attribute: nil, finalEntity: current)
     }

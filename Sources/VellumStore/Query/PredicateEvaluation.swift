@@ -72,9 +72,10 @@ extension Comparison {
     /// Values of a key path that crosses a to-many relationship (flattened), and
     /// whether they are object references (the path ends at a relationship). A nil
     /// to-one before the to-many gives no values; after it, a nil value.
-    private static func collect<S: KeyValueSource>(_ path: ArraySlice<String>, _ object: S, crossed: Bool = false) throws -> ([Value], isReference: Bool) {
-        guard let key = path.first else { return ([], false) }
+    private static func collect<S: KeyValueSource>(_ fullPath: ArraySlice<String>, _ object: S, crossed: Bool = false) throws -> ([Value], isReference: Bool) {
         let entity = object.sourceEntity
+        let path = entity.joiningCompositeKeys(fullPath)
+        guard let key = path.first else { return ([], false) }
         if path.count == 1 {
             if let r = entity.relationship(named: key) {
                 if r.isToMany { return (try object.toManyValue(forKey: key).map { Self.selfValue($0) }, true) }
@@ -113,7 +114,7 @@ extension Comparison {
     private static func pathValue<S: KeyValueSource>(_ path: ArraySlice<String>, _ object: S) throws -> PathValue {
         if path.isEmpty { return (selfValue(object), true) }  // a SUBQUERY variable's object itself
         var current = object
-        var rest = path
+        var rest = object.sourceEntity.joiningCompositeKeys(path)
         while rest.count > 1 {
             let key = rest.removeFirst()
             guard current.sourceEntity.relationship(named: key) != nil else {
@@ -121,6 +122,7 @@ extension Comparison {
             }
             guard let next = try current.toOneValue(forKey: key) else { return (.null, false) }
             current = next
+            rest = current.sourceEntity.joiningCompositeKeys(rest)
         }
         guard let key = rest.first else { return (.null, false) }
         if let r = current.sourceEntity.relationship(named: key) {

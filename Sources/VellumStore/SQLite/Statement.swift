@@ -263,7 +263,7 @@ public final class Statement {
             return .data(Self.blob(v))
         case .uri:
             return URL(string: string(i)).map(Value.uri) ?? .string(string(i))
-        case .undefined:
+        case .undefined, .composite:
             return value(at: i)
         }
     }

@@ -135,7 +135,7 @@ public final class CoreDataLayout: StoreLayout {
     private static func declaring(_ property: String, of entity: Entity, _ model: ManagedObjectModel) -> String {
         (entity.ancestorNames + [entity.name]).first { name in
             let d = model.entity(named: name)!.declaration
-            return d.relationships.contains { $0.name == property } || d.attributes.contains { $0.name == property }
+            return d.relationships.contains { $0.name == property } || d.leafAttributes.contains { $0.name == property }
         } ?? entity.name
     }
 

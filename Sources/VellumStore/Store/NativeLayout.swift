@@ -26,7 +26,7 @@ public final class NativeLayout: StoreLayout {
                 func owner(_ property: String, isAttribute: Bool) -> String {
                     lineage.first { n in
                         let d = model.entity(named: n)!.declaration
-                        return isAttribute ? d.attributes.contains { $0.name == property } : d.relationships.contains { $0.name == property }
+                        return isAttribute ? d.leafAttributes.contains { $0.name == property } : d.relationships.contains { $0.name == property }
                     }!
                 }
                 let columns = entity.attributes.map { a in
@@ -178,7 +178,7 @@ private struct NativeLayoutNames {
         var taken: Set<String> = ["_pk", "_entity", "_version"]
         for name in model.entity(named: root)!.hierarchyNames {
             let entity = model.entity(named: name)!
-            for a in entity.declaration.attributes where !a.isTransient {
+            for a in entity.declaration.leafAttributes where !a.isTransient {
                 let column = taken.contains(a.name.lowercased()) ? "\(a.name)_\(entity.name)" : a.name
                 taken.insert(column.lowercased())
                 columns["\(entity.name).\(a.name)"] = column

@@ -26,7 +26,7 @@ public struct PostgreSQLSchema {
         case .binary: return "bytea"
         case .uuid: return "uuid"
         case .transformable: return "jsonb"
-        case .undefined: return nil
+        case .undefined, .composite: return nil
         }
     }
 

@@ -45,7 +45,7 @@ public struct SwiftEntityGenerator: Sendable {
             lines.append("    public required init(object: ManagedObject) { self.object = object }")
         }
         lines.append("    \(override)\(classMember) var entityName: String { \(Self.literal(entity.name)) }")
-        let own = Set(entity.declaration.attributes.map(\.name))
+        let own = Set(entity.declaration.leafAttributes.map(\.name))
         for a in entity.attributes where own.contains(a.name) { lines += attributeProperty(a, of: entity) }
         let ownRelationships = Set(entity.declaration.relationships.map(\.name))
         for r in entity.relationships where ownRelationships.contains(r.name) { lines += relationshipProperty(r) }
@@ -147,7 +147,7 @@ public struct SwiftEntityGenerator: Sendable {
         case .date: return ("Date", "Date(timeIntervalSince1970: 0)")
         case .binary: return ("Data", "Data()")
         case .uuid, .uri: return (type == .uuid ? "UUID" : "URL", nil)
-        case .transformable, .undefined: return ("VellumStore.Value", nil)
+        case .transformable, .undefined, .composite: return ("VellumStore.Value", nil)
         }
     }
 
