@@ -35,7 +35,7 @@ let package = Package(
         .target(name: "VellumApp", dependencies: ["VellumStore", "VellumTerminal"]),
         .executableTarget(name: "vellum", dependencies: ["VellumStore", "VellumApp", "VellumTerminal"]),
         // Its `Record` class is generated from Record.vellum.json by the build plugin (the typed benchmarks).
-        .executableTarget(name: "vellum-bench", dependencies: ["VellumStore", "CSQLite", "CLibPQ"],
+        .executableTarget(name: "vellum-bench", dependencies: ["VellumStore", "CSQLite", "CLibPQ", "CZlib"],
                           resources: [.copy("Record.vellum.json")], plugins: ["VellumModelPlugin"]),
         // The build plugin's generator: VellumStore only, not the terminal browser.
         .executableTarget(name: "vellum-generate", dependencies: ["VellumStore"]),

@@ -16,7 +16,7 @@ import VellumStore
         "tui-first-screen-1m", "tui-first-screen-1m-excluding-tmux", "tui-rss-1m", "tui-sort-1m", "tui-key-redraw-p50", "tui-key-redraw-p99",
         "tui-key-redraw-saving-p50", "tui-key-redraw-saving-p99", "tui-remote-to-screen",
         "tui-filter-contains-1m", "tui-find-1m", "tui-summary-1m", "tui-group-1m", "tui-rss-after-ops-1m",
-        "foreign-fetch-100k", "foreign-first-screen-1m", "foreign-keyed-update-200k", "coredata-open-model", "coredata-fetch-100k", "coredata-insert-100k",
+        "foreign-fetch-100k", "foreign-first-screen-1m", "foreign-keyed-update-200k", "coredata-open-model", "coredata-open-model-large", "coredata-fetch-100k", "coredata-insert-100k",
         "foreign-remote-refresh-10k", "foreign-remote-refresh-1m",
         "foreign-remote-refresh-tracked-10k", "foreign-remote-refresh-tracked-1m",
         "migrate-add-attribute-1m", "migrate-rebuild-1m",
@@ -420,6 +420,13 @@ import VellumStore
             Benchmark(name: "tui-rss-after-ops-1m", unit: "MB") { [self] in Measurement(value: try tui().rssAfterOpsMB) },
             Benchmark(name: "coredata-open-model", unit: "ms") { [self] in
                 let url = try CoreDataModelWorkload.fixture(copyInto: directory)
+                let best = try Timing.best(of: 20) { try CoreDataModelWorkload.open(url) }
+                let bestRaw = try Timing.best(of: 20) { try CoreDataModelWorkload.rawRead(url) }
+                return Measurement(value: best, baseline: bestRaw)
+            },
+            Benchmark(name: "coredata-open-model-large", unit: "ms") { [self] in
+                let url = directory.appendingPathComponent("coredata-large-model.sqlite")
+                _ = try CoreDataLargeModel.make(at: url, from: try CoreDataModelWorkload.fixture(copyInto: directory))
                 let best = try Timing.best(of: 20) { try CoreDataModelWorkload.open(url) }
                 let bestRaw = try Timing.best(of: 20) { try CoreDataModelWorkload.rawRead(url) }
                 return Measurement(value: best, baseline: bestRaw)
