@@ -11,10 +11,12 @@ public struct BinaryPlistReader {
     private let objectCount: Int
     private let offsetTable: Int
     private let topObject: Int
-    /// Objects decoded so far (shared sub-trees are decoded once).
-    private var decoded: [Int: PlistValue] = [:]
+    /// Objects decoded so far, by index (shared sub-trees are decoded once). Arrays, not
+    /// hash tables: a model cache holds tens of thousands of objects.
+    private var decoded: [PlistValue?]
     /// Objects being decoded: a reference back into this path is a cycle.
-    private var inProgress: Set<Int> = []
+    private var inProgress: [Bool]
+    private var depth = 0
     static let maxDepth = 64
 
     /// Decodes the whole property list. `what` names the data in error messages.
@@ -46,6 +48,8 @@ public struct BinaryPlistReader {
         objectCount = Int(count)
         offsetTable = Int(table)
         topObject = Int(top)
+        decoded = Array(repeating: nil, count: objectCount)
+        inProgress = Array(repeating: false, count: objectCount)
     }
 
     private mutating func readTop() throws(StoreError) -> PlistValue { try object(topObject) }
@@ -69,13 +73,15 @@ public struct BinaryPlistReader {
     }
 
     private mutating func object(_ index: Int) throws(StoreError) -> PlistValue {
-        if let v = decoded[index] { return v }
         guard index >= 0, index < objectCount else { throw fail(offsetTable, "reference to object \(index) of \(objectCount)") }
+        if let v = decoded[index] { return v }
         let at = try offset(ofObject: index)
-        guard inProgress.insert(index).inserted else { throw fail(at, "object \(index) contains itself") }
+        guard !inProgress[index] else { throw fail(at, "object \(index) contains itself") }
         // Deep nesting would exhaust the stack before any real plist gets near it.
-        guard inProgress.count <= Self.maxDepth else { throw fail(at, "containers nested deeper than \(Self.maxDepth)") }
-        defer { inProgress.remove(index) }
+        guard depth < Self.maxDepth else { throw fail(at, "containers nested deeper than \(Self.maxDepth)") }
+        inProgress[index] = true
+        depth += 1
+        defer { inProgress[index] = false; depth -= 1 }
         let v = try parse(at: at)
         decoded[index] = v
         return v
@@ -147,11 +153,13 @@ public struct BinaryPlistReader {
         case 0xA, 0xB, 0xC:
             let (n, start) = try count(marker: marker, at: at)
             var items: [PlistValue] = []
+            items.reserveCapacity(n)
             for i in 0..<n { items.append(try object(try reference(start + i * refSize))) }
             return marker >> 4 == 0xC ? .set(items) : .array(items)
         case 0xD:
             let (n, start) = try count(marker: marker, at: at)
             var dict: [String: PlistValue] = [:]
+            dict.reserveCapacity(n)
             for i in 0..<n {
                 let keyAt = start + i * refSize
                 guard case .string(let key) = try object(try reference(keyAt)) else {

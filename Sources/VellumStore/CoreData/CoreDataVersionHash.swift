@@ -53,7 +53,8 @@ public enum CoreDataVersionHash {
     private static func owner(of property: String, _ entity: Entity, _ m: CoreDataModel) -> String {
         var name: String? = entity.name
         while let n = name, let e = m.model.entity(named: n) {
-            if e.declaration.leafAttributes.contains(where: { $0.name == property })
+            // A composite's element (`magnitude.richter`) is declared with its composite.
+            if e.declaration.attributes.contains(where: { $0.name == property || ($0.type == .composite && property.hasPrefix("\($0.name).")) })
                 || e.declaration.relationships.contains(where: { $0.name == property }) { return n }
             name = e.declaration.parent
         }

@@ -14,41 +14,63 @@ enum SHA256 {
     ]
 
     static func hex(_ text: String) -> String {
-        digest(Array(text.utf8)).map { String(format: "%02x", $0) }.joined()
+        let digits = Array("0123456789abcdef".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(64)
+        for b in digest(Array(text.utf8)) { out.append(digits[Int(b >> 4)]); out.append(digits[Int(b & 0x0F)]) }
+        return String(decoding: out, as: UTF8.self)
     }
 
+    /// The digest of `message`. Blocks are read in place and the schedule lives on the
+    /// stack: model version hashes take thousands of small digests (one per property).
     static func digest(_ message: [UInt8]) -> [UInt8] {
-        var h: [UInt32] = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]
-        var data = message
+        var h: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) =
+            (0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19)
+        // The padded tail: the last partial block, 0x80, zeros, the bit length (one or two blocks).
+        let whole = message.count / 64 * 64
+        var tail = Array(message[whole...])
+        tail.append(0x80)
+        while tail.count % 64 != 56 { tail.append(0) }
         let bitLength = UInt64(message.count) * 8
-        data.append(0x80)
-        while data.count % 64 != 56 { data.append(0) }
-        for i in (0..<8).reversed() { data.append(UInt8((bitLength >> (UInt64(i) * 8)) & 0xff)) }
-        var w = [UInt32](repeating: 0, count: 64)
-        for chunk in stride(from: 0, to: data.count, by: 64) {
-            for i in 0..<16 {
-                let j = chunk + i * 4
-                w[i] = UInt32(data[j]) << 24 | UInt32(data[j + 1]) << 16 | UInt32(data[j + 2]) << 8 | UInt32(data[j + 3])
+        for i in (0..<8).reversed() { tail.append(UInt8(truncatingIfNeeded: bitLength >> (UInt64(i) * 8))) }
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
+            k.withUnsafeBufferPointer { k in
+                func compress(_ block: UnsafeBufferPointer<UInt8>) {
+                    for i in 0..<16 {
+                        let j = i * 4
+                        w[i] = UInt32(block[j]) << 24 | UInt32(block[j + 1]) << 16 | UInt32(block[j + 2]) << 8 | UInt32(block[j + 3])
+                    }
+                    for i in 16..<64 {
+                        let s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3)
+                        let s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10)
+                        w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
+                    }
+                    var (a, b, c, d, e, f, g, hh) = h
+                    for i in 0..<64 {
+                        let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
+                        let ch = (e & f) ^ (~e & g)
+                        let t1 = hh &+ s1 &+ ch &+ k[i] &+ w[i]
+                        let s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
+                        let maj = (a & b) ^ (a & c) ^ (b & c)
+                        (hh, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ s0 &+ maj)
+                    }
+                    h = (h.0 &+ a, h.1 &+ b, h.2 &+ c, h.3 &+ d, h.4 &+ e, h.5 &+ f, h.6 &+ g, h.7 &+ hh)
+                }
+                message.withUnsafeBufferPointer { m in
+                    for chunk in stride(from: 0, to: whole, by: 64) { compress(UnsafeBufferPointer(rebasing: m[chunk..<chunk + 64])) }
+                }
+                tail.withUnsafeBufferPointer { t in
+                    for chunk in stride(from: 0, to: t.count, by: 64) { compress(UnsafeBufferPointer(rebasing: t[chunk..<chunk + 64])) }
+                }
             }
-            for i in 16..<64 {
-                let s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3)
-                let s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10)
-                w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
-            }
-            var (a, b, c, d, e, f, g, hh) = (h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7])
-            for i in 0..<64 {
-                let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
-                let ch = (e & f) ^ (~e & g)
-                let t1 = hh &+ s1 &+ ch &+ k[i] &+ w[i]
-                let s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
-                let maj = (a & b) ^ (a & c) ^ (b & c)
-                let t2 = s0 &+ maj
-                (hh, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ t2)
-            }
-            h[0] = h[0] &+ a; h[1] = h[1] &+ b; h[2] = h[2] &+ c; h[3] = h[3] &+ d
-            h[4] = h[4] &+ e; h[5] = h[5] &+ f; h[6] = h[6] &+ g; h[7] = h[7] &+ hh
         }
-        return h.flatMap { v in (0..<4).map { UInt8((v >> (24 - UInt32($0) * 8)) & 0xff) } }
+        var out: [UInt8] = []
+        out.reserveCapacity(32)
+        for v in [h.0, h.1, h.2, h.3, h.4, h.5, h.6, h.7] {
+            out.append(UInt8(truncatingIfNeeded: v >> 24)); out.append(UInt8(truncatingIfNeeded: v >> 16))
+            out.append(UInt8(truncatingIfNeeded: v >> 8)); out.append(UInt8(truncatingIfNeeded: v))
+        }
+        return out
     }
 
     private static func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { (x >> n) | (x << (32 - n)) }
