@@ -182,6 +182,35 @@ import Testing
         #expect(try codes() == [.string("a"), .string("c"), .string("b")])
     }
 
+    // MARK: - Migration
+
+    /// Adding a composite adds its leaves' columns (a required one with its default);
+    /// renaming the composite (its renaming identifier) keeps every element's values.
+    @Test func aCompositeAddedThenRenamedByMigrationsKeepsItsValues() throws {
+        func model(_ body: (inout EntityBuilder) -> Void) throws -> ManagedObjectModel {
+            try ModelBuilder().entity("Quake") { $0.attribute("code", .string); body(&$0) }.build()
+        }
+        let elements = [AttributeDescription(name: "richter", type: .double, isOptional: false, defaultValue: .double(1)),
+                        AttributeDescription(name: "scale", type: .string)]
+        let old = try model { _ in }
+        let store = try MigrationTestStore(old) { ctx in _ = try ctx.insert("Quake", values: ["code": .string("a")]) }
+        let added = try model { $0.composite("magnitude", elements) }
+        let plan = try StoreMigrator.plan(storeAt: store.url, to: added)
+        #expect(plan.description.contains("attribute magnitude.richter added"), "\(plan.description)")
+        try store.migrate(to: added)
+        #expect(try store.rows("Quake", model: added).values.map { $0["magnitude.richter"] } == [.double(1)])
+
+        do {
+            let ctx = try ManagedObjectContext(store: PersistentStore(url: store.url, model: added))
+            try #require(try ctx.fetch("Quake").first).setCompositeValues(["richter": .double(6.5), "scale": .string("Mw")], for: "magnitude")
+            try ctx.save()
+        }
+        let renamed = try model { $0.composite("size", renamedFrom: "magnitude", elements) }
+        try store.migrate(to: renamed)
+        let row = try #require(try store.rows("Quake", model: renamed).values.first)
+        #expect(row["size.richter"] == .double(6.5) && row["size.scale"] == .string("Mw"))
+    }
+
     // MARK: - Model caches
 
     /// A compiled model holding a composite, archived as Core Data's keyed archives are
