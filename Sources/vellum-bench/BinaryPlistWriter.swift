@@ -15,9 +15,12 @@ enum PlistNode {
 
 struct BinaryPlistWriter {
     private var objects: [[UInt8]] = []
+    /// Strings and integers written once and shared, as CoreFoundation's writer does (so a
+    /// dictionary key such as `NSPropertyName` is one object however often it is used).
+    private var shared: [String: Int] = [:]
 
-    /// The file's bytes with `root` as its top object. Every node is its own object
-    /// (no sharing): 4-byte object references, 8-byte offsets.
+    /// The file's bytes with `root` as its top object: 4-byte object references, 8-byte
+    /// offsets; equal strings and integers are one object.
     static func data(_ root: PlistNode) -> Data {
         var w = BinaryPlistWriter()
         let top = w.add(root)
@@ -32,7 +35,15 @@ struct BinaryPlistWriter {
     }
 
     private mutating func add(_ node: PlistNode) -> Int {
+        let key: String?
+        switch node {
+        case .string(let s): key = "s" + s
+        case .integer(let i): key = "i\(i)"
+        default: key = nil
+        }
+        if let key, let known = shared[key] { return known }
         let index = objects.count
+        if let key { shared[key] = index }
         objects.append([])  // reserved: children are added after their parent
         var bytes: [UInt8]
         switch node {

@@ -148,6 +148,36 @@ import Testing
         #expect(refusal("origin.x == 1").contains("composite 'origin' of Quake has no element 'x' (it has depth, place)"))
     }
 
+    /// Through a relationship, and aggregated over a to-many: `ANY quakes.magnitude.richter`,
+    /// `quakes.@max.magnitude.richter`, in SQL and in memory.
+    @Test(arguments: StoreEngine.allCases)
+    func anElementIsReachedThroughRelationshipsAndAggregated(_ engine: StoreEngine) throws {
+        let model = try ModelBuilder()
+            .entity("Region") {
+                $0.attribute("name", .string)
+                $0.toMany("quakes", "Quake", inverse: "region")
+            }
+            .entity("Quake") {
+                $0.composite("magnitude", [AttributeDescription(name: "richter", type: .double)])
+                $0.toOne("region", "Region", inverse: "quakes")
+            }.build()
+        let dir = TempDir()
+        let ctx = try ManagedObjectContext(store: try engine.open(model, in: dir).store)
+        for (name, values) in [("north", [2.0, 6.5]), ("south", [3.0, 4.0])] {
+            let region = try ctx.insert("Region", values: ["name": .string(name)])
+            for v in values { try ctx.insert("Quake", values: ["magnitude.richter": .double(v)]).setToOne("region", region) }
+        }
+        try ctx.save()
+        for format in ["quakes.@max.magnitude.richter > 5", "ANY quakes.magnitude.richter > 5", "quakes.@sum.magnitude.richter > 8"] {
+            let predicate = try QueryPredicate(format: format)
+            let fetched = try ctx.fetch("Region", where: predicate)
+            #expect(try fetched.map { try $0["name"] } == [.string("north")], "\(format)")
+            #expect(try ctx.fetch("Region").filter { try predicate.evaluate($0) }.count == 1, "\(format) in memory")
+        }
+        let north = try ctx.fetch("Quake", where: QueryPredicate(format: "region.name == 'north' AND magnitude.richter < 3"))
+        #expect(north.count == 1)
+    }
+
     @Test func aRequiredElementLeftNilIsRefusedOnSaveByItsKeyPath() throws {
         let dir = TempDir()
         let store = try PersistentStore(url: dir.file("q.sqlite"), model: try Self.quakeModel())

@@ -162,6 +162,8 @@ extension Comparison {
                 throw QueryError("@\(fn.rawValue) needs a key path ending at a to-many relationship, but '\(collection.joined(separator: "."))' does not")
             }
             if fn == .count { return .number }
+            // A composite's element (`@max.magnitude.richter`) is one attribute.
+            let attribute = Array(r.finalEntity.joiningCompositeKeys(attribute[...]))
             guard attribute.count == 1, let a = r.finalEntity.attribute(named: attribute[0]) else {
                 let name = attribute.joined(separator: ".")
                 if attribute.count == 1 { throw QueryError("\(r.finalEntity.name) has no attribute '\(name)'") }
