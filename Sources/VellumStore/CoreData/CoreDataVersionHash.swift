@@ -33,13 +33,12 @@ public enum CoreDataVersionHash {
         var bytes = Array(name.utf8) + [decl.isAbstract ? 1 : 0]
         if let parent = decl.parent { bytes += entityHash(parent, m, &memo) }
         // Every non-transient property, inherited ones included, by name.
-        let owners = declaringEntities(entity, m)
         var props: [(String, [UInt8])] = []
         for (i, a) in entity.attributes.enumerated() where !a.isTransient {
-            props.append((a.name, attributeHash(a, owners?.attributes[i] ?? owner(of: a.name, entity, m), m)))
+            props.append((a.name, attributeHash(a, entity.attributeDeclaringEntities[i], m)))
         }
         for (i, r) in entity.relationships.enumerated() where !r.isTransient {
-            props.append((r.name, relationshipHash(r, owners?.relationships[i] ?? owner(of: r.name, entity, m), m)))
+            props.append((r.name, relationshipHash(r, entity.relationshipDeclaringEntities[i], m)))
         }
         for (_, h) in props.sorted(by: { $0.0 < $1.0 }) { bytes += h }
         if let modifier = m.details[name]?.versionHashModifier { bytes += Array(modifier.utf8) }
@@ -48,33 +47,6 @@ public enum CoreDataVersionHash {
         let h = Data(SHA256.digest(bytes))
         memo[name] = h
         return h
-    }
-
-    /// The entity declaring each of `entity`'s attributes and relationships, by position: a
-    /// resolved entity lists them level by level from the root, so one count per level
-    /// places them all (rather than searching the lineage for every property). Nil if the
-    /// counts do not add up, which a resolved entity never does.
-    private static func declaringEntities(_ entity: Entity, _ m: CoreDataModel) -> (attributes: [String], relationships: [String])? {
-        var attributes: [String] = [], relationships: [String] = []
-        for level in entity.ancestorNames + [entity.name] {
-            guard let d = m.model.entity(named: level)?.declaration else { return nil }
-            attributes += repeatElement(level, count: d.leafAttributes.count)
-            relationships += repeatElement(level, count: d.relationships.count)
-        }
-        guard attributes.count == entity.attributes.count, relationships.count == entity.relationships.count else { return nil }
-        return (attributes, relationships)
-    }
-
-    /// The entity that declares `property` (details are kept where a property is declared).
-    private static func owner(of property: String, _ entity: Entity, _ m: CoreDataModel) -> String {
-        var name: String? = entity.name
-        while let n = name, let e = m.model.entity(named: n) {
-            // A composite's element (`magnitude.richter`) is declared with its composite.
-            if e.declaration.attributes.contains(where: { $0.name == property || ($0.type == .composite && property.hasPrefix("\($0.name).")) })
-                || e.declaration.relationships.contains(where: { $0.name == property }) { return n }
-            name = e.declaration.parent
-        }
-        return entity.name
     }
 
     private static func propertyHash(name: String, optional: Bool, transient: Bool, _ d: CoreDataPropertyDetails) -> [UInt8] {

@@ -101,11 +101,11 @@ public enum ModelCacheDecoder {
         d.isReadOnly = flags & 0x4 != 0
         d.versionHashModifier = try archive.string(try archive.field(p, "NSVersionHashModifier"))
         let renamingIdentifier = try renaming(archive, p, name)
-        switch try archive.className(p) {
+        let className = try archive.className(p)
+        switch className {
         case "NSAttributeDescription"?, "NSDerivedAttributeDescription"?, "NSCompositeAttributeDescription"?:
             let code = Int32(truncatingIfNeeded: try archive.field(p, "NSAttributeType").integer ?? 0)
-            let isComposite = try archive.className(p) == "NSCompositeAttributeDescription"
-            if code == CoreDataAttributeCodes.composite || isComposite {
+            if code == CoreDataAttributeCodes.composite || className == "NSCompositeAttributeDescription" {
                 e.attributes.append(.composite(name, try compositeElements(archive, p, path: "\(e.name).\(name)"),
                                                optional: isOptional, renamingIdentifier: renamingIdentifier))
                 d.attributeTypeCode = CoreDataAttributeCodes.composite

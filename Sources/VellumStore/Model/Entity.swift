@@ -30,6 +30,11 @@ public final class Entity: Sendable, CustomStringConvertible {
     /// The key paths of its composite attributes and of composites nested in them
     /// (`magnitude`, `location.coords`): a key path through one names a leaf attribute.
     public let compositePaths: Set<String>
+    /// The entity of the lineage declaring each attribute and relationship, aligned with
+    /// `attributes` and `relationships` (details, columns and hashes are kept where a
+    /// property is declared).
+    public let attributeDeclaringEntities: [String]
+    public let relationshipDeclaringEntities: [String]
     /// The scope of this entity's temporary object IDs.
     let temporaryIDScope: ObjectIDScope
     /// Attributes and relationships that have a rule to check on save.
@@ -51,7 +56,8 @@ public final class Entity: Sendable, CustomStringConvertible {
     init(declaration: EntityDescription, rootName: String, ancestorNames: [String],
          subentityNames: [String], hierarchyNames: [String],
          attributes: [AttributeDescription], relationships: [RelationshipDescription],
-         uniquenessConstraints: [[String]], compositePaths: Set<String> = []) {
+         uniquenessConstraints: [[String]], compositePaths: Set<String>,
+         declaringEntities: (attributes: [String], relationships: [String])) {
         self.name = declaration.name
         self.declaration = declaration
         self.rootName = rootName
@@ -62,6 +68,8 @@ public final class Entity: Sendable, CustomStringConvertible {
         self.relationships = relationships
         self.uniquenessConstraints = uniquenessConstraints
         self.compositePaths = compositePaths
+        attributeDeclaringEntities = declaringEntities.attributes
+        relationshipDeclaringEntities = declaringEntities.relationships
         var a: [String: Int] = [:]
         for (i, attr) in attributes.enumerated() { a[attr.name] = i }
         var r: [String: Int] = [:]

@@ -121,6 +121,7 @@ public final class ManagedObjectModel: Sendable, Equatable, CustomStringConverti
             var propertyNames: Set<String> = []
             var constraints: [[String]] = []
             var compositePaths: Set<String> = []
+            var attributeOwners: [String] = [], relationshipOwners: [String] = []
             for level in lineage {
                 for declared in level.attributes {
                     try declared.validateComposite(entity: level.name)
@@ -132,11 +133,13 @@ public final class ManagedObjectModel: Sendable, Equatable, CustomStringConverti
                         guard propertyNames.insert(a.name).inserted else { throw .duplicateProperty(entity: name, property: a.name) }
                         try validateAttribute(a, entity: level.name)
                         attributes.append(a)
+                        attributeOwners.append(level.name)
                     }
                 }
                 for r in level.relationships {
                     guard propertyNames.insert(r.name).inserted else { throw .duplicateProperty(entity: name, property: r.name) }
                     relationships.append(r)
+                    relationshipOwners.append(level.name)
                 }
                 constraints.append(contentsOf: level.uniquenessConstraints)
             }
@@ -154,7 +157,8 @@ public final class ManagedObjectModel: Sendable, Equatable, CustomStringConverti
                 declaration: decl, rootName: chain.first ?? name, ancestorNames: chain,
                 subentityNames: children[name] ?? [], hierarchyNames: preorder(name),
                 attributes: attributes, relationships: relationships, uniquenessConstraints: constraints,
-                compositePaths: compositePaths)
+                compositePaths: compositePaths,
+                declaringEntities: (attributeOwners, relationshipOwners))
         }
         // Indexes are named in their hierarchy's one table: a name used twice there is refused
         // here, not by the database when the store is created or migrated.

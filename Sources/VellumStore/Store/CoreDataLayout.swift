@@ -131,12 +131,9 @@ public final class CoreDataLayout: StoreLayout {
         return .joinTable(table: join.name, sourceColumn: first.name, targetColumn: second.name, positionColumn: nil)
     }
 
-    /// The entity of `entity`'s lineage that declares `property`.
-    private static func declaring(_ property: String, of entity: Entity, _ model: ManagedObjectModel) -> String {
-        (entity.ancestorNames + [entity.name]).first { name in
-            let d = model.entity(named: name)!.declaration
-            return d.relationships.contains { $0.name == property } || d.leafAttributes.contains { $0.name == property }
-        } ?? entity.name
+    /// The entity of `entity`'s lineage that declares the relationship `name`.
+    private static func declaring(_ name: String, of entity: Entity, _ model: ManagedObjectModel) -> String {
+        entity.relationshipIndexByName[name].map { entity.relationshipDeclaringEntities[$0] } ?? entity.name
     }
 
     public func mapping(for entityName: String) -> EntityMapping? { mappings[entityName] }

@@ -22,18 +22,13 @@ public final class NativeLayout: StoreLayout {
             let attributeColumnByOwner = NativeLayoutNames(model: model, root: root.name).columns  // "Owner.property" → column
             for name in root.hierarchyNames {
                 let entity = model.entity(named: name)!
-                let lineage = entity.ancestorNames + [entity.name]
-                func owner(_ property: String, isAttribute: Bool) -> String {
-                    lineage.first { n in
-                        let d = model.entity(named: n)!.declaration
-                        return isAttribute ? d.leafAttributes.contains { $0.name == property } : d.relationships.contains { $0.name == property }
-                    }!
+                let columns = entity.attributes.indices.map { i in
+                    let a = entity.attributes[i]
+                    return a.isTransient ? nil : attributeColumnByOwner["\(entity.attributeDeclaringEntities[i]).\(a.name)"]
                 }
-                let columns = entity.attributes.map { a in
-                    a.isTransient ? nil : attributeColumnByOwner["\(owner(a.name, isAttribute: true)).\(a.name)"]
-                }
-                let storage = entity.relationships.map { r -> RelationshipStorage in
-                    let declaring = owner(r.name, isAttribute: false)
+                let storage = entity.relationships.indices.map { i -> RelationshipStorage in
+                    let r = entity.relationships[i]
+                    let declaring = entity.relationshipDeclaringEntities[i]
                     let destination = model.entity(named: r.destination)!
                     let inverse = destination.relationship(named: r.inverse)!
                     if !r.isToMany && Self.ownsForeignKey(r, of: model.entity(named: declaring)!, model: model) {
