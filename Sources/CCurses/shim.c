@@ -62,21 +62,43 @@ int ccurses_get_wch(uint32_t *ch) {
     return rc;
 }
 
+int ccurses_getch(void) { return getch(); }
+
 uint32_t ccurses_button1_pressed(void) { return (uint32_t)BUTTON1_PRESSED; }
 uint32_t ccurses_button1_clicked(void) { return (uint32_t)BUTTON1_CLICKED; }
 uint32_t ccurses_button1_released(void) { return (uint32_t)BUTTON1_RELEASED; }
 uint32_t ccurses_button4_pressed(void) { return (uint32_t)BUTTON4_PRESSED; }
 uint32_t ccurses_button5_pressed(void) { return (uint32_t)BUTTON5_PRESSED; }
+// Mouse reports are decoded by Vellum (KeyDecoder), not by ncurses: ncurses keeps only
+// the last of several reports read at once, so a press and its release arriving together
+// (a quick drag, a busy program) lost the press. SGR reports (1006) are asked for because
+// X10's single-byte coordinates stop at column 222 and are not ASCII past column 94.
+static int ccurses_mouse_decoded_here = 0;
+static void ccurses_sgr_mouse(int on) {
+    if (!ccurses_mouse_decoded_here) return;
+    // Straight to the terminal: a mode, not screen content, so its order against
+    // ncurses' buffered output does not matter (putp's would wait for that buffer).
+    const char *mode = on ? "\033[?1006h" : "\033[?1006l";
+    ssize_t ignored = write(STDOUT_FILENO, mode, strlen(mode));
+    (void)ignored;
+}
 uint32_t ccurses_enable_mouse(void) {
     mmask_t old = 0;
     mmask_t want = BUTTON1_PRESSED | BUTTON1_CLICKED | BUTTON1_RELEASED
                  | BUTTON4_PRESSED | BUTTON5_PRESSED;
     mmask_t got = mousemask(want, &old);
     mouseinterval(0); // report presses immediately, no click-detection delay
+    // Only for terminals whose reports are escape sequences (kmous = CSI …); a mouse read
+    // another way (gpm on the console) stays with ncurses.
+    char *kmous = tigetstr("kmous");
+    ccurses_mouse_decoded_here = got != 0 && kmous != NULL && kmous != (char *)-1 && strncmp(kmous, "\033[", 2) == 0;
+    if (ccurses_mouse_decoded_here) keyok(KEY_MOUSE, FALSE);   // after mousemask, which turns it back on
+    ccurses_sgr_mouse(1);
     return (uint32_t)got;
 }
 void ccurses_disable_mouse(void) {
     mmask_t old = 0;
+    ccurses_sgr_mouse(0);
     mousemask(0, &old);   // ncurses tells the terminal to stop reporting (and to select text again)
 }
 int ccurses_getmouse(int *x, int *y, uint32_t *bstate) {
@@ -189,8 +211,7 @@ static int ccurses_atexit_registered = 0;
 void ccurses_restore_if_active(void) {
     if (stdscr != NULL && !isendwin()) {
         ccurses_palette_restore();
-        mmask_t old = 0;
-        mousemask(0, &old);
+        ccurses_disable_mouse();
         curs_set(1);
         endwin();
     }

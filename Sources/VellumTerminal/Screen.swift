@@ -216,35 +216,29 @@ public final class Screen {
         guard key == .escape else { return key }
 
         // ncurses already waited ESCDELAY and returned ESC because the bytes
-        // after it matched no terminfo key (e.g. CSI arrows while the
-        // terminal is in application mode, or Alt+key). Whatever is already
-        // buffered belongs to it: decode ESC + those bytes ourselves.
+        // after it matched no terminfo key (e.g. CSI arrows while the terminal is in
+        // application mode, Alt+key, and every mouse report: ncurses is told not to
+        // decode those). Whatever is already buffered belongs to it: decode ESC + those
+        // bytes ourselves. Read as bytes (an X10 report's coordinates are not UTF-8),
+        // and never stop inside a sequence (a flushed half would read as typed keys).
         ccurses_timeout(0)
-        var bytes: [UInt8] = [0x1B]
-        var trailing: [Key] = []
-        while bytes.count < 64, let next = readOne() {
-            switch next {
-            case .char(let c):
-                bytes += Array(String(c).utf8)
-            case .ctrl(let c) where c.isLetter:
-                bytes.append(UInt8(c.asciiValue ?? 0x60) - 0x60)
-            case .escape:
-                bytes.append(0x1B)
-            case .enter:
-                bytes.append(0x0D)
-            case .tab:
-                bytes.append(0x09)
-            case .backspace:
-                bytes.append(0x7F)
-            default:
-                trailing.append(next)
-            }
-            if !trailing.isEmpty { break }
-        }
         var decoder = KeyDecoder()
-        var keys = decoder.feed(bytes)
+        var keys = decoder.feed([0x1B])
+        var read = 0
+        while read < 4096 || decoder.hasPendingInput {
+            let next = ccurses_getch()
+            if next == ccurses_err() { break }
+            read += 1
+            if (0...255).contains(next) {
+                keys += decoder.feed([UInt8(next)])
+            } else {
+                // A key ncurses decoded itself ends the run.
+                keys += decoder.flush()
+                keys.append(self.key(forCode: next))
+                break
+            }
+        }
         keys += decoder.flush()
-        keys += trailing
         guard !keys.isEmpty else { return .escape }
         pendingKeys += keys.dropFirst()
         return keys[0]
@@ -254,16 +248,17 @@ public final class Screen {
         var value: UInt32 = 0
         let status = ccurses_get_wch(&value)
         if status == ccurses_err() { return nil }
-        if status == ccurses_key_code_yes() {
-            let code = Int32(bitPattern: value)
-            if keyMap.isMouse(code) {
-                var x: Int32 = 0, y: Int32 = 0, state: UInt32 = 0
-                guard ccurses_getmouse(&x, &y, &state) == ccurses_ok() else { return .unknown }
-                return CursesKeyMap.mouseKey(bstate: state, x: Int(x), y: Int(y)) ?? .unknown
-            }
-            return keyMap.key(forCode: code)
-        }
+        if status == ccurses_key_code_yes() { return key(forCode: Int32(bitPattern: value)) }
         return keyMap.key(forCharacter: value)
+    }
+
+    /// The key ncurses decoded itself (a `KEY_` code). A mouse report reaches here only
+    /// when ncurses reads the mouse (gpm on the console): the terminal's are ours.
+    private func key(forCode code: Int32) -> Key {
+        guard keyMap.isMouse(code) else { return keyMap.key(forCode: code) }
+        var x: Int32 = 0, y: Int32 = 0, state: UInt32 = 0
+        guard ccurses_getmouse(&x, &y, &state) == ccurses_ok() else { return .unknown }
+        return CursesKeyMap.mouseKey(bstate: state, x: Int(x), y: Int(y)) ?? .unknown
     }
 
     /// Mouse capture on (clicks and the wheel come to the browser) or off (the

@@ -58,6 +58,8 @@ int ccurses_ok(void);
 /// get_wch wrapper: returns ERR, OK (ch is a character) or KEY_CODE_YES
 /// (ch is a KEY_* code).
 int ccurses_get_wch(uint32_t *ch);
+/// getch: one input byte (0–255), a KEY_ code, or ERR.
+int ccurses_getch(void);
 
 // --- Mouse -----------------------------------------------------------------
 uint32_t ccurses_button1_pressed(void);
