@@ -6,7 +6,8 @@ public enum CoreDataVersionHash {
     /// Entity name → 32-byte SHA-256.
     public static func hashes(_ model: CoreDataModel) -> [String: Data] {
         var out: [String: Data] = [:]
-        for name in model.model.entityNames { _ = entityHash(name, model, &out) }
+        var scratch = Scratch()
+        for name in model.model.entityNames { _ = entityHash(name, model, &out, &scratch) }
         return out
     }
 
@@ -19,65 +20,97 @@ public enum CoreDataVersionHash {
 
     /// The hash of a root entity holding only `attributes` (used to confirm inferred models).
     static func entityHash(name: String, attributes: [AttributeDescription]) -> Data {
+        var scratch = Scratch()
         var bytes = Array(name.utf8) + [0]
         for a in attributes.sorted(by: { $0.name < $1.name }) where !a.isTransient {
-            bytes += attributeHash(a, CoreDataPropertyDetails())
+            appendAttributeHash(a, CoreDataPropertyDetails(), to: &bytes, &scratch.messages)
         }
         return Data(SHA256.digest(bytes))
     }
 
-    private static func entityHash(_ name: String, _ m: CoreDataModel, _ memo: inout [String: Data]) -> Data {
+    /// Buffers reused by every digest of one model: a large model takes two digests per
+    /// property, and a fresh array for each message was a third of the hashing's time.
+    private struct Scratch {
+        var messages = Messages()
+        /// Each property's digest, 32 bytes at its position in `order`'s offsets.
+        var digests: [UInt8] = []
+        var order: [(name: String, offset: Int)] = []
+    }
+
+    private static func entityHash(_ name: String, _ m: CoreDataModel, _ memo: inout [String: Data], _ scratch: inout Scratch) -> Data {
         if let h = memo[name] { return h }
         guard let entity = m.model.entity(named: name) else { return Data() }
         let decl = entity.declaration
         var bytes = Array(name.utf8) + [decl.isAbstract ? 1 : 0]
-        if let parent = decl.parent { bytes += entityHash(parent, m, &memo) }
+        if let parent = decl.parent { bytes += entityHash(parent, m, &memo, &scratch) }
         // Every non-transient property, inherited ones included, by name.
-        var props: [(String, [UInt8])] = []
+        scratch.digests.removeAll(keepingCapacity: true)
+        scratch.order.removeAll(keepingCapacity: true)
+        let details = m.details
         for (i, a) in entity.attributes.enumerated() where !a.isTransient {
-            props.append((a.name, attributeHash(a, entity.attributeDeclaringEntities[i], m)))
+            scratch.order.append((a.name, scratch.digests.count))
+            let d = details[entity.attributeDeclaringEntities[i]]?.properties[a.name] ?? CoreDataPropertyDetails()
+            appendAttributeHash(a, d, to: &scratch.digests, &scratch.messages)
         }
         for (i, r) in entity.relationships.enumerated() where !r.isTransient {
-            props.append((r.name, relationshipHash(r, entity.relationshipDeclaringEntities[i], m)))
+            scratch.order.append((r.name, scratch.digests.count))
+            let d = details[entity.relationshipDeclaringEntities[i]]?.properties[r.name] ?? CoreDataPropertyDetails()
+            appendRelationshipHash(r, d, to: &scratch.digests, &scratch.messages)
         }
-        for (_, h) in props.sorted(by: { $0.0 < $1.0 }) { bytes += h }
-        if let modifier = m.details[name]?.versionHashModifier { bytes += Array(modifier.utf8) }
+        scratch.order.sort { $0.name < $1.name }
+        bytes.reserveCapacity(bytes.count + scratch.digests.count + 64)
+        for (_, offset) in scratch.order { bytes += scratch.digests[offset..<offset + 32] }
+        if let modifier = details[name]?.versionHashModifier { bytes += modifier.utf8 }
         // Only the entity's own constraints (Core Data does not repeat inherited ones here).
-        for c in decl.uniquenessConstraints.map({ $0.joined(separator: ".") }).sorted() { bytes += Array(c.utf8) }
+        for c in decl.uniquenessConstraints.map({ $0.joined(separator: ".") }).sorted() { bytes += c.utf8 }
         let h = Data(SHA256.digest(bytes))
         memo[name] = h
         return h
     }
 
-    private static func propertyHash(name: String, optional: Bool, transient: Bool, _ d: CoreDataPropertyDetails) -> [UInt8] {
+    /// The messages of a property's two digests.
+    private struct Messages {
+        var property: [UInt8] = []
+        var inner: [UInt8] = []
+    }
+
+    /// The digest of a property's name, flags and hash modifier, appended to `out`.
+    private static func appendPropertyHash(name: String, optional: Bool, transient: Bool, _ d: CoreDataPropertyDetails,
+                                           to out: inout [UInt8], _ inner: inout [UInt8]) {
         let flags = UInt16(optional ? 1 : 0) | UInt16(transient ? 2 : 0) | UInt16(d.isReadOnly ? 4 : 0)
-        return SHA256.digest(Array(name.utf8) + le(flags) + Array((d.versionHashModifier ?? "").utf8))
+        inner.removeAll(keepingCapacity: true)
+        inner += name.utf8
+        appendLittleEndian(flags, to: &inner)
+        if let modifier = d.versionHashModifier { inner += modifier.utf8 }
+        SHA256.appendDigest(of: inner, to: &out)
     }
 
-    private static func attributeHash(_ a: AttributeDescription, _ entity: String, _ m: CoreDataModel) -> [UInt8] {
-        attributeHash(a, m.details(entity: entity, property: a.name))
+    private static func appendAttributeHash(_ a: AttributeDescription, _ d: CoreDataPropertyDetails, to out: inout [UInt8], _ scratch: inout Messages) {
+        if let expression = d.derivationExpression { SHA256.appendDigest(of: Array(expression.utf8), to: &out); return }
+        scratch.property.removeAll(keepingCapacity: true)
+        appendPropertyHash(name: a.name, optional: a.isOptional, transient: a.isTransient, d, to: &scratch.property, &scratch.inner)
+        appendLittleEndian(d.attributeTypeCode ?? CoreDataAttributeCodes.code(a.type), to: &scratch.property)
+        if d.allowsExternalStorage { scratch.property.append(1) }
+        if a.preservesValueInHistoryOnDeletion { scratch.property.append(1) }
+        SHA256.appendDigest(of: scratch.property, to: &out)
     }
 
-    private static func attributeHash(_ a: AttributeDescription, _ d: CoreDataPropertyDetails) -> [UInt8] {
-        if let expression = d.derivationExpression { return SHA256.digest(Array(expression.utf8)) }
-        var bytes = propertyHash(name: a.name, optional: a.isOptional, transient: a.isTransient, d)
-        bytes += le(d.attributeTypeCode ?? CoreDataAttributeCodes.code(a.type))
-        if d.allowsExternalStorage { bytes.append(1) }
-        if a.preservesValueInHistoryOnDeletion { bytes.append(1) }
-        return SHA256.digest(bytes)
-    }
-
-    private static func relationshipHash(_ r: RelationshipDescription, _ entity: String, _ m: CoreDataModel) -> [UInt8] {
-        let d = m.details(entity: entity, property: r.name)
-        var bytes = propertyHash(name: r.name, optional: r.isOptional, transient: r.isTransient, d)
-        bytes += Array(r.destination.utf8) + Array(r.inverse.utf8)
+    private static func appendRelationshipHash(_ r: RelationshipDescription, _ d: CoreDataPropertyDetails, to out: inout [UInt8], _ scratch: inout Messages) {
+        scratch.property.removeAll(keepingCapacity: true)
+        appendPropertyHash(name: r.name, optional: r.isOptional, transient: r.isTransient, d, to: &scratch.property, &scratch.inner)
+        scratch.property += r.destination.utf8
+        scratch.property += r.inverse.utf8
         // To-one: max 1, min 1 when required; to-many: 0 means no limit.
         let maxCount = r.isToMany ? Int32(r.maxCount ?? 0) : 1
         let minCount = r.isToMany ? Int32(r.minCount ?? 0) : (r.isOptional ? 0 : 1)
-        bytes += le(maxCount) + le(minCount)
-        if r.isOrdered { bytes += le(UInt16(1)) }
-        return SHA256.digest(bytes)
+        appendLittleEndian(maxCount, to: &scratch.property)
+        appendLittleEndian(minCount, to: &scratch.property)
+        if r.isOrdered { appendLittleEndian(UInt16(1), to: &scratch.property) }
+        SHA256.appendDigest(of: scratch.property, to: &out)
     }
 
-    private static func le<T: FixedWidthInteger>(_ v: T) -> [UInt8] { withUnsafeBytes(of: v.littleEndian, Array.init) }
+    private static func appendLittleEndian<T: FixedWidthInteger>(_ v: T, to out: inout [UInt8]) {
+        var v = v   // low byte first, whatever the host's order
+        for _ in 0..<MemoryLayout<T>.size { out.append(UInt8(truncatingIfNeeded: v)); v >>= 8 }
+    }
 }

@@ -124,6 +124,14 @@ public final class ManagedObjectModel: Sendable, Equatable, CustomStringConverti
             var attributeOwners: [String] = [], relationshipOwners: [String] = []
             for level in lineage {
                 for declared in level.attributes {
+                    // Most attributes are not composites: no leaf array made for them.
+                    if declared.type != .composite && declared.elements.isEmpty {
+                        guard propertyNames.insert(declared.name).inserted else { throw .duplicateProperty(entity: name, property: declared.name) }
+                        try validateAttribute(declared, entity: level.name)
+                        attributes.append(declared)
+                        attributeOwners.append(level.name)
+                        continue
+                    }
                     try declared.validateComposite(entity: level.name)
                     for path in declared.compositePaths {
                         guard propertyNames.insert(path).inserted else { throw .duplicateProperty(entity: name, property: path) }

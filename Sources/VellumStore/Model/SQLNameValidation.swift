@@ -15,26 +15,33 @@ extension ManagedObjectModel {
                 throw .invalidName(entity: name, property: nil, detail: "clashes with entity \(other) (SQL names ignore case)")
             }
         }
-        // Join tables and indexes are named `<Entity>_<property>` (and `<Entity>__entity`).
-        var generated: [String: String] = [:]
+        // Join tables and indexes are named `<Entity>_<property>` (and `<Entity>__entity`):
+        // an entity named like one is refused. Checked from the entity names that hold a `_`
+        // (few), each split at its underscores, rather than by naming every property's table.
+        var propertiesByFoldedEntity: [String: [String: String]] = [:]
         for name in entities.keys.sorted() {
             let entity = entities[name]!
             var propertyByFolded: [String: String] = [:]
-            let properties = entity.attributes.map(\.name) + entity.relationships.map(\.name)
-            for property in properties {
+            propertyByFolded.reserveCapacity(entity.attributes.count + entity.relationships.count)
+            for property in entity.attributes.lazy.map(\.name) + entity.relationships.lazy.map(\.name) {
                 if property.hasPrefix("_") {
                     throw .invalidName(entity: name, property: property, detail: "property names must not start with '_'")
                 }
                 if let other = propertyByFolded.updateValue(property, forKey: property.lowercased()) {
                     throw .invalidName(entity: name, property: property, detail: "clashes with \(name).\(other) (SQL names ignore case)")
                 }
-                generated["\(name)_\(property)".lowercased()] = "\(name).\(property)"
             }
-            generated["\(name)__entity".lowercased()] = "\(name)"
+            propertiesByFoldedEntity[name.lowercased()] = propertyByFolded
         }
         for name in entities.keys.sorted() {
-            if let owner = generated[name.lowercased()] {
-                throw .invalidName(entity: name, property: nil, detail: "named like the join table or index of \(owner); choose another name")
+            let folded = name.lowercased()
+            for underscore in folded.indices where folded[underscore] == "_" {
+                let prefix = String(folded[..<underscore]), suffix = String(folded[folded.index(after: underscore)...])
+                guard let owner = entityByFolded[prefix] else { continue }
+                let property = suffix == "_entity" ? nil : propertiesByFoldedEntity[prefix]?[suffix]
+                guard suffix == "_entity" || property != nil else { continue }
+                throw .invalidName(entity: name, property: nil,
+                                   detail: "named like the join table or index of \(property.map { "\(owner).\($0)" } ?? owner); choose another name")
             }
         }
     }
