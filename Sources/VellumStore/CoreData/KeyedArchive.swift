@@ -49,6 +49,11 @@ public struct KeyedArchive: Sendable {
         try resolve(try resolve(object).dictionary?[key])
     }
 
+    /// An archived object whose fields are read several times: resolved once, not per field.
+    public func object(_ value: PlistValue) throws(StoreError) -> ArchivedObject {
+        ArchivedObject(archive: self, fields: try resolve(value).dictionary ?? [:])
+    }
+
     /// A string: a plain string or an archived NSString/NSMutableString (`NS.string`).
     public func string(_ value: PlistValue?) throws(StoreError) -> String? {
         let v = try resolve(value)
@@ -102,5 +107,20 @@ public struct KeyedArchive: Sendable {
         case .integer(let i): return "the number \(i)"
         default: return "a \(String(describing: try resolve(value)).prefix(40))"
         }
+    }
+}
+
+/// An archived object's fields (`KeyedArchive.object`), each resolved when read.
+public struct ArchivedObject: Sendable {
+    let archive: KeyedArchive
+    public let fields: [String: PlistValue]
+
+    /// A field, resolved (`$null` and a missing field are `.null`).
+    public func field(_ key: String) throws(StoreError) -> PlistValue { try archive.resolve(fields[key]) }
+
+    /// The object's class name (`$class` → `$classname`), nil for a plain value.
+    public func className() throws(StoreError) -> String? {
+        guard let ref = fields["$class"] else { return nil }
+        return try archive.resolve(ref).dictionary?["$classname"]?.string
     }
 }

@@ -14,27 +14,28 @@ public enum ModelCacheDecoder {
         var details: [String: CoreDataEntityDetails] = [:]
         for (name, ref) in try archive.entries(try archive.field(root, "NSEntities")) {
             let entity = try archive.resolve(ref)
+            let o = try archive.object(entity)
             var e = EntityDescription(name: name)
-            let parent = try archive.field(entity, "NSSuperentity")
+            let parent = try o.field("NSSuperentity")
             if parent != .null { e.parent = try archive.string(try archive.field(parent, "NSEntityName")) }
-            e.isAbstract = try archive.field(entity, "NSIsAbstract").bool ?? false
+            e.isAbstract = try o.field("NSIsAbstract").bool ?? false
             e.renamingIdentifier = try renaming(archive, entity, name)
-            e.uniquenessConstraints = try nameLists(archive, try archive.field(entity, "NSUniqueTuples"))
+            e.uniquenessConstraints = try nameLists(archive, try o.field("NSUniqueTuples"))
             e.indexes = try fetchIndexes(archive, entity)
             // The compiled model mirrors each fetch index as a compound index: keep the others.
-            e.indexes += try nameLists(archive, try archive.field(entity, "NSCompoundIndexes"))
+            e.indexes += try nameLists(archive, try o.field("NSCompoundIndexes"))
                 .filter { list in !e.indexes.contains { $0.attributes == list } }
                 .map { IndexDescription(name: "compound_" + $0.joined(separator: "_"), attributes: $0) }
-            for (key, value) in try archive.entries(try archive.field(entity, "NSUserInfo")) {
+            for (key, value) in try archive.entries(try o.field("NSUserInfo")) {
                 e.userInfo[key] = try archive.string(value) ?? ""
             }
             var d = CoreDataEntityDetails()
-            d.className = try archive.string(try archive.field(entity, "NSClassNameForEntity"))
-            d.versionHashModifier = try archive.string(try archive.field(entity, "NSVersionHashModifier"))
+            d.className = try archive.string(try o.field("NSClassNameForEntity"))
+            d.versionHashModifier = try archive.string(try o.field("NSVersionHashModifier"))
             details[name] = d
             decls[name] = e
             var own: [String: PlistValue] = [:]
-            for (key, value) in try archive.entries(try archive.field(entity, "NSProperties")) { own[key] = value }
+            for (key, value) in try archive.entries(try o.field("NSProperties")) { own[key] = value }
             properties[name] = own
         }
         for (name, var e) in decls {
@@ -92,19 +93,20 @@ public enum ModelCacheDecoder {
     private static func addProperty(_ archive: KeyedArchive, _ ref: PlistValue, named name: String,
                                     to e: inout EntityDescription, details: inout CoreDataEntityDetails) throws(StoreError) {
         let p = try archive.resolve(ref)
-        let flags = try archive.field(p, "_P").integer ?? 0
-        let optionalKey = try archive.field(p, "NSIsOptional").bool ?? false
-        let transientKey = try archive.field(p, "NSIsTransient").bool ?? false
+        let o = try archive.object(p)
+        let flags = try o.field("_P").integer ?? 0
+        let optionalKey = try o.field("NSIsOptional").bool ?? false
+        let transientKey = try o.field("NSIsTransient").bool ?? false
         let isOptional = flags & 0x2 != 0 || optionalKey
         let isTransient = flags & 0x8 != 0 || transientKey
         var d = CoreDataPropertyDetails()
         d.isReadOnly = flags & 0x4 != 0
-        d.versionHashModifier = try archive.string(try archive.field(p, "NSVersionHashModifier"))
+        d.versionHashModifier = try archive.string(try o.field("NSVersionHashModifier"))
         let renamingIdentifier = try renaming(archive, p, name)
-        let className = try archive.className(p)
+        let className = try o.className()
         switch className {
         case "NSAttributeDescription"?, "NSDerivedAttributeDescription"?, "NSCompositeAttributeDescription"?:
-            let code = Int32(truncatingIfNeeded: try archive.field(p, "NSAttributeType").integer ?? 0)
+            let code = Int32(truncatingIfNeeded: try o.field("NSAttributeType").integer ?? 0)
             if code == CoreDataAttributeCodes.composite || className == "NSCompositeAttributeDescription" {
                 e.attributes.append(.composite(name, try compositeElements(archive, p, path: "\(e.name).\(name)"),
                                                optional: isOptional, renamingIdentifier: renamingIdentifier))
@@ -115,32 +117,32 @@ public enum ModelCacheDecoder {
             guard let type = CoreDataAttributeCodes.type(code) else {
                 throw archive.fail("\(e.name).\(name) is of unknown attribute type \(code)")
             }
-            let storeFlags = try archive.field(p, "NSFlagsKey").integer ?? 0
+            let storeFlags = try o.field("NSFlagsKey").integer ?? 0
             d.attributeTypeCode = code
             d.allowsExternalStorage = storeFlags & 0x4 != 0
-            d.valueTransformerName = try archive.string(try archive.field(p, "NSValueTransformerName"))
-            d.attributeValueClassName = try archive.string(try archive.field(p, "NSAttributeValueClassName"))
+            d.valueTransformerName = try archive.string(try o.field("NSValueTransformerName"))
+            d.attributeValueClassName = try archive.string(try o.field("NSAttributeValueClassName"))
             d.derivationExpression = try derivation(archive, p)
             e.attributes.append(AttributeDescription(
                 name: name, type: type, isOptional: isOptional, isTransient: isTransient,
-                defaultValue: try defaultValue(archive, try archive.field(p, "NSDefaultValue"), type: type),
-                isIndexed: try archive.field(p, "NSIsIndexed").bool ?? false,
+                defaultValue: try defaultValue(archive, try o.field("NSDefaultValue"), type: type),
+                isIndexed: try o.field("NSIsIndexed").bool ?? false,
                 preservesValueInHistoryOnDeletion: storeFlags & 0x10 != 0,
                 renamingIdentifier: renamingIdentifier))
         case "NSRelationshipDescription"?:
-            let maxCount = Int(try archive.field(p, "NSMaxCount").integer ?? 0)
-            let minCount = Int(try archive.field(p, "NSMinCount").integer ?? 0)
+            let maxCount = Int(try o.field("NSMaxCount").integer ?? 0)
+            let minCount = Int(try o.field("NSMinCount").integer ?? 0)
             let isToMany = maxCount != 1
-            let destinationName = try archive.string(try archive.field(p, "_NSDestinationEntityName"))
-            let destinationEntity = try archive.string(try archive.field(try archive.field(p, "NSDestinationEntity"), "NSEntityName"))
+            let destinationName = try archive.string(try o.field("_NSDestinationEntityName"))
+            let destinationEntity = try archive.string(try archive.field(try o.field("NSDestinationEntity"), "NSEntityName"))
             let destination = destinationName ?? destinationEntity ?? ""
-            let orderedKey = try archive.field(p, "NSIsOrdered").bool ?? false
-            let ruleCode = try archive.field(p, "NSDeleteRule").integer ?? 1
+            let orderedKey = try o.field("NSIsOrdered").bool ?? false
+            let ruleCode = try o.field("NSDeleteRule").integer ?? 1
             let rules: [Int64: DeleteRule] = [0: .noAction, 1: .nullify, 2: .cascade, 3: .deny]
             guard let rule = rules[ruleCode] else { throw archive.fail("\(e.name).\(name) has delete rule \(ruleCode)") }
             e.relationships.append(RelationshipDescription(
                 name: name, destination: destination,
-                inverse: try archive.string(try archive.field(p, "_NSInverseRelationshipName")) ?? "",
+                inverse: try archive.string(try o.field("_NSInverseRelationshipName")) ?? "",
                 isToMany: isToMany,
                 isOrdered: flags & 0x400 != 0 || orderedKey,
                 isOptional: isOptional,

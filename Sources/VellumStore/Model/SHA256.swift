@@ -33,40 +33,19 @@ enum SHA256 {
     /// read in place, the padded tail and the schedule live on the stack (model version
     /// hashes take thousands of small digests, one or two per property).
     static func appendDigest(of message: [UInt8], to out: inout [UInt8]) {
-        var h: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) =
-            (0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19)
+        var h: State = (0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19)
         let whole = message.count / 64 * 64
         withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
             withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 128) { tail in
                 k.withUnsafeBufferPointer { k in
-                    func compress(_ block: UnsafePointer<UInt8>) {
-                        for i in 0..<16 {
-                            let j = i * 4
-                            w[i] = UInt32(block[j]) << 24 | UInt32(block[j + 1]) << 16 | UInt32(block[j + 2]) << 8 | UInt32(block[j + 3])
-                        }
-                        for i in 16..<64 {
-                            let s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3)
-                            let s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10)
-                            w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
-                        }
-                        var (a, b, c, d, e, f, g, hh) = h
-                        for i in 0..<64 {
-                            let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
-                            let ch = (e & f) ^ (~e & g)
-                            let t1 = hh &+ s1 &+ ch &+ k[i] &+ w[i]
-                            let s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
-                            let maj = (a & b) ^ (a & c) ^ (b & c)
-                            (hh, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ s0 &+ maj)
-                        }
-                        h = (h.0 &+ a, h.1 &+ b, h.2 &+ c, h.3 &+ d, h.4 &+ e, h.5 &+ f, h.6 &+ g, h.7 &+ hh)
-                    }
+                    let w = w.baseAddress!, k = k.baseAddress!
                     // The padded tail: the last partial block, 0x80, zeros, the bit length
                     // (one block, or two when the length does not fit after the 0x80).
                     let rest = message.count - whole
                     let tailCount = rest < 56 ? 64 : 128
                     message.withUnsafeBufferPointer { m in
                         guard let base = m.baseAddress else { return }
-                        for chunk in stride(from: 0, to: whole, by: 64) { compress(base + chunk) }
+                        for chunk in stride(from: 0, to: whole, by: 64) { compress(&h, base + chunk, w, k) }
                         for i in 0..<rest { tail[i] = base[whole + i] }
                     }
                     tail[rest] = 0x80
@@ -74,8 +53,8 @@ enum SHA256 {
                     let bitLength = UInt64(message.count) &* 8
                     for i in 0..<8 { tail[tailCount - 1 - i] = UInt8(truncatingIfNeeded: bitLength >> (UInt64(i) * 8)) }
                     let t = UnsafePointer(tail.baseAddress!)
-                    compress(t)
-                    if tailCount == 128 { compress(t + 64) }
+                    compress(&h, t, w, k)
+                    if tailCount == 128 { compress(&h, t + 64, w, k) }
                 }
             }
         }
@@ -86,5 +65,33 @@ enum SHA256 {
         put(h.0); put(h.1); put(h.2); put(h.3); put(h.4); put(h.5); put(h.6); put(h.7)
     }
 
+    private typealias State = (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32)
+
+    /// One 64-byte block into the state. The working variables are locals (registers), not
+    /// captured ones: as a closure over the state this took twice the time.
+    @inline(__always)
+    private static func compress(_ h: inout State, _ block: UnsafePointer<UInt8>, _ w: UnsafeMutablePointer<UInt32>, _ k: UnsafePointer<UInt32>) {
+        for i in 0..<16 {
+            let j = i * 4
+            w[i] = UInt32(block[j]) << 24 | UInt32(block[j + 1]) << 16 | UInt32(block[j + 2]) << 8 | UInt32(block[j + 3])
+        }
+        for i in 16..<64 {
+            let s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3)
+            let s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10)
+            w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
+        }
+        var (a, b, c, d, e, f, g, hh) = h
+        for i in 0..<64 {
+            let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
+            let ch = (e & f) ^ (~e & g)
+            let t1 = hh &+ s1 &+ ch &+ k[i] &+ w[i]
+            let s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
+            let maj = (a & b) ^ (a & c) ^ (b & c)
+            (hh, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ s0 &+ maj)
+        }
+        h = (h.0 &+ a, h.1 &+ b, h.2 &+ c, h.3 &+ d, h.4 &+ e, h.5 &+ f, h.6 &+ g, h.7 &+ hh)
+    }
+
+    @inline(__always)
     private static func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { (x >> n) | (x << (32 - n)) }
 }
