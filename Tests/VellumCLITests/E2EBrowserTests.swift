@@ -170,8 +170,21 @@ struct E2EBrowserTests {
         #expect(Date().timeIntervalSince(before) < 2)
         // It flashes in the theme's highlight role for about a second, then looks like any row.
         func styledLine() -> String { t.tmux(["capture-pane", "-e", "-p", "-t", t.name]).out.split(separator: "\n").first { $0.contains("AAA from the shell") }.map(String.init) ?? "" }
-        #expect(styledLine().range(of: "│\u{1b}\\[[0-9;]*mAAA from the shell", options: .regularExpression) != nil, "\(styledLine())")
-        #expect(t.wait(3) { _ in styledLine().contains("│AAA from the shell") }, "\(styledLine())")
+        // The attributes set between the cell's border and its text: tmux writes them as one
+        // SGR sequence or several, and a plain cell may still reset the border's colour.
+        func cellStyle() -> String {
+            let line = styledLine()
+            guard let match = line.range(of: "│(\u{1b}\\[[0-9;]*m)*AAA from the shell", options: .regularExpression) else { return "no cell" }
+            return String(line[match]).replacingOccurrences(of: "AAA from the shell", with: "")
+        }
+        /// Bold, underline, reverse or a background among the SGR parameters (with colours
+        /// the highlight role sets a background; without, bold and underline).
+        func highlighted(_ style: String) -> Bool {
+            let parameters = style.split(whereSeparator: { "\u{1b}[m│".contains($0) }).flatMap { $0.split(separator: ";") }.compactMap { Int($0) }
+            return parameters.contains { [1, 4, 7, 48].contains($0) || (40...47).contains($0) || (100...107).contains($0) }
+        }
+        #expect(highlighted(cellStyle()), "\(styledLine())")
+        #expect(t.wait(3) { _ in let style = cellStyle(); return style != "no cell" && !highlighted(style) }, "\(styledLine())")
         #expect(t.wait(for: "Task            31"), "\(t.screen)")
         #expect(t.screen.contains("another process") || t.screen.contains("● live"))
         _ = store.sql("DELETE FROM Task WHERE title = 'AAA from the shell'")

@@ -23,6 +23,17 @@ import VellumStore
             .entity("Book") { $0.toMany("authors", "Author", inverse: "books") }
             .entity("author_books")
         #expect(refusal(joinTable) == "entity author_books: named like the join table or index of Author.books; choose another name")
+        // The index of an entity's hierarchy, and a clash found at a later underscore.
+        #expect(refusal(ModelBuilder().entity("Product").entity("PRODUCT__entity"))
+                == "entity PRODUCT__entity: named like the join table or index of Product; choose another name")
+        let laterUnderscore = ModelBuilder()
+            .entity("My_Thing") { $0.toMany("items", "Item", inverse: "things") }
+            .entity("Item") { $0.toMany("things", "My_Thing", inverse: "items") }
+            .entity("my_thing_Items")
+        #expect(refusal(laterUnderscore) == "entity my_thing_Items: named like the join table or index of My_Thing.items; choose another name")
+        // Underscores that name nothing are fine: no such entity, or no such property.
+        #expect(refusal(ModelBuilder().entity("Order_Line")) == nil)
+        #expect(refusal(ModelBuilder().entity("Order") { $0.attribute("total", .double) }.entity("Order_Line")) == nil)
         #expect(refusal(ModelBuilder().entity("_vellum_changes")) == "entity _vellum_changes: names starting with _vellum_ are reserved")
         #expect(refusal(ModelBuilder().entity("SQLite_stat")) == "entity SQLite_stat: names starting with sqlite_ are reserved")
         let underscore = ModelBuilder()

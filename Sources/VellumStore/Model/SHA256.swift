@@ -67,8 +67,7 @@ enum SHA256 {
 
     private typealias State = (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32)
 
-    /// One 64-byte block into the state. The working variables are locals (registers), not
-    /// captured ones: as a closure over the state this took twice the time.
+    /// One 64-byte block into the state (the schedule `w` and the constants `k` by pointer).
     @inline(__always)
     private static func compress(_ h: inout State, _ block: UnsafePointer<UInt8>, _ w: UnsafeMutablePointer<UInt32>, _ k: UnsafePointer<UInt32>) {
         for i in 0..<16 {

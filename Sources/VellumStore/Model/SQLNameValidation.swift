@@ -36,12 +36,12 @@ extension ManagedObjectModel {
         for name in entities.keys.sorted() {
             let folded = name.lowercased()
             for underscore in folded.indices where folded[underscore] == "_" {
-                let prefix = String(folded[..<underscore]), suffix = String(folded[folded.index(after: underscore)...])
+                let prefix = String(folded[..<underscore])
                 guard let owner = entityByFolded[prefix] else { continue }
-                let property = suffix == "_entity" ? nil : propertiesByFoldedEntity[prefix]?[suffix]
-                guard suffix == "_entity" || property != nil else { continue }
-                throw .invalidName(entity: name, property: nil,
-                                   detail: "named like the join table or index of \(property.map { "\(owner).\($0)" } ?? owner); choose another name")
+                let clash: String? = folded == "\(prefix)__entity" ? owner
+                    : propertiesByFoldedEntity[prefix]?[String(folded[folded.index(after: underscore)...])].map { "\(owner).\($0)" }
+                guard let clash else { continue }
+                throw .invalidName(entity: name, property: nil, detail: "named like the join table or index of \(clash); choose another name")
             }
         }
     }
