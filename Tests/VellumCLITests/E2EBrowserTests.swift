@@ -180,8 +180,15 @@ struct E2EBrowserTests {
         /// Bold, underline, reverse or a background among the SGR parameters (with colours
         /// the highlight role sets a background; without, bold and underline).
         func highlighted(_ style: String) -> Bool {
-            let parameters = style.split(whereSeparator: { "\u{1b}[m│".contains($0) }).flatMap { $0.split(separator: ";") }.compactMap { Int($0) }
-            return parameters.contains { [1, 4, 7, 48].contains($0) || (40...47).contains($0) || (100...107).contains($0) }
+            for sequence in style.split(whereSeparator: { "\u{1b}[m│".contains($0) }) {
+                var parameters = sequence.split(separator: ";").compactMap { Int($0) }[...]
+                while let p = parameters.popFirst() {
+                    if [1, 4, 7, 48].contains(p) || (40...47).contains(p) || (100...107).contains(p) { return true }
+                    // A foreground colour's own numbers (`38;5;N`, `38;2;R;G;B`) are not attributes.
+                    if p == 38 { parameters = parameters.dropFirst(parameters.first == 2 ? 4 : 2) }
+                }
+            }
+            return false
         }
         #expect(highlighted(cellStyle()), "\(styledLine())")
         #expect(t.wait(3) { _ in let style = cellStyle(); return style != "no cell" && !highlighted(style) }, "\(styledLine())")

@@ -29,7 +29,7 @@ public enum CoreDataVersionHash {
     }
 
     /// Buffers reused by every digest of one model: a large model takes two digests per
-    /// property, and a fresh array for each message was a third of the hashing's time.
+    /// property, and each had allocated its message and its result.
     private struct Scratch {
         var messages = Messages()
         /// Each property's digest, 32 bytes at its position in `order`'s offsets.
@@ -46,21 +46,18 @@ public enum CoreDataVersionHash {
         // Every non-transient property, inherited ones included, by name.
         scratch.digests.removeAll(keepingCapacity: true)
         scratch.order.removeAll(keepingCapacity: true)
-        let details = m.details
         for (i, a) in entity.attributes.enumerated() where !a.isTransient {
             scratch.order.append((a.name, scratch.digests.count))
-            let d = details[entity.attributeDeclaringEntities[i]]?.properties[a.name] ?? CoreDataPropertyDetails()
-            appendAttributeHash(a, d, to: &scratch.digests, &scratch.messages)
+            appendAttributeHash(a, m.details(entity: entity.attributeDeclaringEntities[i], property: a.name), to: &scratch.digests, &scratch.messages)
         }
         for (i, r) in entity.relationships.enumerated() where !r.isTransient {
             scratch.order.append((r.name, scratch.digests.count))
-            let d = details[entity.relationshipDeclaringEntities[i]]?.properties[r.name] ?? CoreDataPropertyDetails()
-            appendRelationshipHash(r, d, to: &scratch.digests, &scratch.messages)
+            appendRelationshipHash(r, m.details(entity: entity.relationshipDeclaringEntities[i], property: r.name), to: &scratch.digests, &scratch.messages)
         }
         scratch.order.sort { $0.name < $1.name }
         bytes.reserveCapacity(bytes.count + scratch.digests.count + 64)
         for (_, offset) in scratch.order { bytes += scratch.digests[offset..<offset + 32] }
-        if let modifier = details[name]?.versionHashModifier { bytes += modifier.utf8 }
+        if let modifier = m.details[name]?.versionHashModifier { bytes += modifier.utf8 }
         // Only the entity's own constraints (Core Data does not repeat inherited ones here).
         for c in decl.uniquenessConstraints.map({ $0.joined(separator: ".") }).sorted() { bytes += c.utf8 }
         let h = Data(SHA256.digest(bytes))

@@ -39,14 +39,11 @@ public struct KeyedArchive: Sendable {
     public func root() throws(StoreError) -> PlistValue { try resolve(top["root"]) }
 
     /// The class name of an archived object (`$class` → `$classname`), nil for plain values.
-    public func className(_ value: PlistValue) throws(StoreError) -> String? {
-        guard let fields = try resolve(value).dictionary, let ref = fields["$class"] else { return nil }
-        return try resolve(ref).dictionary?["$classname"]?.string
-    }
+    public func className(_ value: PlistValue) throws(StoreError) -> String? { try object(value).className() }
 
     /// A field of an archived object, resolved.
     public func field(_ object: PlistValue, _ key: String) throws(StoreError) -> PlistValue {
-        try resolve(try resolve(object).dictionary?[key])
+        try self.object(object).field(key)
     }
 
     /// An archived object whose fields are read several times: resolved once, not per field.

@@ -122,14 +122,17 @@ public final class ManagedObjectModel: Sendable, Equatable, CustomStringConverti
             var constraints: [[String]] = []
             var compositePaths: Set<String> = []
             var attributeOwners: [String] = [], relationshipOwners: [String] = []
+            func addAttribute(_ a: AttributeDescription, declaredBy level: String) throws(ModelError) {
+                guard propertyNames.insert(a.name).inserted else { throw .duplicateProperty(entity: name, property: a.name) }
+                try validateAttribute(a, entity: level)
+                attributes.append(a)
+                attributeOwners.append(level)
+            }
             for level in lineage {
                 for declared in level.attributes {
                     // Most attributes are not composites: no leaf array made for them.
                     if declared.type != .composite && declared.elements.isEmpty {
-                        guard propertyNames.insert(declared.name).inserted else { throw .duplicateProperty(entity: name, property: declared.name) }
-                        try validateAttribute(declared, entity: level.name)
-                        attributes.append(declared)
-                        attributeOwners.append(level.name)
+                        try addAttribute(declared, declaredBy: level.name)
                         continue
                     }
                     try declared.validateComposite(entity: level.name)
@@ -137,12 +140,7 @@ public final class ManagedObjectModel: Sendable, Equatable, CustomStringConverti
                         guard propertyNames.insert(path).inserted else { throw .duplicateProperty(entity: name, property: path) }
                         compositePaths.insert(path)
                     }
-                    for a in declared.leaves {
-                        guard propertyNames.insert(a.name).inserted else { throw .duplicateProperty(entity: name, property: a.name) }
-                        try validateAttribute(a, entity: level.name)
-                        attributes.append(a)
-                        attributeOwners.append(level.name)
-                    }
+                    for a in declared.leaves { try addAttribute(a, declaredBy: level.name) }
                 }
                 for r in level.relationships {
                     guard propertyNames.insert(r.name).inserted else { throw .duplicateProperty(entity: name, property: r.name) }
