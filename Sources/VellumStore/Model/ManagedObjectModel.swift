@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// A validated object model: entities with inheritance resolved. Create one from
 /// descriptions (or `ModelBuilder`, a JSON file, an Xcode model); invalid models
@@ -22,7 +21,7 @@ public final class ManagedObjectModel: Sendable, Equatable, CustomStringConverti
             return h
         }
     }
-    private let hashCache: Mutex<String?>
+    private let hashCache: Locked<String?>
     /// The version's name as its author gave it (JSON `versionIdentifier`, Xcode's
     /// `userDefinedModelVersionIdentifier`); not part of `versionHash`.
     public let versionIdentifier: String?
@@ -53,14 +52,14 @@ public final class ManagedObjectModel: Sendable, Equatable, CustomStringConverti
         entityNames = sorted.map(\.name)
         try Self.validateRelationships(entitiesByName)
         try Self.validateSQLNames(entitiesByName)
-        hashCache = Mutex(nil)
+        hashCache = Locked(nil)
     }
 
     private init(_ model: ManagedObjectModel, previousVersions: [ManagedObjectModel]) {
         entityDescriptions = model.entityDescriptions
         entitiesByName = model.entitiesByName
         entityNames = model.entityNames
-        hashCache = Mutex(model.hashCache.withLock { $0 })
+        hashCache = Locked(model.hashCache.withLock { $0 })
         versionIdentifier = model.versionIdentifier
         self.previousVersions = previousVersions
     }

@@ -1,14 +1,13 @@
 import CLibPQ
 import Foundation
-import Synchronization
 
 /// What `PQcancel` needs to stop a connection's running statement, usable from any
 /// thread (libpq allows `PQcancel` there; `PQgetCancel` belongs to the connection's
 /// own thread, so it is renewed by the owner after each (re)connect).
 final class PGCanceller: Sendable {
-    /// libpq's cancel object, read or replaced only inside the mutex.
+    /// libpq's cancel object, read or replaced only inside the lock.
     private struct Handle: @unchecked Sendable { var pointer: OpaquePointer? }
-    private let handle = Mutex(Handle(pointer: nil))
+    private let handle = Locked(Handle(pointer: nil))
 
     /// Called by the connection's owner after connecting.
     func renew(from connection: OpaquePointer) {

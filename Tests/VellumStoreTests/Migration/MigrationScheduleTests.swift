@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 @testable import VellumStore
 
@@ -18,7 +17,7 @@ import Testing
     }
 
     final class Runs: Sendable {
-        let seen = Mutex<[String]>([])
+        let seen = Locked<[String]>([])
         func note(_ s: String) { seen.withLock { $0.append(s) } }
         var all: [String] { seen.withLock { $0 } }
     }
