@@ -1,7 +1,7 @@
 import Foundation
 import PackagePlugin
 
-/// Generates typed entity classes from a target's model files at build time, as
+/// Generates typed entity types from a target's model files at build time, as
 /// Xcode's automatic code generation does: every `.xcdatamodeld`, `.xcdatamodel`
 /// and `*.vellum.json` model in the target becomes NAME.swift in the build folder,
 /// compiled with the target and never committed. Declare the models as resources

@@ -9,11 +9,12 @@ struct GenerateCommand: Command {
         Usage: vellum generate MODEL [--output DIR]
 
         Reads MODEL (a JSON model, an .xcdatamodeld or .xcdatamodel folder, or an Xcode
-        'contents' XML file) and writes one Swift class per entity, as Xcode generates
+        'contents' XML file) and writes one Swift type per entity, as Xcode generates
         NSManagedObject subclasses: typed properties with the model's optionality,
         typed to-one and to-many relationships (ordered ones keep their order),
-        sub-entities as subclasses, and the key-path table behind typed predicates
-        and sorts (`ctx.fetch(Book.self, where: \\.price < 5)`). See docs/guide.md.
+        classes for an inheritance hierarchy (sub-entities as subclasses) and structs
+        for other entities, and the key-path table behind typed predicates and sorts
+        (`ctx.fetch(Book.self, where: \\.price < 5)`). See docs/guide.md.
 
         Options:
           --output DIR  write DIR/NAME.swift (NAME: the model file's name without its

@@ -1,10 +1,10 @@
 import Foundation
 
 /// Writes the Swift source of a model's typed entities (`vellum generate`, the build
-/// plugin): one class per entity conforming to `TypedEntity`, sub-entities as
-/// subclasses, typed properties with the model's optionality, typed relationships
-/// (an ordered to-many keeps its order), and the key-path table behind typed
-/// predicates and sorts.
+/// plugin): one type per entity conforming to `TypedEntity` (a class in an inheritance
+/// hierarchy, sub-entities as subclasses; a struct otherwise), typed properties with the
+/// model's optionality, typed relationships (an ordered to-many keeps its order), and
+/// the key-path table behind typed predicates and sorts.
 public struct SwiftEntityGenerator: Sendable {
     public let model: ManagedObjectModel
     /// Named in the header comment (the model file's name).
@@ -30,31 +30,38 @@ public struct SwiftEntityGenerator: Sendable {
         return out
     }
 
+    /// A class for an entity of an inheritance hierarchy (sub-entities subclass their
+    /// parent's class); a struct for any other: it holds only its object, so reading N
+    /// records as the type allocates nothing more (`fetch-100k-typed`), and its setters are
+    /// `nonmutating` (every copy is the same record, as a class reference would be).
     private func entityClass(_ entity: Entity) -> String {
         let type = Self.typeName(entity.name)
+        let isStruct = entity.declaration.parent == nil && entity.subentityNames.isEmpty
         let isFinal = entity.subentityNames.isEmpty
-        let modifiers = isFinal ? "public final class" : "open class"
-        let classMember = isFinal ? "public class" : "open class"
+        let modifiers = isStruct ? "public struct" : isFinal ? "public final class" : "open class"
+        let classMember = isStruct ? "public static" : isFinal ? "public class" : "open class"
         let override = entity.declaration.parent == nil ? "" : "override "
+        let setter = isStruct ? "nonmutating set" : "set"
         var lines: [String] = []
         if let parent = entity.declaration.parent {
             lines.append("\(modifiers) \(type): \(Self.typeName(parent)) {")
         } else {
             lines.append("\(modifiers) \(type): TypedEntity {")
             lines.append("    public let object: ManagedObject")
-            lines.append("    public required init(object: ManagedObject) { self.object = object }")
+            lines.append(isStruct ? "    public init(object: ManagedObject) { self.object = object }"
+                                  : "    public required init(object: ManagedObject) { self.object = object }")
         }
         lines.append("    \(override)\(classMember) var entityName: String { \(Self.literal(entity.name)) }")
         let own = Set(entity.declaration.leafAttributes.map(\.name))
-        for a in entity.attributes where own.contains(a.name) { lines += attributeProperty(a, of: entity) }
+        for a in entity.attributes where own.contains(a.name) { lines += attributeProperty(a, of: entity, setter: setter) }
         let ownRelationships = Set(entity.declaration.relationships.map(\.name))
-        for r in entity.relationships where ownRelationships.contains(r.name) { lines += relationshipProperty(r) }
+        for r in entity.relationships where ownRelationships.contains(r.name) { lines += relationshipProperty(r, setter: setter) }
         lines += keyNameTable(entity, type: type, override: override, classMember: classMember)
         lines.append("}")
         return lines.joined(separator: "\n") + "\n"
     }
 
-    private func attributeProperty(_ a: AttributeDescription, of entity: Entity) -> [String] {
+    private func attributeProperty(_ a: AttributeDescription, of entity: Entity, setter: String) -> [String] {
         let name = Self.propertyName(a.name), key = Self.literal(a.name)
         if a.type == .transformable, let codable = a.customClassName {
             // The Codable type the model names, kept as its JSON. Internal, not public:
@@ -63,7 +70,7 @@ public struct SwiftEntityGenerator: Sendable {
                 "    /// `\(codable)`, stored as its JSON (internal: the type may be).",
                 "    var \(name): \(codable)? {",
                 "        get { transformableAttribute(\(key), as: \(codable).self) }",
-                "        set { setTransformableAttribute(\(key), newValue) }",
+                "        \(setter) { setTransformableAttribute(\(key), newValue) }",
                 "    }",
             ]
         }
@@ -75,18 +82,18 @@ public struct SwiftEntityGenerator: Sendable {
         return [
             "    public var \(name): \(declared) {",
             "        get { \(getter) }",
-            "        set { setAttribute(\(key)\(at), newValue) }",
+            "        \(setter) { setAttribute(\(key)\(at), newValue) }",
             "    }",
         ]
     }
 
-    private func relationshipProperty(_ r: RelationshipDescription) -> [String] {
+    private func relationshipProperty(_ r: RelationshipDescription, setter: String) -> [String] {
         let name = Self.propertyName(r.name), key = Self.literal(r.name), destination = Self.typeName(r.destination)
         guard r.isToMany else {
             return [
                 "    public var \(name): \(destination)? {",
                 "        get { toOne(\(key)) }",
-                "        set { setToOne(\(key), newValue) }",
+                "        \(setter) { setToOne(\(key), newValue) }",
                 "    }",
             ]
         }
@@ -95,7 +102,7 @@ public struct SwiftEntityGenerator: Sendable {
             "    /// \(r.isOrdered ? "Ordered: in the order kept by the store." : "Unordered.")",
             "    public var \(name): [\(destination)] {",
             "        get { toMany(\(key)) }",
-            "        set { setToMany(\(key), newValue) }",
+            "        \(setter) { setToMany(\(key), newValue) }",
             "    }",
             "    public func addTo\(suffix)(_ value: \(destination)) { add(value, to: \(key)) }",
             "    public func removeFrom\(suffix)(_ value: \(destination)) { remove(value, from: \(key)) }",
@@ -158,7 +165,7 @@ public struct SwiftEntityGenerator: Sendable {
         "fallthrough", "for", "guard", "if", "in", "repeat", "return", "throw", "switch", "where", "while", "Any", "as",
         "await", "false", "is", "nil", "self", "Self", "super", "throws", "true", "try", "Type",
     ]
-    /// Members every generated class has, which a property may not reuse.
+    /// Members every generated type has, which a property may not reuse.
     static let reservedMembers: Set<String> = ["object", "objectID", "context", "entityName", "keyNames"]
 
     /// A key name as a Swift identifier: other characters become `_`; keywords in backticks;

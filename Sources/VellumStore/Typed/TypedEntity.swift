@@ -1,14 +1,19 @@
 import Foundation
 
-/// A class generated for one entity (`vellum generate`, or the `VellumModelPlugin`
+/// A type generated for one entity (`vellum generate`, or the `VellumModelPlugin`
 /// at build time): a typed view of a `ManagedObject`, like the `NSManagedObject`
 /// subclasses Xcode generates. Properties are typed with the model's optionality;
 /// setters do not throw — a write that cannot apply is thrown by the next `save()`.
 ///
+/// An entity of an inheritance hierarchy is a class (sub-entities are subclasses); an
+/// entity outside any hierarchy is a struct holding only its object, so a fetch of N of
+/// them allocates nothing beyond the N objects. Either way a value is a reference to the
+/// record: copies read and write the same object (struct setters are `nonmutating`).
+///
 /// Equal and hashed by the object they wrap (identity, as `NSManagedObject`): two values
 /// read for one object — `book.author` twice — are equal and one element of a `Set`,
 /// before and after the save that gives the object its permanent ID.
-public protocol TypedEntity: AnyObject, Hashable {
+public protocol TypedEntity: Hashable {
     /// The model's entity name (subclasses, for sub-entities, override it).
     static var entityName: String { get }
     /// The key names of a key path of this type (`\Book.author?.name` → `["author", "name"]`),

@@ -37,7 +37,7 @@ extension ManagedObjectContext {
         return try fetch(typed)
     }
 
-    /// Inlinable so that it is specialized for the generated class in the caller's module:
+    /// Inlinable so that it is specialized for the generated type in the caller's module:
     /// generic, each wrapper was made through witness tables (~600 instructions a row,
     /// most of `fetch-100k-typed`'s distance from the untyped fetch).
     @inlinable

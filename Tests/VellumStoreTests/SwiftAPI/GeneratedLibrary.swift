@@ -25,84 +25,84 @@ public final class Author: Person {
     }
 }
 
-public final class Book: TypedEntity {
+public struct Book: TypedEntity {
     public let object: ManagedObject
-    public required init(object: ManagedObject) { self.object = object }
-    public class var entityName: String { "Book" }
+    public init(object: ManagedObject) { self.object = object }
+    public static var entityName: String { "Book" }
     public var title: String {
         get { attribute("title", at: 0, empty: "") }
-        set { setAttribute("title", at: 0, newValue) }
+        nonmutating set { setAttribute("title", at: 0, newValue) }
     }
     public var price: Double {
         get { attribute("price", at: 1, empty: 0) }
-        set { setAttribute("price", at: 1, newValue) }
+        nonmutating set { setAttribute("price", at: 1, newValue) }
     }
     public var pages: Int32? {
         get { attribute("pages", at: 2, as: Int32.self) }
-        set { setAttribute("pages", at: 2, newValue) }
+        nonmutating set { setAttribute("pages", at: 2, newValue) }
     }
     public var copies: Int64 {
         get { attribute("copies", at: 3, empty: 0) }
-        set { setAttribute("copies", at: 3, newValue) }
+        nonmutating set { setAttribute("copies", at: 3, newValue) }
     }
     public var rating: Float? {
         get { attribute("rating", at: 4, as: Float.self) }
-        set { setAttribute("rating", at: 4, newValue) }
+        nonmutating set { setAttribute("rating", at: 4, newValue) }
     }
     public var cost: Decimal? {
         get { attribute("cost", at: 5, as: Decimal.self) }
-        set { setAttribute("cost", at: 5, newValue) }
+        nonmutating set { setAttribute("cost", at: 5, newValue) }
     }
     public var inPrint: Bool {
         get { attribute("inPrint", at: 6, empty: false) }
-        set { setAttribute("inPrint", at: 6, newValue) }
+        nonmutating set { setAttribute("inPrint", at: 6, newValue) }
     }
     public var published: Date? {
         get { attribute("published", at: 7, as: Date.self) }
-        set { setAttribute("published", at: 7, newValue) }
+        nonmutating set { setAttribute("published", at: 7, newValue) }
     }
     public var cover: Data? {
         get { attribute("cover", at: 8, as: Data.self) }
-        set { setAttribute("cover", at: 8, newValue) }
+        nonmutating set { setAttribute("cover", at: 8, newValue) }
     }
     public var isbn: UUID? {
         get { attribute("isbn", at: 9, as: UUID.self) }
-        set { setAttribute("isbn", at: 9, newValue) }
+        nonmutating set { setAttribute("isbn", at: 9, newValue) }
     }
     public var site: URL? {
         get { attribute("site", at: 10, as: URL.self) }
-        set { setAttribute("site", at: 10, newValue) }
+        nonmutating set { setAttribute("site", at: 10, newValue) }
     }
     public var extra: VellumStore.Value? {
         get { attribute("extra", at: 11, as: VellumStore.Value.self) }
-        set { setAttribute("extra", at: 11, newValue) }
+        nonmutating set { setAttribute("extra", at: 11, newValue) }
     }
     /// `[String]`, stored as its JSON (internal: the type may be).
     var tags: [String]? {
         get { transformableAttribute("tags", as: [String].self) }
-        set { setTransformableAttribute("tags", newValue) }
+        nonmutating set { setTransformableAttribute("tags", newValue) }
     }
     /// `BookSize`, stored as its JSON (internal: the type may be).
     var size: BookSize? {
         get { transformableAttribute("size", as: BookSize.self) }
-        set { setTransformableAttribute("size", newValue) }
+        nonmutating set { setTransformableAttribute("size", newValue) }
     }
     public var `default`: String? {
         get { attribute("default", at: 14, as: String.self) }
-        set { setAttribute("default", at: 14, newValue) }
+        nonmutating set { setAttribute("default", at: 14, newValue) }
     }
     public var author: Author? {
         get { toOne("author") }
-        set { setToOne("author", newValue) }
+        nonmutating set { setToOne("author", newValue) }
     }
     /// Ordered: in the order kept by the store.
     public var chapters: [Chapter] {
         get { toMany("chapters") }
-        set { setToMany("chapters", newValue) }
+        nonmutating set { setToMany("chapters", newValue) }
     }
     public func addToChapters(_ value: Chapter) { add(value, to: "chapters") }
     public func removeFromChapters(_ value: Chapter) { remove(value, from: "chapters") }
-    public class func keyNames(of keyPath: AnyKeyPath) -> [String]? {
+    public static func keyNames(of keyPath: AnyKeyPath) -> [String]? {
         switch keyPath {
         case \Book.title: ["title"]
         case \Book.price: ["price"]
@@ -128,19 +128,19 @@ public final class Book: TypedEntity {
     }
 }
 
-public final class Chapter: TypedEntity {
+public struct Chapter: TypedEntity {
     public let object: ManagedObject
-    public required init(object: ManagedObject) { self.object = object }
-    public class var entityName: String { "Chapter" }
+    public init(object: ManagedObject) { self.object = object }
+    public static var entityName: String { "Chapter" }
     public var title: String {
         get { attribute("title", at: 0, empty: "") }
-        set { setAttribute("title", at: 0, newValue) }
+        nonmutating set { setAttribute("title", at: 0, newValue) }
     }
     public var book: Book? {
         get { toOne("book") }
-        set { setToOne("book", newValue) }
+        nonmutating set { setToOne("book", newValue) }
     }
-    public class func keyNames(of keyPath: AnyKeyPath) -> [String]? {
+    public static func keyNames(of keyPath: AnyKeyPath) -> [String]? {
         switch keyPath {
         case \Chapter.title: ["title"]
         case \Chapter.book: ["book"]

@@ -31,6 +31,29 @@ import VellumTestSupport
         #expect(try ManagedObjectContext(store: ctx.store).fetch(Book.self).first?.object.value(forKey: "size") == .null)
     }
 
+    /// `Book` is outside any hierarchy, so it is generated as a struct (no allocation per
+    /// fetched record): still a reference to its record, as the class was.
+    @Test func aStructEntityIsAReferenceToItsRecord() throws {
+        let dir = TempDir()
+        let ctx = try context(dir)
+        let book = try Book(context: ctx)
+        let copy = book
+        copy.title = "Dune"                 // a nonmutating setter, through a `let` copy
+        copy.price = 9.5
+        #expect(book.title == "Dune" && book.price == 9.5)
+        #expect(copy == book && Set([book, copy]).count == 1)
+        try ctx.save()
+        let fetched = try #require(try ctx.fetch(Book.self).first)
+        #expect(fetched == book, "a fetched value is the same record as the inserted one")
+        fetched.title = "Dune Messiah"
+        #expect(book.title == "Dune Messiah")
+        #expect(ctx.hasChanges)
+        // A hierarchy keeps classes: Author subclasses Person.
+        let author = try Author(context: ctx)
+        let person: Person = author
+        #expect(person.object === author.object)
+    }
+
     @Test func jsonThatIsNotTheClassIsNilAndTheNextSaveSaysWhy() throws {
         let dir = TempDir()
         let ctx = try context(dir)
