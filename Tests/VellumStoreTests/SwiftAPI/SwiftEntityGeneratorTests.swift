@@ -10,6 +10,12 @@ import Testing
         for line in [
             "open class Person: TypedEntity {",
             "public final class Author: Person {",
+            // Outside any hierarchy: a struct, its setters nonmutating.
+            "public struct Book: TypedEntity {",
+            "    public init(object: ManagedObject) { self.object = object }",
+            "    public static var entityName: String { \"Book\" }",
+            "        nonmutating set { setAttribute(\"title\", at: 0, newValue) }",
+            "    public static func keyNames(of keyPath: AnyKeyPath) -> [String]? {",
             "    override public class var entityName: String { \"Author\" }",
             "    public var born: Int16? {",
             "    public var title: String {",
