@@ -4,11 +4,49 @@ import Foundation
 /// byte (docs/core-data-stores.md has the recipe). Integers are little-endian.
 public enum CoreDataVersionHash {
     /// Entity name → 32-byte SHA-256.
+    ///
+    /// Two passes: each entity's property digests (two SHA-256 per property, nearly all
+    /// the work, independent per entity) are computed across the cores for a large model,
+    /// then each entity's own digest, parents first, on this thread.
     public static func hashes(_ model: CoreDataModel) -> [String: Data] {
+        let count = model.model.entityNames.count
+        return hashes(model, workers: min(ProcessInfo.processInfo.activeProcessorCount, count / entitiesPerWorker))
+    }
+
+    /// `hashes(_:)` with the property digests split among `workers` threads (1 or fewer: this one).
+    static func hashes(_ model: CoreDataModel, workers: Int) -> [String: Data] {
+        let names = model.model.entityNames
+        let properties = propertyDigests(names, model, workers: workers)
+        var position: [String: Int] = [:]
+        position.reserveCapacity(names.count)
+        for (i, name) in names.enumerated() { position[name] = i }
         var out: [String: Data] = [:]
-        var scratch = Scratch()
-        for name in model.model.entityNames { _ = entityHash(name, model, &out, &scratch) }
+        out.reserveCapacity(names.count)
+        for name in names { _ = entityHash(name, model, properties, position, &out) }
         return out
+    }
+
+    /// Entities per worker below which one thread does it all (a small model hashes in
+    /// microseconds; a thread hand-off would cost more).
+    static let entitiesPerWorker = 32
+
+    /// For each of `names`, its non-transient properties' digests, sorted by property name
+    /// and concatenated (32 bytes each).
+    private static func propertyDigests(_ names: [String], _ model: CoreDataModel, workers: Int) -> [[UInt8]] {
+        guard workers > 1 else {
+            var scratch = Scratch()
+            return names.map { sortedPropertyDigests($0, model, &scratch) }
+        }
+        let results = Locked<[[UInt8]]>(Array(repeating: [], count: names.count))
+        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+            var scratch = Scratch()
+            var mine: [(Int, [UInt8])] = []
+            for i in stride(from: worker, to: names.count, by: workers) {
+                mine.append((i, sortedPropertyDigests(names[i], model, &scratch)))
+            }
+            results.withLock { all in for (i, digests) in mine { all[i] = digests } }
+        }
+        return results.withLock { $0 }
     }
 
     /// The names of the entities whose hashes differ between `model` and `stored` (missing
@@ -37,12 +75,8 @@ public enum CoreDataVersionHash {
         var order: [(name: String, offset: Int)] = []
     }
 
-    private static func entityHash(_ name: String, _ m: CoreDataModel, _ memo: inout [String: Data], _ scratch: inout Scratch) -> Data {
-        if let h = memo[name] { return h }
-        guard let entity = m.model.entity(named: name) else { return Data() }
-        let decl = entity.declaration
-        var bytes = Array(name.utf8) + [decl.isAbstract ? 1 : 0]
-        if let parent = decl.parent { bytes += entityHash(parent, m, &memo, &scratch) }
+    private static func sortedPropertyDigests(_ name: String, _ m: CoreDataModel, _ scratch: inout Scratch) -> [UInt8] {
+        guard let entity = m.model.entity(named: name) else { return [] }
         // Every non-transient property, inherited ones included, by name.
         scratch.digests.removeAll(keepingCapacity: true)
         scratch.order.removeAll(keepingCapacity: true)
@@ -55,8 +89,20 @@ public enum CoreDataVersionHash {
             appendRelationshipHash(r, m.details(entity: entity.relationshipDeclaringEntities[i], property: r.name), to: &scratch.digests, &scratch.messages)
         }
         scratch.order.sort { $0.name < $1.name }
-        bytes.reserveCapacity(bytes.count + scratch.digests.count + 64)
-        for (_, offset) in scratch.order { bytes += scratch.digests[offset..<offset + 32] }
+        var sorted: [UInt8] = []
+        sorted.reserveCapacity(scratch.digests.count)
+        for (_, offset) in scratch.order { sorted += scratch.digests[offset..<offset + 32] }
+        return sorted
+    }
+
+    private static func entityHash(_ name: String, _ m: CoreDataModel, _ properties: [[UInt8]], _ position: [String: Int],
+                                   _ memo: inout [String: Data]) -> Data {
+        if let h = memo[name] { return h }
+        guard let entity = m.model.entity(named: name), let at = position[name] else { return Data() }
+        let decl = entity.declaration
+        var bytes = Array(name.utf8) + [decl.isAbstract ? 1 : 0]
+        if let parent = decl.parent { bytes += entityHash(parent, m, properties, position, &memo) }
+        bytes += properties[at]
         if let modifier = m.details[name]?.versionHashModifier { bytes += modifier.utf8 }
         // Only the entity's own constraints (Core Data does not repeat inherited ones here).
         for c in decl.uniquenessConstraints.map({ $0.joined(separator: ".") }).sorted() { bytes += c.utf8 }
