@@ -29,6 +29,6 @@ extension RemoteChangeMonitor {
         guard let tables = try? TableInfo.read(c) else { return }  // unreadable now: the next commit tries again
         let old = schema.tables
         schema = SchemaState(version: version, tables: tables)
-        if let change = SchemaChange.between(old, tables) { schemaObservers.notify(change) }
+        schemaObservers.notify(from: old, to: tables)
     }
 }

@@ -1,12 +1,18 @@
 import Foundation
 
-/// Who wants to hear of schema changes (called on the monitor's queue). A change noticed
-/// while no one listens (between opening a file and observing it) is kept for the first
-/// observer, who hears it as it is added.
+/// Who wants to hear of schema changes (called on the monitor's queue). Changes noticed
+/// while no one listens (between opening a file and observing it, or by a container that
+/// never observes) are kept as two schemas, the one before the first and the one after
+/// the last: bounded however many there were, and the first observer hears their net
+/// change as it is added (a table created and dropped meanwhile is no change).
 final class SchemaChangeObservers: Sendable {
+    private struct Unheard {
+        var before: [String: TableInfo]
+        var after: [String: TableInfo]
+    }
     private struct State {
         var observers: [UUID: @Sendable (SchemaChange) -> Void] = [:]
-        var unheard: [SchemaChange] = []
+        var unheard: Unheard?
     }
     private let state = Locked(State())
 
@@ -14,20 +20,22 @@ final class SchemaChangeObservers: Sendable {
         let id = UUID()
         let unheard = state.withLock { s in
             s.observers[id] = body
-            defer { s.unheard = [] }
+            defer { s.unheard = nil }
             return s.unheard
         }
-        for change in unheard { body(change) }
+        if let unheard, let change = SchemaChange.between(unheard.before, unheard.after) { body(change) }
         return id
     }
 
     func remove(_ id: UUID) { state.withLock { $0.observers[id] = nil } }
 
-    func notify(_ change: SchemaChange) {
+    /// The schema went from `old` to `new`; observers hear the difference, if any.
+    func notify(from old: [String: TableInfo], to new: [String: TableInfo]) {
         let bodies = state.withLock { s in
-            if s.observers.isEmpty { s.unheard.append(change) }
+            if s.observers.isEmpty { s.unheard = Unheard(before: s.unheard?.before ?? old, after: new) }
             return Array(s.observers.values)
         }
+        guard !bodies.isEmpty, let change = SchemaChange.between(old, new) else { return }
         for body in bodies { body(change) }
     }
 }
