@@ -58,10 +58,10 @@ public enum CoreDataVersionHash {
 
     /// The hash of a root entity holding only `attributes` (used to confirm inferred models).
     static func entityHash(name: String, attributes: [AttributeDescription]) -> Data {
-        var scratch = Scratch()
+        var messages = Messages()
         var bytes = Array(name.utf8) + [0]
         for a in attributes.sorted(by: { $0.name < $1.name }) where !a.isTransient {
-            appendAttributeHash(a, CoreDataPropertyDetails(), to: &bytes, &scratch.messages)
+            appendAttributeHash(a, CoreDataPropertyDetails(), to: &bytes, &messages)
         }
         return Data(SHA256.digest(bytes))
     }
