@@ -250,7 +250,7 @@ import Testing
         func add(_ v: PlistValue) -> PlistValue { objects.append(v); return .uid(UInt64(objects.count - 1)) }
         func object(_ className: String, _ fields: [String: PlistValue]) -> PlistValue {
             let cls = add(.dictionary(["$classname": .string(className), "$classes": .array([.string(className), .string("NSObject")])]))
-            return add(.dictionary(fields.merging(["$class": cls]) { a, _ in a }))
+            return add(.dictionary(PlistDictionary(fields.merging(["$class": cls]) { a, _ in a })))
         }
         func dictionary(_ entries: [(String, PlistValue)]) -> PlistValue {
             object("NSDictionary", ["NS.keys": .array(entries.map { add(.string($0.0)) }), "NS.objects": .array(entries.map(\.1))])

@@ -158,14 +158,13 @@ public struct BinaryPlistReader {
             return marker >> 4 == 0xC ? .set(items) : .array(items)
         case 0xD:
             let (n, start) = try count(marker: marker, at: at)
-            var dict: [String: PlistValue] = [:]
-            dict.reserveCapacity(n)
+            var dict = PlistDictionary(minimumCapacity: n)
             for i in 0..<n {
                 let keyAt = start + i * refSize
                 guard case .string(let key) = try object(try reference(keyAt)) else {
                     throw fail(keyAt, "dictionary key is not a string")
                 }
-                dict[key] = try object(try reference(start + (n + i) * refSize))
+                dict.append(key, try object(try reference(start + (n + i) * refSize)))
             }
             return .dictionary(dict)
         default:

@@ -10,13 +10,13 @@ public struct CoreDataMetadata: Sendable {
         guard let d = plist.dictionary else {
             throw .malformedCoreData(what: "Z_METADATA.Z_PLIST", offset: nil, reason: "the plist is not a dictionary")
         }
-        self.plist = d
+        self.plist = d.byKey
         self.uuid = uuid
     }
 
     /// `NSStoreModelVersionHashes`: entity name → 32-byte SHA-256.
     public var versionHashes: [String: Data] {
-        (plist["NSStoreModelVersionHashes"]?.dictionary ?? [:]).compactMapValues(\.data)
+        (plist["NSStoreModelVersionHashes"]?.dictionary?.byKey ?? [:]).compactMapValues(\.data)
     }
 
     /// `NSPersistenceFrameworkVersion`: the Core Data build that last wrote the store.

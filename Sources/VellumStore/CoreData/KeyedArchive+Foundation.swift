@@ -32,7 +32,7 @@ extension KeyedArchive {
         case "NSSet", "NSMutableSet":
             return .set(try elements(v).map { e throws(StoreError) in try decoded(e, path: &path) })
         case "NSDictionary", "NSMutableDictionary":
-            var out: [String: PlistValue] = [:]
+            var out: PlistDictionary = [:]
             for entry in try entries(v) { out[entry.key] = try decoded(entry.value, path: &path) }
             return .dictionary(out)
         case "NSDate":
@@ -52,7 +52,7 @@ extension KeyedArchive {
             let base = try string(fields["NS.base"])
             return .string(base.map { URL(string: relative, relativeTo: URL(string: $0))?.absoluteString ?? relative } ?? relative)
         default:
-            var out: [String: PlistValue] = ["$classname": .string(name)]
+            var out: PlistDictionary = ["$classname": .string(name)]
             for (key, field) in fields where key != "$class" { out[key] = try decoded(field, path: &path) }
             return .dictionary(out)
         }

@@ -5,7 +5,7 @@ import Foundation
 /// Every accessor checks references, so a damaged archive gives an error, never a trap.
 public struct KeyedArchive: Sendable {
     public let objects: [PlistValue]
-    public let top: [String: PlistValue]
+    public let top: PlistDictionary
     let what: String
 
     public init(plist: PlistValue, what: String = "keyed archive") throws(StoreError) {
@@ -110,7 +110,7 @@ public struct KeyedArchive: Sendable {
 /// An archived object's fields (`KeyedArchive.object`), each resolved when read.
 public struct ArchivedObject: Sendable {
     let archive: KeyedArchive
-    public let fields: [String: PlistValue]
+    public let fields: PlistDictionary
 
     /// A field, resolved (`$null` and a missing field are `.null`).
     public func field(_ key: String) throws(StoreError) -> PlistValue { try archive.resolve(fields[key]) }

@@ -1,7 +1,9 @@
 import Foundation
 
-/// One object of a binary property list, as read by `BinaryPlistReader`.
-public indirect enum PlistValue: Sendable, Hashable {
+/// One object of a binary property list, as read by `BinaryPlistReader`. Not `indirect`:
+/// a value lives inline (the containers hold their own storage), so reading a model cache
+/// does not allocate a box per object.
+public enum PlistValue: Sendable, Hashable {
     case null
     case bool(Bool)
     case integer(Int64)
@@ -17,10 +19,10 @@ public indirect enum PlistValue: Sendable, Hashable {
     case uid(UInt64)
     case array([PlistValue])
     case set([PlistValue])
-    case dictionary([String: PlistValue])
+    case dictionary(PlistDictionary)
 
     public var string: String? { if case .string(let s) = self { return s }; return nil }
-    public var dictionary: [String: PlistValue]? { if case .dictionary(let d) = self { return d }; return nil }
+    public var dictionary: PlistDictionary? { if case .dictionary(let d) = self { return d }; return nil }
     public var data: Data? { if case .data(let d) = self { return d }; return nil }
     public var bool: Bool? { if case .bool(let b) = self { return b }; return nil }
 

@@ -20,7 +20,7 @@ import Testing
             fields["NSPropertyName"] = name
             fields["$class"] = cls(p.className)
             keys.append(name)
-            values.append(add(.dictionary(fields)))
+            values.append(add(.dictionary(PlistDictionary(fields))))
         }
         let props = add(.dictionary(["NS.keys": .array(keys), "NS.objects": .array(values), "$class": dictClass]))
         let bookName = add(.string("Book"))
@@ -28,7 +28,7 @@ import Testing
         entity["NSEntityName"] = bookName
         entity["NSProperties"] = props
         entity["$class"] = cls("NSEntityDescription")
-        let book = add(.dictionary(entity))
+        let book = add(.dictionary(PlistDictionary(entity)))
         let entities = add(.dictionary(["NS.keys": .array([bookName]), "NS.objects": .array([book]), "$class": dictClass]))
         let root = add(.dictionary(["NSEntities": entities, "$class": cls("NSManagedObjectModel")]))
         return try KeyedArchive(plist: .dictionary(["$objects": .array(objects), "$top": .dictionary(["root": root])]))
