@@ -28,7 +28,9 @@ let package = Package(
         ),
         // A few C wrappers for variadic SQLite calls Swift cannot make.
         .target(name: "CSQLiteShim", dependencies: ["CSQLite"], linkerSettings: [.linkedLibrary("sqlite3")]),
-        .target(name: "VellumStore", dependencies: ["CSQLite", "CSQLiteShim", "CZlib", "CLibPQ"]),
+        // SHA-256 blocks with the CPU's SHA instructions where it has them (model hashes).
+        .target(name: "CSHA256"),
+        .target(name: "VellumStore", dependencies: ["CSQLite", "CSQLiteShim", "CZlib", "CLibPQ", "CSHA256"]),
         // The names before issue 16, deprecated (scripts/rename-foundation-clashes.sh).
         .target(name: "VellumStoreDeprecatedNames", dependencies: ["VellumStore"]),
         .target(name: "VellumTerminal", dependencies: ["CCurses"]),

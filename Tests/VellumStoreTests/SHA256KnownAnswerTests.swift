@@ -34,6 +34,34 @@ import Testing
         }
     }
 
+    /// The CPU's SHA instructions (where this machine has them) and the Swift code give
+    /// the same digest for every length around the block and padding boundaries, and for
+    /// long messages of many blocks.
+    @Test func theHardwareAndSwiftCompressionsAgree() {
+        let seed = SeededRandom.seedFromEnvironment()
+        var rng = SeededRandom(seed: seed)
+        let lengths = Array(0...300) + [1000, 4096, 65_537]
+        for length in lengths {
+            let bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &rng) }
+            var swift: [UInt8] = [], chosen: [UInt8] = []
+            SHA256.appendDigest(of: bytes, to: &swift, hardware: false)
+            SHA256.appendDigest(of: bytes, to: &chosen)
+            #expect(chosen == swift, "seed \(seed), length \(length)")
+        }
+        // Both paths pass the standard's vectors.
+        for hardware in [false, SHA256.usesHardware] {
+            var abc: [UInt8] = []
+            SHA256.appendDigest(of: Array("abc".utf8), to: &abc, hardware: hardware)
+            #expect(abc.map { String(format: "%02x", $0) }.joined() == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad", "hardware \(hardware)")
+        }
+    }
+
+    @Test func thisMachinesSHAInstructionsAreUsedWhenItHasThem() throws {
+        let cpu = try String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)
+        let flags = Set(cpu.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" }).map(String.init))
+        #expect(SHA256.usesHardware == (flags.contains("sha_ni") && flags.contains("sse4_1") && flags.contains("ssse3")))
+    }
+
     /// The digest `/usr/bin/sha256sum` prints for `bytes` on its standard input.
     static func sha256sum(_ bytes: [UInt8]) throws -> String {
         let process = Process()

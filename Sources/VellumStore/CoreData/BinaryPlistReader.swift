@@ -152,9 +152,7 @@ public struct BinaryPlistReader {
             return .uid(try uint(at: at + 1, size: size))
         case 0xA, 0xB, 0xC:
             let (n, start) = try count(marker: marker, at: at)
-            var items: [PlistValue] = []
-            items.reserveCapacity(n)
-            for i in 0..<n { items.append(try object(try reference(start + i * refSize))) }
+            let items = try elements(n, at: start)
             return marker >> 4 == 0xC ? .set(items) : .array(items)
         case 0xD:
             let (n, start) = try count(marker: marker, at: at)
@@ -169,6 +167,27 @@ public struct BinaryPlistReader {
             return .dictionary(dict)
         default:
             throw fail(at, String(format: "unknown marker 0x%02x", marker))
+        }
+    }
+
+    /// Elements per worker below which an array is read on this thread.
+    static let elementsPerWorker = 2048
+
+    /// The `n` elements of an array or set whose references start at `start`. A keyed
+    /// archive is one array of every object (a large model cache holds tens of thousands):
+    /// a large array is read on several threads, each with its own copy of the reader and
+    /// its memo (objects shared between two threads' elements are decoded by both).
+    private mutating func elements(_ n: Int, at start: Int) throws(StoreError) -> [PlistValue] {
+        let workers = min(ParallelMap.workers(for: n), n / Self.elementsPerWorker)
+        guard workers > 1 else {
+            var items: [PlistValue] = []
+            items.reserveCapacity(n)
+            for i in 0..<n { items.append(try object(try reference(start + i * refSize))) }
+            return items
+        }
+        let snapshot = self
+        return try ParallelMap.map(count: n, workers: workers, state: { snapshot }) { reader, i throws(StoreError) in
+            try reader.object(try reader.reference(start + i * reader.refSize))
         }
     }
 

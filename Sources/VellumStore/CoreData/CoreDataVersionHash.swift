@@ -9,8 +9,7 @@ public enum CoreDataVersionHash {
     /// the work, independent per entity) are computed across the cores for a large model,
     /// then each entity's own digest, parents first, on this thread.
     public static func hashes(_ model: CoreDataModel) -> [String: Data] {
-        let count = model.model.entityNames.count
-        return hashes(model, workers: min(ProcessInfo.processInfo.activeProcessorCount, count / entitiesPerWorker))
+        hashes(model, workers: ParallelMap.workers(for: model.model.entityNames.count))
     }
 
     /// `hashes(_:)` with the property digests split among `workers` threads (1 or fewer: this one).
@@ -26,27 +25,12 @@ public enum CoreDataVersionHash {
         return out
     }
 
-    /// Entities per worker below which one thread does it all (a small model hashes in
-    /// microseconds; a thread hand-off would cost more).
-    static let entitiesPerWorker = 32
-
     /// For each of `names`, its non-transient properties' digests, sorted by property name
     /// and concatenated (32 bytes each).
     private static func propertyDigests(_ names: [String], _ model: CoreDataModel, workers: Int) -> [[UInt8]] {
-        guard workers > 1 else {
-            var scratch = Scratch()
-            return names.map { sortedPropertyDigests($0, model, &scratch) }
+        ParallelMap.map(count: names.count, workers: workers, state: { Scratch() }) { scratch, i in
+            sortedPropertyDigests(names[i], model, &scratch)
         }
-        let results = Locked<[[UInt8]]>(Array(repeating: [], count: names.count))
-        DispatchQueue.concurrentPerform(iterations: workers) { worker in
-            var scratch = Scratch()
-            var mine: [(Int, [UInt8])] = []
-            for i in stride(from: worker, to: names.count, by: workers) {
-                mine.append((i, sortedPropertyDigests(names[i], model, &scratch)))
-            }
-            results.withLock { all in for (i, digests) in mine { all[i] = digests } }
-        }
-        return results.withLock { $0 }
     }
 
     /// The names of the entities whose hashes differ between `model` and `stored` (missing

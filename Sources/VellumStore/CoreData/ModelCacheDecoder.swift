@@ -9,48 +9,80 @@ public enum ModelCacheDecoder {
         guard try archive.className(root) == "NSManagedObjectModel" else {
             throw archive.fail("the root is \(try archive.describe(root)), not an NSManagedObjectModel")
         }
-        var properties: [String: [String: PlistValue]] = [:]
-        var decls: [String: EntityDescription] = [:]
+        let entries = try archive.entries(try archive.field(root, "NSEntities"))
+        // Entities decode independently: a large model is split across the cores, in two
+        // passes because a sub-entity needs its parent's property names.
+        let workers = ParallelMap.workers(for: entries.count)
+        let read = try ParallelMap.map(count: entries.count, workers: workers) { i throws(StoreError) in
+            try readEntity(archive, named: entries[i].key, entries[i].value)
+        }
+        var position: [String: Int] = [:]
+        position.reserveCapacity(read.count)
+        for (i, r) in read.enumerated() { position[r.declaration.name] = i }
+        let decoded = try ParallelMap.map(count: read.count, workers: workers) { i throws(StoreError) in
+            var r = read[i]
+            let inherited = r.declaration.parent.flatMap { position[$0] }.map { read[$0].properties } ?? []
+            var parentAt = 0
+            r.details.properties.reserveCapacity(r.properties.count - inherited.count)
+            for (name, ref) in r.properties {
+                // Both lists are sorted by name: the parent's are skipped in one merge pass.
+                while parentAt < inherited.count && inherited[parentAt].name < name { parentAt += 1 }
+                if parentAt < inherited.count && inherited[parentAt].name == name { continue }
+                try addProperty(archive, ref, named: name, to: &r.declaration, details: &r.details)
+            }
+            return (declaration: r.declaration, details: r.details)
+        }
         var details: [String: CoreDataEntityDetails] = [:]
-        for (name, ref) in try archive.entries(try archive.field(root, "NSEntities")) {
-            let entity = try archive.resolve(ref)
-            let o = try archive.object(entity)
-            var e = EntityDescription(name: name)
-            let parent = try o.field("NSSuperentity")
-            if parent != .null { e.parent = try archive.string(try archive.field(parent, "NSEntityName")) }
-            e.isAbstract = try o.field("NSIsAbstract").bool ?? false
-            e.renamingIdentifier = try renaming(archive, entity, name)
-            e.uniquenessConstraints = try nameLists(archive, try o.field("NSUniqueTuples"))
-            e.indexes = try fetchIndexes(archive, entity)
-            // The compiled model mirrors each fetch index as a compound index: keep the others.
-            e.indexes += try nameLists(archive, try o.field("NSCompoundIndexes"))
-                .filter { list in !e.indexes.contains { $0.attributes == list } }
-                .map { IndexDescription(name: "compound_" + $0.joined(separator: "_"), attributes: $0) }
-            for (key, value) in try archive.entries(try o.field("NSUserInfo")) {
-                e.userInfo[key] = try archive.string(value) ?? ""
-            }
-            var d = CoreDataEntityDetails()
-            d.className = try archive.string(try o.field("NSClassNameForEntity"))
-            d.versionHashModifier = try archive.string(try o.field("NSVersionHashModifier"))
-            details[name] = d
-            decls[name] = e
-            var own: [String: PlistValue] = [:]
-            for (key, value) in try archive.entries(try o.field("NSProperties")) { own[key] = value }
-            properties[name] = own
-        }
-        for (name, var e) in decls {
-            let inherited = Set(e.parent.flatMap { properties[$0]?.keys }.map(Array.init) ?? [])
-            for (propertyName, ref) in (properties[name] ?? [:]).sorted(by: { $0.key < $1.key }) where !inherited.contains(propertyName) {
-                try addProperty(archive, ref, named: propertyName, to: &e, details: &details[name, default: CoreDataEntityDetails()])
-            }
-            decls[name] = e
-        }
+        details.reserveCapacity(decoded.count)
+        for d in decoded { details[d.declaration.name] = d.details }
         do {
-            return CoreDataModel(model: try ManagedObjectModel(entities: Array(decls.values)), details: details)
+            return CoreDataModel(model: try ManagedObjectModel(entities: decoded.map(\.declaration)), details: details)
         } catch {
             throw archive.fail("the recovered model is not valid: \(error)")
         }
     }
+
+    /// An entity's own fields, and all its archived properties (inherited ones repeated)
+    /// sorted by name, not yet decoded.
+    private struct ReadEntity: Sendable {
+        var declaration: EntityDescription
+        var details: CoreDataEntityDetails
+        let properties: [(name: String, ref: PlistValue)]
+    }
+
+    private static func readEntity(_ archive: KeyedArchive, named name: String, _ ref: PlistValue) throws(StoreError) -> ReadEntity {
+        let entity = try archive.resolve(ref)
+        let o = try archive.object(entity)
+        var e = EntityDescription(name: name)
+        let parent = try o.field("NSSuperentity")
+        if parent != .null { e.parent = try archive.string(try archive.field(parent, "NSEntityName")) }
+        e.isAbstract = try o.field("NSIsAbstract").bool ?? false
+        e.renamingIdentifier = try renaming(archive, entity, name)
+        e.uniquenessConstraints = try nameLists(archive, try o.field("NSUniqueTuples"))
+        e.indexes = try fetchIndexes(archive, entity)
+        // The compiled model mirrors each fetch index as a compound index: keep the others.
+        e.indexes += try nameLists(archive, try o.field("NSCompoundIndexes"))
+            .filter { list in !e.indexes.contains { $0.attributes == list } }
+            .map { IndexDescription(name: "compound_" + $0.joined(separator: "_"), attributes: $0) }
+        for (key, value) in try archive.entries(try o.field("NSUserInfo")) {
+            e.userInfo[key] = try archive.string(value) ?? ""
+        }
+        var d = CoreDataEntityDetails()
+        d.className = try archive.string(try o.field("NSClassNameForEntity"))
+        d.versionHashModifier = try archive.string(try o.field("NSVersionHashModifier"))
+        var properties = try archive.entries(try o.field("NSProperties")).map { (name: $0.key, ref: $0.value) }
+        properties.sort { $0.name < $1.name }
+        // A name archived twice keeps its last entry, as a dictionary would.
+        var unique: [(name: String, ref: PlistValue)] = []
+        unique.reserveCapacity(properties.count)
+        for p in properties {
+            if unique.last?.name == p.name { unique[unique.count - 1] = p } else { unique.append(p) }
+        }
+        return ReadEntity(declaration: e, details: d, properties: unique)
+    }
+
+    /// `NSDeleteRule`'s codes.
+    private static let deleteRules: [(code: Int64, rule: DeleteRule)] = [(0, .noAction), (1, .nullify), (2, .cascade), (3, .deny)]
 
     /// Core Data stores the property's own name when no renaming identifier was set.
     private static func renaming(_ archive: KeyedArchive, _ object: PlistValue, _ name: String) throws(StoreError) -> String? {
@@ -138,8 +170,7 @@ public enum ModelCacheDecoder {
             let destination = destinationName ?? destinationEntity ?? ""
             let orderedKey = try o.field("NSIsOrdered").bool ?? false
             let ruleCode = try o.field("NSDeleteRule").integer ?? 1
-            let rules: [Int64: DeleteRule] = [0: .noAction, 1: .nullify, 2: .cascade, 3: .deny]
-            guard let rule = rules[ruleCode] else { throw archive.fail("\(e.name).\(name) has delete rule \(ruleCode)") }
+            guard let rule = deleteRules.first(where: { $0.code == ruleCode })?.rule else { throw archive.fail("\(e.name).\(name) has delete rule \(ruleCode)") }
             e.relationships.append(RelationshipDescription(
                 name: name, destination: destination,
                 inverse: try archive.string(try o.field("_NSInverseRelationshipName")) ?? "",

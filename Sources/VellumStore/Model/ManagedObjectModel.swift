@@ -111,8 +111,10 @@ public final class ManagedObjectModel: Sendable, Equatable, CustomStringConverti
         for k in children.keys { children[k]!.sort() }
         func preorder(_ name: String) -> [String] { [name] + (children[name] ?? []).flatMap(preorder) }
 
-        var result: [String: Entity] = [:]
-        for (name, decl) in byName {
+        // Each entity is resolved on its own: a large model is split across the cores.
+        let names = byName.keys.sorted()
+        let resolved = try ParallelMap.map(count: names.count, workers: ParallelMap.workers(for: names.count)) { i throws(ModelError) -> Entity in
+            let name = names[i], decl = byName[name]!
             let chain = ancestors[name]!
             let lineage = chain.map { byName[$0]! } + [decl]
             var attributes: [AttributeDescription] = []
@@ -158,13 +160,16 @@ public final class ManagedObjectModel: Sendable, Equatable, CustomStringConverti
                     throw .indexOnMissingAttribute(entity: name, index: index.name, attribute: a)
                 }
             }
-            result[name] = Entity(
+            return Entity(
                 declaration: decl, rootName: chain.first ?? name, ancestorNames: chain,
                 subentityNames: children[name] ?? [], hierarchyNames: preorder(name),
                 attributes: attributes, relationships: relationships, uniquenessConstraints: constraints,
                 compositePaths: compositePaths,
                 declaringEntities: (attributeOwners, relationshipOwners))
         }
+        var result: [String: Entity] = [:]
+        result.reserveCapacity(names.count)
+        for entity in resolved { result[entity.name] = entity }
         // Indexes are named in their hierarchy's one table: a name used twice there is refused
         // here, not by the database when the store is created or migrated.
         for root in byName.keys.sorted() where byName[root]!.parent == nil {

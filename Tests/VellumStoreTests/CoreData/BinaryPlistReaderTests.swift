@@ -105,3 +105,52 @@ import VellumStore
         #expect(failure(unknown.data()) .map { $0.0 == 8 && $0.1 == "unknown marker 0x70" } == true)
     }
 }
+
+/// A keyed archive is one large array of objects: read on several threads past
+/// `BinaryPlistReader.elementsPerWorker` elements per thread. The values and the errors must
+/// be those of one thread.
+@Suite struct BinaryPlistLargeArrayTests {
+    static let count = 10_000
+
+    /// `count` dictionaries sharing their keys (as an archive's objects do), written by Foundation.
+    static func data() throws -> Data {
+        let list: [Any] = (0..<count).map { i in ["name": "item \(i)", "n": i, "tags": ["a", "b\(i % 7)"]] as [String: Any] }
+        return try PropertyListSerialization.data(fromPropertyList: ["$objects": list], format: .binary, options: 0)
+    }
+
+    @Test func aLargeArrayReadsEveryElementInOrder() throws {
+        let value = try BinaryPlistReader.read(try Self.data())
+        let items = try #require(value.dictionary?["$objects"]?.elements)
+        #expect(items.count == Self.count)
+        for (i, item) in items.enumerated() {
+            let expected: PlistDictionary = ["name": .string("item \(i)"), "n": .integer(Int64(i)), "tags": .array([.string("a"), .string("b\(i % 7)")])]
+            #expect(item.dictionary == expected, "element \(i)")
+        }
+    }
+
+    @Test func aDamagedElementOfALargeArrayIsReportedFirstByPosition() throws {
+        var bytes = [UInt8](try Self.data())
+        // The trailer gives the offset table; the top dictionary's one value is the array.
+        let trailer = bytes.count - 32
+        let offsetSize = Int(bytes[trailer + 6]), refSize = Int(bytes[trailer + 7])
+        func number(_ at: Int, _ size: Int) -> Int { bytes[at..<at + size].reduce(0) { $0 << 8 | Int($1) } }
+        let table = number(trailer + 24, 8)
+        func offset(_ object: Int) -> Int { number(table + object * offsetSize, offsetSize) }
+        let top = offset(number(trailer + 16, 8))
+        #expect(bytes[top] == 0xD1)
+        let array = offset(number(top + 1 + refSize, refSize))
+        #expect(bytes[array] == 0xAF)
+        let countSize = 1 << Int(bytes[array + 1] & 0x0F)
+        let firstRef = array + 2 + countSize
+        let damaged = [9_000, 3_000, 7_500].map { offset(number(firstRef + $0 * refSize, refSize)) }
+        for at in damaged { bytes[at] = 0x70 }
+        for _ in 0..<5 {
+            do {
+                _ = try BinaryPlistReader.read(Data(bytes), what: "big.plist")
+                Issue.record("a damaged plist was read")
+            } catch {
+                #expect("\(error)".contains("at byte \(damaged[1]):") && "\(error)".contains("unknown marker 0x70"), "\(error) (damaged at \(damaged))")
+            }
+        }
+    }
+}
