@@ -178,7 +178,7 @@ public struct BinaryPlistReader {
     /// a large array is read on several threads, each with its own copy of the reader and
     /// its memo (objects shared between two threads' elements are decoded by both).
     private mutating func elements(_ n: Int, at start: Int) throws(StoreError) -> [PlistValue] {
-        let workers = min(ParallelMap.workers(for: n), n / Self.elementsPerWorker)
+        let workers = n < 2 * Self.elementsPerWorker ? 1 : min(ParallelMap.cores, n / Self.elementsPerWorker)
         guard workers > 1 else {
             var items: [PlistValue] = []
             items.reserveCapacity(n)

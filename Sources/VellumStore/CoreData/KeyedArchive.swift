@@ -16,7 +16,13 @@ public struct KeyedArchive: Sendable {
         }
         self.objects = list
         self.top = top
+        classNames = list.map { $0.dictionary?["$classname"]?.string }
     }
+
+    /// Each object's `$classname` when it is a class description, by index: an archived
+    /// object's class is read for every property of a model, and is a few classes shared by
+    /// thousands of objects (looked up here, not resolved and copied each time).
+    let classNames: [String?]
 
     /// Reads an archive from the bytes of its binary plist.
     public init(data: Data, what: String = "keyed archive") throws(StoreError) {
@@ -118,6 +124,7 @@ public struct ArchivedObject: Sendable {
     /// The object's class name (`$class` → `$classname`), nil for a plain value.
     public func className() throws(StoreError) -> String? {
         guard let ref = fields["$class"] else { return nil }
+        if case .uid(let n) = ref, n < UInt64(archive.classNames.count), let name = archive.classNames[Int(n)] { return name }
         return try archive.resolve(ref).dictionary?["$classname"]?.string
     }
 }

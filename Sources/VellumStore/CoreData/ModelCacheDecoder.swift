@@ -57,7 +57,7 @@ public enum ModelCacheDecoder {
         let parent = try o.field("NSSuperentity")
         if parent != .null { e.parent = try archive.string(try archive.field(parent, "NSEntityName")) }
         e.isAbstract = try o.field("NSIsAbstract").bool ?? false
-        e.renamingIdentifier = try renaming(archive, entity, name)
+        e.renamingIdentifier = try renaming(archive, o, name)
         e.uniquenessConstraints = try nameLists(archive, try o.field("NSUniqueTuples"))
         e.indexes = try fetchIndexes(archive, entity)
         // The compiled model mirrors each fetch index as a compound index: keep the others.
@@ -85,8 +85,8 @@ public enum ModelCacheDecoder {
     private static let deleteRules: [(code: Int64, rule: DeleteRule)] = [(0, .noAction), (1, .nullify), (2, .cascade), (3, .deny)]
 
     /// Core Data stores the property's own name when no renaming identifier was set.
-    private static func renaming(_ archive: KeyedArchive, _ object: PlistValue, _ name: String) throws(StoreError) -> String? {
-        let id = try archive.string(try archive.field(object, "NSRenamingIdentifier"))
+    private static func renaming(_ archive: KeyedArchive, _ object: ArchivedObject, _ name: String) throws(StoreError) -> String? {
+        let id = try archive.string(try object.field("NSRenamingIdentifier"))
         return id == name ? nil : id
     }
 
@@ -134,7 +134,7 @@ public enum ModelCacheDecoder {
         var d = CoreDataPropertyDetails()
         d.isReadOnly = flags & 0x4 != 0
         d.versionHashModifier = try archive.string(try o.field("NSVersionHashModifier"))
-        let renamingIdentifier = try renaming(archive, p, name)
+        let renamingIdentifier = try renaming(archive, o, name)
         let className = try o.className()
         switch className {
         case "NSAttributeDescription"?, "NSDerivedAttributeDescription"?, "NSCompositeAttributeDescription"?:
@@ -154,7 +154,7 @@ public enum ModelCacheDecoder {
             d.allowsExternalStorage = storeFlags & 0x4 != 0
             d.valueTransformerName = try archive.string(try o.field("NSValueTransformerName"))
             d.attributeValueClassName = try archive.string(try o.field("NSAttributeValueClassName"))
-            d.derivationExpression = try derivation(archive, p)
+            d.derivationExpression = try derivation(archive, o)
             e.attributes.append(AttributeDescription(
                 name: name, type: type, isOptional: isOptional, isTransient: isTransient,
                 defaultValue: try defaultValue(archive, try o.field("NSDefaultValue"), type: type),
@@ -227,8 +227,8 @@ public enum ModelCacheDecoder {
     }
 
     /// A derived attribute's expression text, as the hash uses it.
-    private static func derivation(_ archive: KeyedArchive, _ p: PlistValue) throws(StoreError) -> String? {
-        let expression = try archive.field(p, "NSDerivationExpression")
+    private static func derivation(_ archive: KeyedArchive, _ p: ArchivedObject) throws(StoreError) -> String? {
+        let expression = try p.field("NSDerivationExpression")
         if expression == .null { return nil }
         if let s = try archive.string(expression) { return s }
         // An archived NSExpression: its format string when present.

@@ -11,8 +11,11 @@ enum ParallelMap {
     /// Workers worth starting for `count` elements: the cores, at most one per
     /// `elementsPerWorker` elements (0 or 1 means this thread alone).
     static func workers(for count: Int) -> Int {
-        min(ProcessInfo.processInfo.activeProcessorCount, count / elementsPerWorker)
+        count < 2 * elementsPerWorker ? 1 : min(cores, count / elementsPerWorker)
     }
+
+    /// Asked once: Foundation reads the affinity mask and the cgroup's CPU limit each time.
+    static let cores = ProcessInfo.processInfo.activeProcessorCount
 
     /// `body(i)` for every `i` in `0..<count`, in order. Worker `w` takes the indices
     /// `w, w + workers, …` (neighbouring elements are often alike in size). The error of the
