@@ -4,9 +4,20 @@ import Foundation
 /// hand: Foundation's archived classes are read as plain dictionaries with a class name.
 /// Every accessor checks references, so a damaged archive gives an error, never a trap.
 public struct KeyedArchive: Sendable {
-    public let objects: [PlistValue]
+    /// Where `$objects` come from: the plist's bytes, each object decoded when it is
+    /// resolved (a model cache holds tens of thousands of objects; the decoder reads each
+    /// once or twice, on several threads for a large model, and many never), or values
+    /// already decoded. Stored properties, not an enum: reading one borrows it, where
+    /// binding an enum's payload would copy (retain) the file for every object.
+    private let file: BinaryPlistFile?
+    private let references: [Int]
+    private let values: [PlistValue]
     public let top: PlistDictionary
     let what: String
+    /// Each object's `$classname` when it is a class description, by object number: an
+    /// archived object's class is read for every property of a model, and is one of a few
+    /// classes shared by thousands of objects.
+    let classNames: [String?]
 
     public init(plist: PlistValue, what: String = "keyed archive") throws(StoreError) {
         self.what = what
@@ -14,19 +25,41 @@ public struct KeyedArchive: Sendable {
               let top = root["$top"]?.dictionary else {
             throw .malformedCoreData(what: what, offset: nil, reason: "not an NSKeyedArchiver archive (no $objects array or $top dictionary)")
         }
-        self.objects = list
+        file = nil
+        references = []
+        values = list
         self.top = top
         classNames = list.map { $0.dictionary?["$classname"]?.string }
     }
 
-    /// Each object's `$classname` when it is a class description, by index: an archived
-    /// object's class is read for every property of a model, and is a few classes shared by
-    /// thousands of objects (looked up here, not resolved and copied each time).
-    let classNames: [String?]
-
-    /// Reads an archive from the bytes of its binary plist.
+    /// Reads an archive from the bytes of its binary plist: the root dictionary and `$top`
+    /// now, the objects when they are resolved (a damaged object is reported then).
     public init(data: Data, what: String = "keyed archive") throws(StoreError) {
-        try self.init(plist: BinaryPlistReader.read(data, what: what), what: what)
+        self.what = what
+        let file = try BinaryPlistFile(bytes: [UInt8](data), what: what)
+        let notAnArchive = StoreError.malformedCoreData(what: what, offset: nil, reason: "not an NSKeyedArchiver archive (no $objects array or $top dictionary)")
+        guard let root = try? file.entryReferences(ofObject: file.topObject),
+              let list = root.last(where: { $0.key == "$objects" }), let topEntry = root.last(where: { $0.key == "$top" }),
+              let references = try? file.elementReferences(ofObject: list.object) else { throw notAnArchive }
+        guard let top = try file.value(ofObject: topEntry.object).dictionary else { throw notAnArchive }
+        self.file = file
+        self.references = references
+        values = []
+        self.top = top
+        var names: [String?] = Array(repeating: nil, count: references.count)
+        for (n, index) in references.enumerated() where file.isClassDescription(index) {
+            names[n] = try file.value(ofObject: index).dictionary?["$classname"]?.string
+        }
+        classNames = names
+    }
+
+    /// The number of objects in `$objects`.
+    public var objectCount: Int { file == nil ? values.count : references.count }
+
+    /// Object `n` of `$objects`, decoded.
+    public func object(at n: Int) throws(StoreError) -> PlistValue {
+        if let v = try file?.value(ofObject: references[n]) { return v }
+        return values[n]
     }
 
     func fail(_ reason: String) -> StoreError { .malformedCoreData(what: what, offset: nil, reason: reason) }
@@ -35,8 +68,8 @@ public struct KeyedArchive: Sendable {
     public func resolve(_ value: PlistValue?) throws(StoreError) -> PlistValue {
         guard let value else { return .null }
         guard case .uid(let n) = value else { return value }
-        guard n < UInt64(objects.count) else { throw fail("reference $objects[\(n)] of \(objects.count)") }
-        let v = objects[Int(n)]
+        guard n < UInt64(objectCount) else { throw fail("reference $objects[\(n)] of \(objectCount)") }
+        let v = try object(at: Int(n))
         if case .uid = v { throw fail("$objects[\(n)] is itself a reference") }
         return v == .string("$null") ? .null : v
     }

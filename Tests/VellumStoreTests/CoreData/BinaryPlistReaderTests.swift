@@ -106,9 +106,8 @@ import VellumStore
     }
 }
 
-/// A keyed archive is one large array of objects: read on several threads past
-/// `BinaryPlistReader.elementsPerWorker` elements per thread. The values and the errors must
-/// be those of one thread.
+/// A keyed archive is one large array of objects: every element read in order, and a
+/// damaged one reported at the first damaged position.
 @Suite struct BinaryPlistLargeArrayTests {
     static let count = 10_000
 

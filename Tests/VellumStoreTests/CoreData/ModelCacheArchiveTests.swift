@@ -58,4 +58,37 @@ import Testing
         let archive = try KeyedArchive(plist: .dictionary(["$objects": .array([.string("$null")]), "$top": .dictionary(["root": .uid(9)])]))
         #expect { try archive.root() } throws: { e in "\(e)".contains("reference $objects[9] of 1") }
     }
+
+    /// An archive whose `$objects[1]` is `[a, a]`, `a` = `[b, b]`, … `levels` deep: linear in
+    /// the file, exponential if each reference were decoded again.
+    static func sharedChildren(levels: Int, cycle: Bool = false) -> Data {
+        var p = BinaryPlistBytes()
+        let null = p.ascii("$null")
+        var next = p.add([0x10, 1])
+        for _ in 0..<levels { next = p.add([0xA2, next, next]) }
+        if cycle {
+            // An array holding itself: it is the object added next.
+            next = p.add([0xA1, UInt8(p.objects.count)])
+        }
+        let objects = p.add([0xA2, null, next])
+        let rootKey = p.ascii("root"), uid = p.add([0x80, 1])
+        let top = p.add([0xD1, rootKey, uid])
+        let objectsKey = p.ascii("$objects"), topKey = p.ascii("$top")
+        let root = p.add([0xD2, objectsKey, topKey, objects, top])
+        return p.data(top: root)
+    }
+
+    @Test func anArchiveWhoseObjectsShareChildrenIsDecodedWhenSmallAndRefusedWhenExponential() throws {
+        let small = try KeyedArchive(data: Self.sharedChildren(levels: 3), what: "small")
+        #expect(try small.root() == .array(Array(repeating: .array(Array(repeating: .array([.integer(1), .integer(1)]), count: 2)), count: 2)))
+        let huge = try KeyedArchive(data: Self.sharedChildren(levels: 40), what: "shared.plist")
+        let started = ContinuousClock.now
+        #expect { try huge.root() } throws: { e in "\(e)".contains("shared.plist") && "\(e)".contains("more than 65536 objects under one object") }
+        #expect(ContinuousClock.now - started < .seconds(5), "refused at once, not after 2^40 steps")
+    }
+
+    @Test func anArchivedObjectContainingItselfIsRefused() throws {
+        let archive = try KeyedArchive(data: Self.sharedChildren(levels: 1, cycle: true), what: "cycle.plist")
+        #expect { try archive.root() } throws: { e in "\(e)".contains("containers nested deeper than 64") }
+    }
 }
