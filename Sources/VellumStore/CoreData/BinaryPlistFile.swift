@@ -81,9 +81,11 @@ struct BinaryPlistFile: Sendable {
         return Int(v)
     }
 
-    func slice(_ start: Int, _ n: Int) throws(StoreError) -> ArraySlice<UInt8> {
+    /// `body` over the `n` content bytes at `start`, in place (a slice of `bytes` would retain
+    /// its storage, shared by every thread decoding this file).
+    func withContent<R>(_ start: Int, _ n: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) throws(StoreError) -> R {
         guard n >= 0, start <= offsetTable, n <= offsetTable - start else { throw fail(start, "\(n) bytes of content run past the object area") }
-        return bytes[start..<start + n]
+        return bytes.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[start..<start + n])) }
     }
 
     /// The object at `at`; a container's elements come from `children` (by object index), so
@@ -123,19 +125,20 @@ struct BinaryPlistFile: Sendable {
             return .date(Double(bitPattern: try uint(at: at + 1, size: 8)))
         case 0x4:
             let (n, start) = try count(marker: marker, at: at)
-            return .data(Data(try slice(start, n)))
+            return .data(try withContent(start, n) { Data($0) })
         case 0x5:
             let (n, start) = try count(marker: marker, at: at)
-            let s = try slice(start, n)
-            guard s.allSatisfy({ $0 < 0x80 }) else { throw fail(start, "ASCII string holds a byte above 127") }
-            return .string(String(decoding: s, as: UTF8.self))
+            let s = try withContent(start, n) { s in s.allSatisfy({ $0 < 0x80 }) ? String(decoding: s, as: UTF8.self) : nil }
+            guard let s else { throw fail(start, "ASCII string holds a byte above 127") }
+            return .string(s)
         case 0x6:
             let (n, start) = try count(marker: marker, at: at)
-            let s = try slice(start, n * 2)
-            var units: [UInt16] = []
-            units.reserveCapacity(n)
-            for i in stride(from: 0, to: s.count, by: 2) { units.append(UInt16(s[s.startIndex + i]) << 8 | UInt16(s[s.startIndex + i + 1])) }
-            return .string(String(decoding: units, as: UTF16.self))
+            return .string(try withContent(start, n * 2) { s in
+                var units: [UInt16] = []
+                units.reserveCapacity(n)
+                for i in stride(from: 0, to: s.count, by: 2) { units.append(UInt16(s[i]) << 8 | UInt16(s[i + 1])) }
+                return String(decoding: units, as: UTF16.self)
+            })
         case 0x8:
             let size = Int(marker & 0x0F) + 1
             guard size <= 8 else { throw fail(at, "UID of \(size) bytes") }

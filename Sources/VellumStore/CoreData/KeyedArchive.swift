@@ -78,16 +78,16 @@ public struct KeyedArchive: Sendable {
     public func root() throws(StoreError) -> PlistValue { try resolve(top["root"]) }
 
     /// The class name of an archived object (`$class` → `$classname`), nil for plain values.
-    public func className(_ value: PlistValue) throws(StoreError) -> String? { try object(value).className() }
+    public func className(_ value: PlistValue) throws(StoreError) -> String? { try className(of: object(value)) }
 
     /// A field of an archived object, resolved.
     public func field(_ object: PlistValue, _ key: String) throws(StoreError) -> PlistValue {
-        try self.object(object).field(key)
+        try field(self.object(object), key)
     }
 
     /// An archived object whose fields are read several times: resolved once, not per field.
     public func object(_ value: PlistValue) throws(StoreError) -> ArchivedObject {
-        ArchivedObject(archive: self, fields: try resolve(value).dictionary ?? [:])
+        ArchivedObject(fields: try resolve(value).dictionary ?? [:])
     }
 
     /// A string: a plain string or an archived NSString/NSMutableString (`NS.string`).
@@ -146,18 +146,23 @@ public struct KeyedArchive: Sendable {
     }
 }
 
-/// An archived object's fields (`KeyedArchive.object`), each resolved when read.
+/// An archived object's fields (`KeyedArchive.object`), read with `KeyedArchive.field(_:_:)`.
+/// It does not hold its archive: a model's decoder makes one per property on several
+/// threads, and copying the archive into each would retain its shared storage every time.
 public struct ArchivedObject: Sendable {
-    let archive: KeyedArchive
     public let fields: PlistDictionary
+}
 
-    /// A field, resolved (`$null` and a missing field are `.null`).
-    public func field(_ key: String) throws(StoreError) -> PlistValue { try archive.resolve(fields[key]) }
+extension KeyedArchive {
+    /// A field of an archived object, resolved (`$null` and a missing field are `.null`).
+    public func field(_ object: ArchivedObject, _ key: String) throws(StoreError) -> PlistValue {
+        try resolve(object.fields[key])
+    }
 
     /// The object's class name (`$class` → `$classname`), nil for a plain value.
-    public func className() throws(StoreError) -> String? {
-        guard let ref = fields["$class"] else { return nil }
-        if case .uid(let n) = ref, n < UInt64(archive.classNames.count), let name = archive.classNames[Int(n)] { return name }
-        return try archive.resolve(ref).dictionary?["$classname"]?.string
+    public func className(of object: ArchivedObject) throws(StoreError) -> String? {
+        guard let ref = object.fields["$class"] else { return nil }
+        if case .uid(let n) = ref, n < UInt64(classNames.count), let name = classNames[Int(n)] { return name }
+        return try resolve(ref).dictionary?["$classname"]?.string
     }
 }

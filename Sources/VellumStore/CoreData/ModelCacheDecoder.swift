@@ -54,23 +54,23 @@ public enum ModelCacheDecoder {
         let entity = try archive.resolve(ref)
         let o = try archive.object(entity)
         var e = EntityDescription(name: name)
-        let parent = try o.field("NSSuperentity")
+        let parent = try archive.field(o, "NSSuperentity")
         if parent != .null { e.parent = try archive.string(try archive.field(parent, "NSEntityName")) }
-        e.isAbstract = try o.field("NSIsAbstract").bool ?? false
+        e.isAbstract = try archive.field(o, "NSIsAbstract").bool ?? false
         e.renamingIdentifier = try renaming(archive, o, name)
-        e.uniquenessConstraints = try nameLists(archive, try o.field("NSUniqueTuples"))
+        e.uniquenessConstraints = try nameLists(archive, try archive.field(o, "NSUniqueTuples"))
         e.indexes = try fetchIndexes(archive, entity)
         // The compiled model mirrors each fetch index as a compound index: keep the others.
-        e.indexes += try nameLists(archive, try o.field("NSCompoundIndexes"))
+        e.indexes += try nameLists(archive, try archive.field(o, "NSCompoundIndexes"))
             .filter { list in !e.indexes.contains { $0.attributes == list } }
             .map { IndexDescription(name: "compound_" + $0.joined(separator: "_"), attributes: $0) }
-        for (key, value) in try archive.entries(try o.field("NSUserInfo")) {
+        for (key, value) in try archive.entries(try archive.field(o, "NSUserInfo")) {
             e.userInfo[key] = try archive.string(value) ?? ""
         }
         var d = CoreDataEntityDetails()
-        d.className = try archive.string(try o.field("NSClassNameForEntity"))
-        d.versionHashModifier = try archive.string(try o.field("NSVersionHashModifier"))
-        var properties = try archive.entries(try o.field("NSProperties")).map { (name: $0.key, ref: $0.value) }
+        d.className = try archive.string(try archive.field(o, "NSClassNameForEntity"))
+        d.versionHashModifier = try archive.string(try archive.field(o, "NSVersionHashModifier"))
+        var properties = try archive.entries(try archive.field(o, "NSProperties")).map { (name: $0.key, ref: $0.value) }
         properties.sort { $0.name < $1.name }
         // A name archived twice keeps its last entry, as a dictionary would.
         var unique: [(name: String, ref: PlistValue)] = []
@@ -86,7 +86,7 @@ public enum ModelCacheDecoder {
 
     /// Core Data stores the property's own name when no renaming identifier was set.
     private static func renaming(_ archive: KeyedArchive, _ object: ArchivedObject, _ name: String) throws(StoreError) -> String? {
-        let id = try archive.string(try object.field("NSRenamingIdentifier"))
+        let id = try archive.string(try archive.field(object, "NSRenamingIdentifier"))
         return id == name ? nil : id
     }
 
@@ -126,19 +126,19 @@ public enum ModelCacheDecoder {
                                     to e: inout EntityDescription, details: inout CoreDataEntityDetails) throws(StoreError) {
         let p = try archive.resolve(ref)
         let o = try archive.object(p)
-        let flags = try o.field("_P").integer ?? 0
-        let optionalKey = try o.field("NSIsOptional").bool ?? false
-        let transientKey = try o.field("NSIsTransient").bool ?? false
+        let flags = try archive.field(o, "_P").integer ?? 0
+        let optionalKey = try archive.field(o, "NSIsOptional").bool ?? false
+        let transientKey = try archive.field(o, "NSIsTransient").bool ?? false
         let isOptional = flags & 0x2 != 0 || optionalKey
         let isTransient = flags & 0x8 != 0 || transientKey
         var d = CoreDataPropertyDetails()
         d.isReadOnly = flags & 0x4 != 0
-        d.versionHashModifier = try archive.string(try o.field("NSVersionHashModifier"))
+        d.versionHashModifier = try archive.string(try archive.field(o, "NSVersionHashModifier"))
         let renamingIdentifier = try renaming(archive, o, name)
-        let className = try o.className()
+        let className = try archive.className(of: o)
         switch className {
         case "NSAttributeDescription"?, "NSDerivedAttributeDescription"?, "NSCompositeAttributeDescription"?:
-            let code = Int32(truncatingIfNeeded: try o.field("NSAttributeType").integer ?? 0)
+            let code = Int32(truncatingIfNeeded: try archive.field(o, "NSAttributeType").integer ?? 0)
             if code == CoreDataAttributeCodes.composite || className == "NSCompositeAttributeDescription" {
                 e.attributes.append(.composite(name, try compositeElements(archive, p, path: "\(e.name).\(name)"),
                                                optional: isOptional, renamingIdentifier: renamingIdentifier))
@@ -149,31 +149,31 @@ public enum ModelCacheDecoder {
             guard let type = CoreDataAttributeCodes.type(code) else {
                 throw archive.fail("\(e.name).\(name) is of unknown attribute type \(code)")
             }
-            let storeFlags = try o.field("NSFlagsKey").integer ?? 0
+            let storeFlags = try archive.field(o, "NSFlagsKey").integer ?? 0
             d.attributeTypeCode = code
             d.allowsExternalStorage = storeFlags & 0x4 != 0
-            d.valueTransformerName = try archive.string(try o.field("NSValueTransformerName"))
-            d.attributeValueClassName = try archive.string(try o.field("NSAttributeValueClassName"))
+            d.valueTransformerName = try archive.string(try archive.field(o, "NSValueTransformerName"))
+            d.attributeValueClassName = try archive.string(try archive.field(o, "NSAttributeValueClassName"))
             d.derivationExpression = try derivation(archive, o)
             e.attributes.append(AttributeDescription(
                 name: name, type: type, isOptional: isOptional, isTransient: isTransient,
-                defaultValue: try defaultValue(archive, try o.field("NSDefaultValue"), type: type),
-                isIndexed: try o.field("NSIsIndexed").bool ?? false,
+                defaultValue: try defaultValue(archive, try archive.field(o, "NSDefaultValue"), type: type),
+                isIndexed: try archive.field(o, "NSIsIndexed").bool ?? false,
                 preservesValueInHistoryOnDeletion: storeFlags & 0x10 != 0,
                 renamingIdentifier: renamingIdentifier))
         case "NSRelationshipDescription"?:
-            let maxCount = Int(try o.field("NSMaxCount").integer ?? 0)
-            let minCount = Int(try o.field("NSMinCount").integer ?? 0)
+            let maxCount = Int(try archive.field(o, "NSMaxCount").integer ?? 0)
+            let minCount = Int(try archive.field(o, "NSMinCount").integer ?? 0)
             let isToMany = maxCount != 1
-            let destinationName = try archive.string(try o.field("_NSDestinationEntityName"))
-            let destinationEntity = try archive.string(try archive.field(try o.field("NSDestinationEntity"), "NSEntityName"))
+            let destinationName = try archive.string(try archive.field(o, "_NSDestinationEntityName"))
+            let destinationEntity = try archive.string(try archive.field(try archive.field(o, "NSDestinationEntity"), "NSEntityName"))
             let destination = destinationName ?? destinationEntity ?? ""
-            let orderedKey = try o.field("NSIsOrdered").bool ?? false
-            let ruleCode = try o.field("NSDeleteRule").integer ?? 1
+            let orderedKey = try archive.field(o, "NSIsOrdered").bool ?? false
+            let ruleCode = try archive.field(o, "NSDeleteRule").integer ?? 1
             guard let rule = deleteRules.first(where: { $0.code == ruleCode })?.rule else { throw archive.fail("\(e.name).\(name) has delete rule \(ruleCode)") }
             e.relationships.append(RelationshipDescription(
                 name: name, destination: destination,
-                inverse: try archive.string(try o.field("_NSInverseRelationshipName")) ?? "",
+                inverse: try archive.string(try archive.field(o, "_NSInverseRelationshipName")) ?? "",
                 isToMany: isToMany,
                 isOrdered: flags & 0x400 != 0 || orderedKey,
                 isOptional: isOptional,
@@ -228,7 +228,7 @@ public enum ModelCacheDecoder {
 
     /// A derived attribute's expression text, as the hash uses it.
     private static func derivation(_ archive: KeyedArchive, _ p: ArchivedObject) throws(StoreError) -> String? {
-        let expression = try p.field("NSDerivationExpression")
+        let expression = try archive.field(p, "NSDerivationExpression")
         if expression == .null { return nil }
         if let s = try archive.string(expression) { return s }
         // An archived NSExpression: its format string when present.
