@@ -62,7 +62,7 @@ enum ParallelMap {
 
 /// Hands a closure to the workers of `ParallelMap.map`, which call it concurrently: the
 /// callers' closures only read what they capture (checked by the tests under TSan).
-private struct UncheckedSendable<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
+private struct UncheckedSendable<Wrapped>: @unchecked Sendable {
+    let value: Wrapped
+    init(_ value: Wrapped) { self.value = value }
 }

@@ -22,11 +22,13 @@ struct SwiftCompiler {
         var flags = ["-swift-version", "6", "-I", buildDirectory.appendingPathComponent("Modules").path, "-I/usr/include/postgresql"]
         for map in [sources.appendingPathComponent("CSQLite/module.modulemap"), sources.appendingPathComponent("CZlib/module.modulemap"),
                     buildDirectory.appendingPathComponent("CLibPQ.build/module.modulemap"),
-                    buildDirectory.appendingPathComponent("CSQLiteShim.build/module.modulemap")] {
+                    buildDirectory.appendingPathComponent("CSQLiteShim.build/module.modulemap"),
+                    buildDirectory.appendingPathComponent("CSHA256.build/module.modulemap")] {
             flags += ["-Xcc", "-fmodule-map-file=\(map.path)"]
         }
         return flags + ["-Xcc", "-I", "-Xcc", sources.appendingPathComponent("CSQLiteShim/include").path,
-                        "-Xcc", "-I", "-Xcc", sources.appendingPathComponent("CLibPQ/include").path]
+                        "-Xcc", "-I", "-Xcc", sources.appendingPathComponent("CLibPQ/include").path,
+                        "-Xcc", "-I", "-Xcc", sources.appendingPathComponent("CSHA256/include").path]
     }
 
     /// Whether this process runs under ThreadSanitizer (then the library's objects are instrumented).
@@ -53,7 +55,7 @@ struct SwiftCompiler {
     /// Compiles and links `files` into an executable at `output`; the compiler's output on failure.
     func build(_ files: [URL], into output: URL) throws -> String? {
         var args = importFlags + ["-module-name", "Program", "-o", output.path] + files.map(\.path)
-        args += try objects(of: "VellumStore") + objects(of: "CSQLiteShim") + objects(of: "CLibPQ")
+        args += try objects(of: "VellumStore") + objects(of: "CSQLiteShim") + objects(of: "CLibPQ") + objects(of: "CSHA256")
         args += ["-L/usr/lib/x86_64-linux-gnu", "-lsqlite3", "-lz"]
         if sanitizesThreads { args.append("-sanitize=thread") }
         let (status, text) = try run(args)
