@@ -3,11 +3,12 @@ import Foundation
 
 /// A small SHA-256 (FIPS 180-4) for model version hashes; Foundation on Linux has no CryptoKit.
 /// Blocks are compressed by the CPU's SHA instructions when it has them (`CSHA256`), by
-/// the Swift code below otherwise; both give the same digest (`SHA256Tests`).
+/// the Swift code below otherwise; both give the same digest (`SHA256KnownAnswerTests`).
 enum SHA256 {
     /// Whether this CPU's SHA instructions are used.
     static let usesHardware = vellum_sha256_hardware_available() != 0
 
+    /// The round constants K, shared with the hardware path.
     private static let k: [UInt32] = [
         0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
         0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
@@ -51,7 +52,7 @@ enum SHA256 {
                 k.withUnsafeBufferPointer { k in
                     let k = k.baseAddress!
                     func compress(_ blocks: UnsafePointer<UInt8>, _ count: Int) {
-                        if hardware { vellum_sha256_compress_hardware(h, blocks, count); return }
+                        if hardware { vellum_sha256_compress_hardware(h, blocks, count, k); return }
                         for i in 0..<count { compressInSwift(h, blocks + 64 * i, w, k) }
                     }
                     // The padded tail: the last partial block, 0x80, zeros, the bit length
