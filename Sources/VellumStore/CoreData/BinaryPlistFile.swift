@@ -174,6 +174,11 @@ struct BinaryPlistFile: Sendable {
         return try children.child(index, of: self)
     }
 
+    /// The kind of object `index`: its marker's high nibble (0xA array, 0xD dictionary, …).
+    func kind(ofObject index: Int) throws(StoreError) -> UInt8 {
+        bytes[try offset(ofObject: index)] >> 4
+    }
+
     /// The object references of the array at object `index`, its elements not decoded.
     func elementReferences(ofObject index: Int) throws(StoreError) -> [Int] {
         let at = try offset(ofObject: index)

@@ -38,9 +38,12 @@ public struct KeyedArchive: Sendable {
         self.what = what
         let file = try BinaryPlistFile(bytes: [UInt8](data), what: what)
         let notAnArchive = StoreError.malformedCoreData(what: what, offset: nil, reason: "not an NSKeyedArchiver archive (no $objects array or $top dictionary)")
-        guard let root = try? file.entryReferences(ofObject: file.topObject),
-              let list = root.last(where: { $0.key == "$objects" }), let topEntry = root.last(where: { $0.key == "$top" }),
-              let references = try? file.elementReferences(ofObject: list.object) else { throw notAnArchive }
+        // A plist of another shape is no archive; damaged bytes are reported as such, at their offset.
+        guard try file.kind(ofObject: file.topObject) == 0xD else { throw notAnArchive }
+        let root = try file.entryReferences(ofObject: file.topObject)
+        guard let list = root.last(where: { $0.key == "$objects" }), let topEntry = root.last(where: { $0.key == "$top" }),
+              try file.kind(ofObject: list.object) == 0xA else { throw notAnArchive }
+        let references = try file.elementReferences(ofObject: list.object)
         guard let top = try file.value(ofObject: topEntry.object).dictionary else { throw notAnArchive }
         self.file = file
         self.references = references
@@ -56,8 +59,8 @@ public struct KeyedArchive: Sendable {
     /// The number of objects in `$objects`.
     public var objectCount: Int { file == nil ? values.count : references.count }
 
-    /// Object `n` of `$objects`, decoded.
-    public func object(at n: Int) throws(StoreError) -> PlistValue {
+    /// Object `n` of `$objects`, decoded (`n` checked by the caller, `resolve`).
+    func object(at n: Int) throws(StoreError) -> PlistValue {
         if let v = try file?.value(ofObject: references[n]) { return v }
         return values[n]
     }

@@ -91,4 +91,26 @@ import Testing
         let archive = try KeyedArchive(data: Self.sharedChildren(levels: 1, cycle: true), what: "cycle.plist")
         #expect { try archive.root() } throws: { e in "\(e)".contains("containers nested deeper than 64") }
     }
+
+    /// A damaged archive is reported as damaged, at its byte, not as "not a keyed archive":
+    /// the root dictionary is read from the bytes when the archive is opened (lazily since
+    /// stop 36), and its damage must keep the reason the whole-file reader gave.
+    @Test func lazyArchiveRootDamageNamesTheByteNotNotAnArchive() throws {
+        let good = [UInt8](Self.sharedChildren(levels: 1))
+        // The root dictionary is the last object: its `$objects` value (the fourth byte after
+        // its marker: marker, two key references, then the values) points past the table.
+        let trailer = good.count - 32
+        let table = good[(trailer + 24)..<(trailer + 32)].reduce(0) { $0 << 8 | Int($1) }
+        let count = good[(trailer + 8)..<(trailer + 16)].reduce(0) { $0 << 8 | Int($1) }
+        let root = Int(good[table + count - 1])
+        #expect(good[root] == 0xD2)
+        var damaged = good
+        damaged[root + 3] = 0xF0
+        #expect { try KeyedArchive(data: Data(damaged), what: "damaged.plist") } throws: { e in
+            "\(e)".contains("damaged.plist: cannot be decoded at byte \(root + 3): reference to object 240") && !"\(e)".contains("not an NSKeyedArchiver")
+        }
+        // A plist that is sound but no archive still says so.
+        let plain = try PropertyListSerialization.data(fromPropertyList: ["$objects": "no array"], format: .binary, options: 0)
+        #expect { try KeyedArchive(data: plain, what: "plain") } throws: { e in "\(e)".contains("not an NSKeyedArchiver archive") }
+    }
 }
