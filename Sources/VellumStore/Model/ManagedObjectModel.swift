@@ -172,7 +172,7 @@ public final class ManagedObjectModel: Sendable, Equatable, CustomStringConverti
         for entity in resolved { result[entity.name] = entity }
         // Indexes are named in their hierarchy's one table: a name used twice there is refused
         // here, not by the database when the store is created or migrated.
-        for root in byName.keys.sorted() where byName[root]!.parent == nil {
+        for root in names where byName[root]!.parent == nil {
             var indexNames: Set<String> = []
             for member in preorder(root) {
                 for index in byName[member]!.indexes where !indexNames.insert(index.name).inserted {
