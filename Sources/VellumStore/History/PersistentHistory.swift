@@ -18,10 +18,18 @@ extension PersistentStore {
     /// Transactions recorded after `token`, oldest first, optionally only those of `author`
     /// (or, with `excludingAuthor`, all but its). Throws `StoreError.historyExpired` when history
     /// after `token` was pruned: the caller must refetch everything.
+    /// `limit` counts recorded rows, not transactions: the last transaction may be cut short.
     public func history(after token: HistoryToken, author: String? = nil, excludingAuthor: String? = nil,
                         limit: Int = 10_000, using connection: Connection? = nil) throws -> [HistoryTransaction] {
         guard hasHistory else { return [] }
         let c = try connection ?? makeReaderConnection()
+        return try historyPage(after: token, limit: limit, using: c).transactions.filter { t in
+            (author == nil || t.author == author) && (excludingAuthor == nil || t.author != excludingAuthor)
+        }
+    }
+
+    /// Up to `limit` history rows after `token`, as the transactions they make up.
+    func historyPage(after token: HistoryToken, limit: Int, using c: Connection) throws -> HistoryPage {
         let horizon = try historyHorizon(c)
         if token < horizon { throw StoreError.historyExpired(HistoryExpired(token: token, horizon: horizon)) }
         let rows = try c.rows("""
@@ -58,9 +66,8 @@ extension PersistentStore {
                                                  changes: changes, token: HistoryToken(rawValue: id)))
             }
         }
-        return result.filter { t in
-            (author == nil || t.author == author) && (excludingAuthor == nil || t.author != excludingAuthor)
-        }
+        return HistoryPage(transactions: result, end: rows.last?[0].integerValue.map(HistoryToken.init(rawValue:)),
+                           isLast: rows.count < limit)
     }
 
     /// Deletes history recorded before `date`; consumers whose token is older will be told to refetch.
