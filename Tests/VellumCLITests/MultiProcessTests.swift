@@ -109,6 +109,17 @@ final class ViewObserver {
         }
         return try believed == storeRows(path)
     }
+
+    /// What the view believes that the store does not say, for a failure message.
+    func difference(path: String) -> String {
+        let stored: [ObjectID: RowState]
+        do { stored = try storeRows(path) } catch { return "the store could not be read: \(error)" }
+        let missing = stored.filter { believed[$0.key] == nil }.map(\.value)
+        let extra = believed.filter { stored[$0.key] == nil }.map(\.value)
+        let stale = stored.compactMap { id, row in believed[id].flatMap { $0 == row ? nil : "\($0) (store: \(row))" } }
+        return "\(events) events; missing \(missing.count) \(missing.prefix(5)); extra \(extra.count) \(extra.prefix(5)); "
+            + "stale \(stale.count) \(stale.prefix(5))"
+    }
 }
 
 @MainActor
@@ -162,7 +173,7 @@ struct MultiProcessTests {
             try replay.apply(w.lines, owner: "w\(i + 1)")
         }
         try check(path: path, replay: replay, writers: [1, 2, 3, 4])
-        #expect(try await observer.settle(path: path, timeout: 60), "the observer's view differs from the store")
+        #expect(try await observer.settle(path: path, timeout: 60), "the observer's view differs from the store: \(observer.difference(path: path))")
         #expect(observer.failures.isEmpty, "\(observer.failures)")
         #expect(observer.believed.count == (try storeRows(path)).count)
     }
@@ -199,7 +210,7 @@ struct MultiProcessTests {
             try replay.apply(w.lines, owner: "w\(i + 1)")
         }
         try check(path: path, replay: replay, extraOwners: ["sql": sqlRows], extraIncrements: sqlIncrements, writers: [1, 2, 3])
-        #expect(try await observer.settle(path: path, timeout: 60), "the observer's view differs from the store")
+        #expect(try await observer.settle(path: path, timeout: 60), "the observer's view differs from the store: \(observer.difference(path: path))")
         #expect(observer.failures.isEmpty, "\(observer.failures)")
     }
 
@@ -260,7 +271,7 @@ struct MultiProcessTests {
         let tally1 = try storeRows(path).values.first { $0.owner == "tally" && $0.key == 1 }?.value ?? 0
         try after.apply(again.lines, owner: "w1")
         #expect(tally1 == tally + (after.inserts["w1"] ?? 0))
-        #expect(try await observer.settle(path: path, timeout: 60), "the observer's view differs from the store")
+        #expect(try await observer.settle(path: path, timeout: 60), "the observer's view differs from the store: \(observer.difference(path: path))")
         #expect(observer.failures.isEmpty, "\(observer.failures)")
     }
 }

@@ -75,7 +75,7 @@ struct PostgreSQLMultiProcessTests {
             #expect(recorded == .integer(Int64(saves)), "writer \(n)'s committed saves")
         }
         try MultiProcessTests().check(path: url, replay: replay, writers: [1, 2, 3, 4])
-        #expect(try await observer.settle(path: url, timeout: 120), "the observer's view differs from the store")
+        #expect(try await observer.settle(path: url, timeout: 120), "the observer's view differs from the store: \(observer.difference(path: url))")
         #expect(observer.failures.isEmpty, "\(observer.failures)")
     }
 
