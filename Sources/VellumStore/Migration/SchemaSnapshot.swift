@@ -43,29 +43,32 @@ struct SchemaSnapshot {
         return splitTopLevel(String(rest.dropFirst()))
     }
 
-    /// Splits at commas outside parentheses and quotes.
+    /// Splits at commas outside parentheses and quotes. Scans UTF-8 bytes: every byte it
+    /// looks for is ASCII, so a split never falls inside a character.
     private static func splitTopLevel(_ text: String) -> [String] {
         var parts: [String] = []
-        var current = ""
+        let bytes = text.utf8
+        var start = bytes.startIndex
         var depth = 0
-        var quote: Character?
-        for ch in text {
+        var quote: UInt8?
+        var i = bytes.startIndex
+        while i != bytes.endIndex {
+            let b = bytes[i]
             if let q = quote {
-                if ch == q { quote = nil }
-            } else if ch == "\"" || ch == "'" {
-                quote = ch
-            } else if ch == "(" {
+                if b == q { quote = nil }
+            } else if b == UInt8(ascii: "\"") || b == UInt8(ascii: "'") {
+                quote = b
+            } else if b == UInt8(ascii: "(") {
                 depth += 1
-            } else if ch == ")" {
+            } else if b == UInt8(ascii: ")") {
                 depth -= 1
-            } else if ch == ",", depth == 0 {
-                parts.append(current.trimmingCharacters(in: .whitespaces))
-                current = ""
-                continue
+            } else if b == UInt8(ascii: ","), depth == 0 {
+                parts.append(String(text[start..<i]).trimmingCharacters(in: .whitespaces))
+                start = bytes.index(after: i)
             }
-            current.append(ch)
+            i = bytes.index(after: i)
         }
-        parts.append(current.trimmingCharacters(in: .whitespaces))
+        parts.append(String(text[start..<i]).trimmingCharacters(in: .whitespaces))
         return parts
     }
 }

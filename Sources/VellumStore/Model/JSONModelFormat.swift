@@ -59,9 +59,9 @@ enum JSONModelFormat {
     static func decodeDocument(_ data: Data, file: String) throws(ModelError) -> (entities: [EntityDescription], versionIdentifier: String?) {
         let root: JSONValue
         do {
-            root = try JSONDecoder().decode(JSONValue.self, from: data)
+            root = try JSONValueReader.read(data)
         } catch {
-            throw .parse(file: file, detail: "not valid JSON: \(syntaxErrorDetail(data) ?? describe(error))")
+            throw .parse(file: file, detail: "not valid JSON: \(syntaxErrorDetail(data) ?? describe(error, in: data))")
         }
         let top = try JSONObject(root, context: "top level", file: file)
         try top.allowOnly(["entities", "versionIdentifier"])
@@ -270,36 +270,27 @@ enum JSONModelFormat {
         }
     }
 
-    private static func describe(_ error: any Error) -> String {
-        if let e = error as? DecodingError {
-            switch e {
-            case .dataCorrupted(let ctx):
-                if let underlying = ctx.underlyingError { return "\(ctx.debugDescription) \(describe(underlying))" }
-                return ctx.debugDescription
-            default: return ErrorText.describe(e)
-            }
-        }
-        let ns = error as NSError
-        if let detail = ns.userInfo[NSDebugDescriptionErrorKey] as? String { return detail }
-        return ErrorText.describe(error)
+    /// Where this reader stopped, for text `JSONSerialization` accepts (a lone surrogate escape).
+    private static func describe(_ failure: JSONValueReader.Failure, in data: Data) -> String {
+        let prefix = data.prefix(failure.offset)
+        let line = prefix.reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
+        let column = failure.offset - (prefix.lastIndex(of: 0x0A).map { $0 - data.startIndex + 1 } ?? 0) + 1
+        return "\(failure.message) (line \(line), column \(column))"
     }
 
     // MARK: Encoding
 
     /// The top-level `versionIdentifier` of a document `decode` accepted.
     static func versionIdentifier(_ data: Data) -> String? {
-        guard case .object(let top)? = try? JSONDecoder().decode(JSONValue.self, from: data), case .string(let v)? = top["versionIdentifier"] else { return nil }
+        guard case .object(let top)? = try? JSONValueReader.read(data), case .string(let v)? = top["versionIdentifier"] else { return nil }
         return v
     }
 
     static func encode(_ entities: [EntityDescription], versionIdentifier: String? = nil) -> Data {
         var top: [String: JSONValue] = ["entities": .array(entities.sorted { $0.name < $1.name }.map(encodeEntity))]
         if let versionIdentifier { top["versionIdentifier"] = .string(versionIdentifier) }
-        let root = JSONValue.object(top)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        // Encoding a JSONValue cannot fail: non-finite doubles are written as strings.
-        return (try? encoder.encode(root)) ?? Data("{\"entities\":[]}".utf8)
+        // Non-finite doubles are written as strings: every value is valid JSON.
+        return JSONValueWriter.prettyData(.object(top))
     }
 
     private static func encodeEntity(_ e: EntityDescription) -> JSONValue {
@@ -381,7 +372,7 @@ enum JSONModelFormat {
 
 /// A parsed JSON value. Integers are kept apart from other numbers so that 64-bit
 /// integers survive exactly.
-enum JSONValue: Sendable, Hashable, Codable {
+enum JSONValue: Sendable, Hashable {
     case null
     case bool(Bool)
     case integer(Int64)
@@ -389,33 +380,6 @@ enum JSONValue: Sendable, Hashable, Codable {
     case string(String)
     case array([JSONValue])
     case object([String: JSONValue])
-
-    init(from decoder: any Decoder) throws {
-        let c = try decoder.singleValueContainer()
-        if c.decodeNil() { self = .null }
-        // Each type is tried in turn; a value none of them reads is reported below. Each
-        // failed try builds an error, so the kinds a model is made of come first: strings,
-        // objects, arrays (only Int64 must stay before Double, which also reads integers).
-        else if let s = try? c.decode(String.self) { self = .string(s) }
-        else if let o = try? c.decode([String: JSONValue].self) { self = .object(o) }
-        else if let a = try? c.decode([JSONValue].self) { self = .array(a) }
-        else if let b = try? c.decode(Bool.self) { self = .bool(b) }
-        else if let i = try? c.decode(Int64.self) { self = .integer(i) }
-        else { self = .number(try c.decode(Double.self)) }
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var c = encoder.singleValueContainer()
-        switch self {
-        case .null: try c.encodeNil()
-        case .bool(let b): try c.encode(b)
-        case .integer(let i): try c.encode(i)
-        case .number(let d): try c.encode(d)
-        case .string(let s): try c.encode(s)
-        case .array(let a): try c.encode(a)
-        case .object(let o): try c.encode(o)
-        }
-    }
 
     var kindName: String {
         switch self {
