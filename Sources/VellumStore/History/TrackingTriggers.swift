@@ -50,7 +50,5 @@ enum TrackingTriggers {
     }
 
     /// A SQL string literal.
-    static func literal(_ text: String) -> String {
-        "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
-    }
+    static func literal(_ text: String) -> String { SQLiteDialect().literal(text) }
 }

@@ -138,7 +138,7 @@ struct ColumnSources {
             return (columns, "SELECT \(keys("d.\(c)", "d.\(pk)"))\(positions("d", own: own, inverse: nil)) FROM \(quoteIdentifier(table)) d WHERE d.\(c) IS NOT NULL", false)
         case .foreignKey(let column):
             let c = quoteIdentifier(column)
-            let kinds = o.hierarchyNames.map { "'\($0.replacingOccurrences(of: "'", with: "''"))'" }.joined(separator: ", ")
+            let kinds = o.hierarchyNames.map(SQLiteDialect().literal).joined(separator: ", ")
             return (columns, "SELECT \(keys("s.\(pk)", "s.\(c)"))\(positions("s", own: nil, inverse: nil)) FROM \(quoteIdentifier(om.table)) s WHERE s.\(c) IS NOT NULL AND s.\(quoteIdentifier(oldLayout.entityColumn)) IN (\(kinds))", false)
         }
     }

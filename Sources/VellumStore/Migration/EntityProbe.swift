@@ -13,7 +13,7 @@ struct EntityProbe {
     private var pk: String { quoteIdentifier(design.oldLayout.primaryKeyColumn) }
     private var ofEntity: String { "\(quoteIdentifier(design.oldLayout.entityColumn)) = \(Self.literal(old.name))" }
 
-    static func literal(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", with: "''") + "'" }
+    static func literal(_ s: String) -> String { SQLiteDialect().literal(s) }
 
     static func count(_ c: Connection, _ layout: any StoreLayout, entity: Entity) throws(StoreError) -> Int {
         let m = layout.mapping(for: entity.name)!

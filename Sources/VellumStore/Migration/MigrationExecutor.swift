@@ -32,8 +32,8 @@ struct MigrationExecutor {
 
     func run() throws(StoreError) {
         let sequences = try oldSequences()
-        for row in try c.rows("SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE ? ESCAPE '\\'",
-                              [.string(HistorySchema.triggerPrefix.replacingOccurrences(of: "_", with: "\\_") + "%")]) {
+        for row in try c.rows("SELECT name FROM sqlite_master WHERE type = 'trigger' AND substr(name, 1, ?) = ?",
+                              [.integer(Int64(HistorySchema.triggerPrefix.utf8.count)), .string(HistorySchema.triggerPrefix)]) {
             if let name = row[0].stringValue { try c.execute("DROP TRIGGER \(quoteIdentifier(name))") }
         }
         try alterInPlace()

@@ -35,7 +35,7 @@ struct SchemaSnapshot {
     /// The column definitions `new` adds at the end of `old` (nil: `new` is not `old` plus columns).
     static func addedColumnDefinitions(old: String, new: String) -> [String]? {
         guard old.hasSuffix(")"), new.hasSuffix(")") else { return nil }
-        let head = old.dropLast()
+        let head = String(old.dropLast())
         if new == old { return [] }
         guard new.hasPrefix(head) else { return nil }
         let rest = new.dropFirst(head.count).dropLast()
@@ -63,12 +63,19 @@ struct SchemaSnapshot {
             } else if b == UInt8(ascii: ")") {
                 depth -= 1
             } else if b == UInt8(ascii: ","), depth == 0 {
-                parts.append(String(text[start..<i]).trimmingCharacters(in: .whitespaces))
+                parts.append(trimmed(text[start..<i]))
                 start = bytes.index(after: i)
             }
             i = bytes.index(after: i)
         }
-        parts.append(String(text[start..<i]).trimmingCharacters(in: .whitespaces))
+        parts.append(trimmed(text[start..<i]))
         return parts
+    }
+
+    /// Without the spaces and tabs around it (Foundation's trimming bridges through NSString).
+    private static func trimmed(_ part: Substring) -> String {
+        let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        guard let first = part.firstIndex(where: { !blank($0) }), let last = part.lastIndex(where: { !blank($0) }) else { return "" }
+        return String(part[first...last])
     }
 }

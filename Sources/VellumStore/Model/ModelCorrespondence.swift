@@ -22,8 +22,9 @@ public struct ModelCorrespondence: Sendable {
     public init(from old: ManagedObjectModel, to new: ManagedObjectModel) {
         let versions = new.versions(from: old) ?? [old, new]
         var result = Self(step: versions[0], versions[1])
-        for (from, to) in zip(versions.dropFirst(), versions.dropFirst(2)) {
-            result = result.followed(by: Self(step: from, to))
+        // By index: a `zip` of two slices costs its generic metadata at run time on first use.
+        for i in versions.indices.dropFirst(2) {
+            result = result.followed(by: Self(step: versions[i - 1], versions[i]))
         }
         self = result
     }

@@ -71,7 +71,8 @@ public struct SQLiteDialect: SQLDialect {
     }
 
     public func literal(_ text: String) -> String {
-        "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+        // Foundation's `replacingOccurrences` bridges through NSString: only when there is a quote.
+        text.utf8.contains(39) ? "'" + text.replacingOccurrences(of: "'", with: "''") + "'" : "'" + text + "'"
     }
 
     public func placeholder(_ n: Int) -> String { "?\(n)" }

@@ -125,7 +125,5 @@ enum HistorySchema {
     }
 
     /// A SQL string literal.
-    private static func literal(_ text: String) -> String {
-        "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
-    }
+    private static func literal(_ text: String) -> String { SQLiteDialect().literal(text) }
 }
