@@ -79,10 +79,12 @@ enum MigrationWorkload {
     /// The process is warmed first by the same work untimed (and uncounted: it does not go
     /// through the `timed` functions), as the suite's best-of-3 runs are: Swift pays for
     /// each generic type's metadata and protocol conformance once per process.
+    /// `VELLUM_BENCH_COLD=1` skips the warming (a command-line migration's first run).
     static func child(_ workload: String, store: URL) throws {
         let scratch = store.deletingLastPathComponent().appendingPathComponent("child-\(getpid())-\(store.lastPathComponent)")
         let warm = try copy(store, to: scratch)
-        switch workload {
+        switch ProcessInfo.processInfo.environment["VELLUM_BENCH_COLD"] == "1" ? "cold" : workload {
+        case "cold": break
         case "migrate-add": try StoreMigrator.migrate(storeAt: warm, to: try addedAttributeModel(), options: MigrationOptions(backup: false))
         case "migrate-rebuild": try StoreMigrator.migrate(storeAt: warm, to: try removedAttributeModel(), options: MigrationOptions(backup: false))
         default: try RecordWorkload.RawDB(path: warm.path).exec("BEGIN IMMEDIATE; ALTER TABLE \"Record\" ADD COLUMN \"warm\" TEXT; ROLLBACK")

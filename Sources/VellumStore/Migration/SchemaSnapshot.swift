@@ -19,10 +19,10 @@ struct SchemaSnapshot {
         return s
     }
 
-    /// The schema `layout` creates, from a scratch in-memory database.
-    static func of(_ layout: any StoreLayout) throws(StoreError) -> SchemaSnapshot {
+    /// The schema `statements` create, run in a scratch in-memory database and read back.
+    static func scratch(_ statements: [String]) throws(StoreError) -> SchemaSnapshot {
         let scratch = try Connection(path: ":memory:", options: .init(create: true, journalModeWAL: false))
-        for statement in layout.schemaSQL() { try scratch.execute(statement) }
+        for statement in statements { try scratch.execute(statement) }
         return try read(scratch)
     }
 
@@ -77,5 +77,110 @@ struct SchemaSnapshot {
         let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
         guard let first = part.firstIndex(where: { !blank($0) }), let last = part.lastIndex(where: { !blank($0) }) else { return "" }
         return String(part[first...last])
+    }
+}
+
+extension SchemaSnapshot {
+    /// The schema `layout` creates. Vellum's own statements (`CREATE TABLE "t" (…)`,
+    /// `CREATE [UNIQUE] INDEX "i" ON "t" …`) are kept by SQLite exactly as written, so
+    /// they are read as they are; a layout with any other statement is run in a scratch
+    /// in-memory database and read back (a connection and a parse of every statement:
+    /// most of a small migration's fixed cost).
+    static func of(_ layout: any StoreLayout) throws(StoreError) -> SchemaSnapshot {
+        let statements = layout.schemaSQL()
+        if let known = fromStatements(statements) { return known }
+        return try scratch(statements)
+    }
+
+    /// The schema `statements` make, read from the statements themselves; nil when one
+    /// is not in the form whose text SQLite keeps as it is.
+    static func fromStatements(_ statements: [String]) -> SchemaSnapshot? {
+        var s = SchemaSnapshot()
+        for statement in statements.flatMap(separated) {
+            var text = statement
+            while let first = text.first, first == " " || first == "\n" || first == "\t" { text.removeFirst() }
+            while let last = text.last, last == " " || last == "\n" || last == "\t" { text.removeLast() }
+            if text.isEmpty { continue }
+            if text.hasPrefix("CREATE TABLE ") {
+                guard let (name, _) = identifier(text.dropFirst("CREATE TABLE ".count)) else { return nil }
+                if kept(name, table: name) { s.tables[name] = String(text) }
+            } else if let rest = text.hasPrefix("CREATE INDEX ") ? text.dropFirst("CREATE INDEX ".count)
+                        : text.hasPrefix("CREATE UNIQUE INDEX ") ? text.dropFirst("CREATE UNIQUE INDEX ".count) : nil {
+                guard let (name, afterName) = identifier(rest), afterName.hasPrefix(" ON "),
+                      let (table, _) = identifier(afterName.dropFirst(" ON ".count)) else { return nil }
+                if kept(name, table: table) { s.indexes[name] = (table, String(text)) }
+            } else if text.hasPrefix("ALTER TABLE ") {
+                // SQLite inserts an added column's definition before the table's constraints
+                // (none in these tables: checked) or its closing parenthesis.
+                guard let (name, afterName) = identifier(text.dropFirst("ALTER TABLE ".count)), afterName.hasPrefix(" ADD COLUMN "),
+                      let table = s.tables[name], table.hasSuffix(")"), let open = table.firstIndex(of: "("),
+                      !splitTopLevel(String(table[table.index(after: open)...].dropLast())).contains(where: isTableConstraint)
+                else { return nil }
+                s.tables[name] = table.dropLast() + ", " + afterName.dropFirst(" ADD COLUMN ".count) + ")"
+            } else if !(text.hasPrefix("CREATE TRIGGER ") || text.hasPrefix("CREATE VIEW ")) {
+                return nil
+            }
+        }
+        return s
+    }
+
+    /// The statements of a string that holds several, split at semicolons outside quotes.
+    private static func separated(_ sql: String) -> [Substring] {
+        var parts: [Substring] = []
+        var start = sql.startIndex
+        var quote: Character?
+        var i = sql.startIndex
+        while i < sql.endIndex {
+            let ch = sql[i]
+            if let q = quote {
+                if ch == q { quote = nil }
+            } else if ch == "\"" || ch == "'" {
+                quote = ch
+            } else if ch == ";" {
+                parts.append(sql[start..<i])
+                start = sql.index(after: i)
+            }
+            i = sql.index(after: i)
+        }
+        parts.append(sql[start...])
+        return parts
+    }
+
+    private static func isTableConstraint(_ definition: String) -> Bool {
+        let upper = definition.uppercased()
+        return ["PRIMARY ", "PRIMARY(", "UNIQUE", "CHECK", "FOREIGN ", "CONSTRAINT "].contains { upper.hasPrefix($0) }
+    }
+
+    /// As `read` filters `sqlite_master`: not SQLite's own objects, nor those of Vellum's tables.
+    private static func kept(_ name: String, table: String) -> Bool {
+        let lower = name.lowercased(), lowerTable = table.lowercased()
+        return !(lower.hasPrefix("sqlite") && lower.utf8.count > 6) && !lowerTable.hasPrefix("_vellum_")
+    }
+
+    /// A quoted (`"a""b"`) or plain identifier at the start of `text`, and what follows it;
+    /// nil for `IF NOT EXISTS`, a schema-qualified name or another quoting (then SQLite
+    /// would not keep the text as written, or this reader would not know the name).
+    private static func identifier(_ text: Substring) -> (String, Substring)? {
+        if text.hasPrefix("IF ") || text.hasPrefix("if ") { return nil }
+        var name = ""
+        var rest: Substring
+        if text.first == "\"" {
+            var i = text.index(after: text.startIndex)
+            while true {
+                guard let close = text[i...].firstIndex(of: "\"") else { return nil }
+                name += text[i..<close]
+                let next = text.index(after: close)
+                if next < text.endIndex, text[next] == "\"" { name += "\""; i = text.index(after: next); continue }
+                rest = text[next...]
+                break
+            }
+        } else {
+            let end = text.firstIndex { !($0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_")) } ?? text.endIndex
+            guard end > text.startIndex else { return nil }
+            name = String(text[..<end])
+            rest = text[end...]
+        }
+        if rest.first == "." { return nil }
+        return (name, rest)
     }
 }
