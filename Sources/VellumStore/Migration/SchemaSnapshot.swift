@@ -43,10 +43,15 @@ struct SchemaSnapshot {
         return splitTopLevel(String(rest.dropFirst()))
     }
 
-    /// Splits at commas outside parentheses and quotes. Scans UTF-8 bytes: every byte it
-    /// looks for is ASCII, so a split never falls inside a character.
+    /// Splits at commas outside parentheses and quotes.
     private static func splitTopLevel(_ text: String) -> [String] {
-        var parts: [String] = []
+        split(text, at: UInt8(ascii: ",")).map(trimmed)
+    }
+
+    /// `text` cut at each `separator` outside quotes and parentheses. Scans UTF-8 bytes:
+    /// every byte it looks for is ASCII, so a cut never falls inside a character.
+    private static func split(_ text: String, at separator: UInt8) -> [Substring] {
+        var parts: [Substring] = []
         let bytes = text.utf8
         var start = bytes.startIndex
         var depth = 0
@@ -62,13 +67,13 @@ struct SchemaSnapshot {
                 depth += 1
             } else if b == UInt8(ascii: ")") {
                 depth -= 1
-            } else if b == UInt8(ascii: ","), depth == 0 {
-                parts.append(trimmed(text[start..<i]))
+            } else if b == separator, depth == 0 {
+                parts.append(text[start..<i])
                 start = bytes.index(after: i)
             }
             i = bytes.index(after: i)
         }
-        parts.append(trimmed(text[start..<i]))
+        parts.append(text[start...])
         return parts
     }
 
@@ -96,7 +101,7 @@ extension SchemaSnapshot {
     /// is not in the form whose text SQLite keeps as it is.
     static func fromStatements(_ statements: [String]) -> SchemaSnapshot? {
         var s = SchemaSnapshot()
-        for statement in statements.flatMap(separated) {
+        for statement in statements.flatMap({ split($0, at: UInt8(ascii: ";")) }) {
             var text = statement
             while let first = text.first, first == " " || first == "\n" || first == "\t" { text.removeFirst() }
             while let last = text.last, last == " " || last == "\n" || last == "\t" { text.removeLast() }
@@ -122,28 +127,6 @@ extension SchemaSnapshot {
             }
         }
         return s
-    }
-
-    /// The statements of a string that holds several, split at semicolons outside quotes.
-    private static func separated(_ sql: String) -> [Substring] {
-        var parts: [Substring] = []
-        var start = sql.startIndex
-        var quote: Character?
-        var i = sql.startIndex
-        while i < sql.endIndex {
-            let ch = sql[i]
-            if let q = quote {
-                if ch == q { quote = nil }
-            } else if ch == "\"" || ch == "'" {
-                quote = ch
-            } else if ch == ";" {
-                parts.append(sql[start..<i])
-                start = sql.index(after: i)
-            }
-            i = sql.index(after: i)
-        }
-        parts.append(sql[start...])
-        return parts
     }
 
     private static func isTableConstraint(_ definition: String) -> Bool {
