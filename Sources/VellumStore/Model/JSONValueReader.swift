@@ -1,6 +1,7 @@
 import Foundation
 
-/// Reads JSON text (RFC 8259) into a `JSONValue`, byte by byte.
+/// Reads JSON text (RFC 8259, plus one trailing comma in an array or object, as
+/// Foundation's reader allows) into a `JSONValue`, byte by byte.
 ///
 /// Why not `JSONDecoder`: decoding `JSONValue` through `Codable` tries each kind in
 /// turn, building an error for every failed try; a store's model, read on every
@@ -111,7 +112,9 @@ struct JSONValueReader {
             skipWhitespace()
             guard at < bytes.count else { throw failure("unexpected end of text") }
             switch bytes[at] {
-            case UInt8(ascii: ","): at += 1
+            case UInt8(ascii: ","):
+                at += 1
+                if closes(UInt8(ascii: "}")) { return .object(members) }
             case UInt8(ascii: "}"): at += 1; return .object(members)
             default: throw failure("expected ',' or '}'")
             }
@@ -129,11 +132,22 @@ struct JSONValueReader {
             skipWhitespace()
             guard at < bytes.count else { throw failure("unexpected end of text") }
             switch bytes[at] {
-            case UInt8(ascii: ","): at += 1
+            case UInt8(ascii: ","):
+                at += 1
+                if closes(UInt8(ascii: "]")) { return .array(elements) }
             case UInt8(ascii: "]"): at += 1; return .array(elements)
             default: throw failure("expected ',' or ']'")
             }
         }
+    }
+
+    /// After a member's comma: the closing bracket follows (consumed). Foundation's reader,
+    /// which read models before, accepts one trailing comma, and hand-written models have them.
+    private mutating func closes(_ bracket: UInt8) -> Bool {
+        skipWhitespace()
+        guard at < bytes.count, bytes[at] == bracket else { return false }
+        at += 1
+        return true
     }
 
     /// A string from its opening quote: unescaped runs are copied as they are (checked as
