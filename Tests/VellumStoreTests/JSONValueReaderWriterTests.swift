@@ -180,3 +180,17 @@ extension JSONValueReaderWriterTests {
         }
     }
 }
+
+extension JSONValueReaderWriterTests {
+    /// Long numbers read in time linear in their length (leading zeros were removed one by
+    /// one from the front of an array: quadratic), and exactly.
+    @Test func longNumbersReadInLinearTimeAndExactly() throws {
+        let tiny = "0." + String(repeating: "0", count: 200_000) + "1"
+        #expect(try JSONValueReader.read(Data(tiny.utf8)) == .number(0))
+        let zeros = String(repeating: "0", count: 200_000)
+        #expect(try JSONValueReader.read(Data(("0." + zeros + "e5").utf8)) == .integer(0))
+        #expect(try JSONValueReader.read(Data(("1" + String(repeating: "0", count: 18) + ".000e0").utf8)) == .integer(1_000_000_000_000_000_000))
+        #expect(try JSONValueReader.read(Data("-9.223372036854775808e18".utf8)) == .integer(.min))
+        #expect(try JSONValueReader.read(Data("9.223372036854775808e18".utf8)) == .number(9.223372036854775808e18))
+    }
+}

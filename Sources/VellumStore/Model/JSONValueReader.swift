@@ -299,12 +299,12 @@ struct JSONValueReader {
             guard let e = Int(String(decoding: utf8.dropFirst(), as: UTF8.self)), abs(e) < 1_000 else { return nil }
             exponent += e
         }
-        while let first = digits.first, first == 0 { digits.removeFirst() }
-        if digits.isEmpty { return 0 }
+        guard let firstNonZero = digits.firstIndex(where: { $0 != 0 }) else { return 0 }
         while exponent < 0, digits.last == 0 { digits.removeLast(); exponent += 1 }
-        guard exponent >= 0, digits.count + exponent <= 19 else { return nil }
+        let significant = digits[firstNonZero...]
+        guard exponent >= 0, significant.count + exponent <= 19 else { return nil }
         var magnitude: UInt64 = 0
-        for d in digits { magnitude = magnitude * 10 + UInt64(d) }
+        for d in significant { magnitude = magnitude * 10 + UInt64(d) }
         for _ in 0..<exponent { magnitude *= 10 }
         if negative { return magnitude <= UInt64(Int64.max) + 1 ? Int64(truncatingIfNeeded: 0 &- magnitude) : nil }
         return magnitude <= UInt64(Int64.max) ? Int64(magnitude) : nil
