@@ -261,10 +261,7 @@ enum JSONModelFormat {
             guard var text = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String else { return nil }
             if let range = text.range(of: "around character "),
                let offset = Int(text[range.upperBound...].prefix { $0.isNumber }) {
-                let prefix = data.prefix(offset)
-                let line = prefix.reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
-                let column = offset - (prefix.lastIndex(of: 0x0A).map { $0 - data.startIndex + 1 } ?? 0) + 1
-                text += " (line \(line), column \(column))"
+                text += " (\(lineAndColumn(ofByte: offset, in: data)))"
             }
             return text
         }
@@ -272,10 +269,15 @@ enum JSONModelFormat {
 
     /// Where this reader stopped, for text `JSONSerialization` accepts (a lone surrogate escape).
     private static func describe(_ failure: JSONValueReader.Failure, in data: Data) -> String {
-        let prefix = data.prefix(failure.offset)
+        "\(failure.message) (\(lineAndColumn(ofByte: failure.offset, in: data)))"
+    }
+
+    /// "line L, column C" (1-based) of the byte at `offset`.
+    private static func lineAndColumn(ofByte offset: Int, in data: Data) -> String {
+        let prefix = data.prefix(offset)
         let line = prefix.reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
-        let column = failure.offset - (prefix.lastIndex(of: 0x0A).map { $0 - data.startIndex + 1 } ?? 0) + 1
-        return "\(failure.message) (line \(line), column \(column))"
+        let column = offset - (prefix.lastIndex(of: 0x0A).map { $0 - data.startIndex + 1 } ?? 0) + 1
+        return "line \(line), column \(column)"
     }
 
     // MARK: Encoding
