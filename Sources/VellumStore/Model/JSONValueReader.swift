@@ -221,7 +221,8 @@ struct JSONValueReader {
             } else if (0xDC00...0xDFFF).contains(unit) {
                 throw failure("unpaired surrogate in a string")
             }
-            out.append(contentsOf: Array(String(Character(Unicode.Scalar(unit)!)).utf8))
+            // Not a surrogate (checked above), so a scalar.
+            Unicode.UTF8.encode(Unicode.Scalar(unit)!) { out.append($0) }
         default:
             throw failure("invalid escape in a string")
         }
