@@ -524,6 +524,10 @@ import VellumStore
             _ = try TypedRecordWorkload.fetch(at: directory.appendingPathComponent("fetch.vellum"))
         case "fetch-raw":
             _ = try RecordWorkload.rawFetch(at: directory.appendingPathComponent("fetch.vellum").path)
+        case "queue-writes":
+            _ = try LiveWorkload.queueWrites(at: directory.appendingPathComponent("child-\(id).vellum"), rows: RecordWorkload.rows(10_000))
+        case "queue-writes-raw":
+            _ = try LiveWorkload.rawQueueWrites(at: directory.appendingPathComponent("child-\(id).sqlite").path, rows: RecordWorkload.rows(10_000))
         case "coredata-insert":
             _ = try CoreDataStoreWorkload.insert(at: directory.appendingPathComponent("child-\(id).sqlite"), count: 100_000)
         case "coredata-insert-raw":

@@ -16,9 +16,6 @@ struct SaveWriter {
     /// Changed keys of each updated object (aligned with `updated`), computed once
     /// after conflict resolution for both history and the did-save event.
     var updatedKeys: [Set<String>] = []
-    /// INSERT statement and columns per entity, built once per save.
-    private var insertPlans: [ObjectIdentifier: (sql: String, columns: Columns)] = [:]
-
     typealias Columns = (attributes: [(Int, String)], foreignKeys: [(Int, String)])
 
     init(context: ManagedObjectContext, inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject]) {
@@ -112,7 +109,8 @@ struct SaveWriter {
                 if key == 0 {
                     // Past both the AUTOINCREMENT counter and the largest row: keys are never reused.
                     let table = layout.table(of: root)!
-                    key = 1 + (try db.scalarInt(layout.largestKeyEverSQL(table: table), [.string(table)]) ?? 0)
+                    let sql = context.store.saveSQL.largestKeyEverSQL(table: table) { layout.largestKeyEverSQL(table: table) }
+                    key = 1 + (try db.scalarInt(sql, [.string(table)]) ?? 0)
                 }
                 current = (root, key)
             }
@@ -181,15 +179,15 @@ struct SaveWriter {
         return n
     }
 
-    private mutating func insertPlan(for entity: Entity) -> (sql: String, columns: Columns) {
-        if let plan = insertPlans[ObjectIdentifier(entity)] { return plan }
-        let m = layout.mapping(for: entity.name)!
-        let columns = writtenColumns(m)
-        let names = [layout.primaryKeyColumn, layout.entityColumn, layout.versionColumn] + columns.attributes.map(\.1) + columns.foreignKeys.map(\.1)
-        let q = layout.dialect
-        let sql = "INSERT INTO \(q.quote(m.table)) (\(names.map(q.quote).joined(separator: ", "))) VALUES (\(q.placeholders(names.count)))"
-        insertPlans[ObjectIdentifier(entity)] = (sql, columns)
-        return (sql, columns)
+    private func insertPlan(for entity: Entity) -> SaveSQLCache.InsertPlan {
+        context.store.saveSQL.insertPlan(for: entity) {
+            let m = layout.mapping(for: entity.name)!
+            let columns = writtenColumns(m)
+            let names = [layout.primaryKeyColumn, layout.entityColumn, layout.versionColumn] + columns.attributes.map(\.1) + columns.foreignKeys.map(\.1)
+            let q = layout.dialect
+            let sql = "INSERT INTO \(q.quote(m.table)) (\(names.map(q.quote).joined(separator: ", "))) VALUES (\(q.placeholders(names.count)))"
+            return SaveSQLCache.InsertPlan(sql: sql, columns: columns)
+        }
     }
 
     private func insertRow(_ o: ManagedObject, using s: Statement, columns: Columns, storedEntity: Value, version initialVersion: Int64) throws {

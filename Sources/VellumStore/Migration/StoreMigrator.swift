@@ -116,7 +116,7 @@ public enum StoreMigrator {
         ]
         for (k, v) in entries { try c.run("INSERT OR REPLACE INTO \(table) (key, value) VALUES (?, ?)", [.string(k), .string(v)]) }
         if try c.tableExists(HistorySchema.transactions) {
-            try c.run(HistorySchema.openTransactionSQL(), [.string(author), .integer(Int64(getpid()))])
+            try c.run(HistorySchema.openTransactionSQL, [.string(author), .integer(Int64(getpid()))])
         }
     }
 

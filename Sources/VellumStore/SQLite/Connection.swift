@@ -136,6 +136,14 @@ public final class Connection {
         }
     }
 
+    /// Runs one statement without bindings or results, prepared once per connection:
+    /// for the few fixed statements every write repeats (BEGIN, COMMIT, savepoints),
+    /// which `execute` would parse each time.
+    public func executeCached(_ sql: String) throws(StoreError) {
+        if let remote { return try remote.execute(sql) }
+        try cachedStatement(sql).runToCompletion()
+    }
+
     /// The SQL of the statements cached on this connection (tests read their query plans).
     var cachedStatementSQL: [String] { Array(statementCache.keys) }
 

@@ -120,9 +120,7 @@ enum HistorySchema {
         "INSERT OR REPLACE INTO _vellum_metadata (key, value) VALUES (\(literal(triggerVersionKey)), '\(triggerVersion)')"
     }
 
-    static func openTransactionSQL() -> String {
-        "INSERT INTO \(transactions) (timestamp, author, process) VALUES (\(now), ?, ?)"
-    }
+    static let openTransactionSQL = "INSERT INTO \(transactions) (timestamp, author, process) VALUES (\(now), ?, ?)"
 
     /// A SQL string literal.
     private static func literal(_ text: String) -> String { SQLiteDialect().literal(text) }

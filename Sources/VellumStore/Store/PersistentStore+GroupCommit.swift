@@ -18,7 +18,7 @@ extension PersistentStore {
             do {
                 try body(writer)
                 if let failure = group.failure { throw failure }
-                if group.began { try writer.execute("COMMIT") }
+                if group.began { try writer.executeCached("COMMIT") }
             } catch {
                 for t in group.transactions { _ = ownTransactions.consume(t) }
                 if writer.isInTransaction { try? writer.execute("ROLLBACK") }
@@ -36,7 +36,7 @@ extension PersistentStore {
         defer { group.block = nil }
         do {
             let result = try body()
-            if group.block?.isOpen == true { try writer.execute("RELEASE \(GroupCommit.blockSavepoint)") }
+            if group.block?.isOpen == true { try writer.executeCached("RELEASE \(GroupCommit.blockSavepoint)") }
             return result
         } catch {
             if let block = group.block, block.isOpen {
@@ -50,7 +50,7 @@ extension PersistentStore {
     func groupSavepoint<T>(author: String?, recordingHistory: Bool, _ body: (Connection) throws -> T) throws -> T {
         try openGroupTransaction()
         let name = "vellum_group_\(group.depth)"
-        try writer.execute("SAVEPOINT \(name)")
+        try writer.executeCached("SAVEPOINT \(name)")
         group.depth += 1
         let outer = pendingHistory
         pendingHistory = recordingHistory && hasHistory ? PendingHistory(author: author) : nil
@@ -66,7 +66,7 @@ extension PersistentStore {
                 ownTransactions.insert(t)
                 group.transactions.append(t)
             }
-            try writer.execute("RELEASE \(name)")
+            try writer.executeCached("RELEASE \(name)")
             return result
         } catch {
             rollBack(to: name, events: marks.events, transactions: marks.transactions, after: error)
@@ -86,7 +86,7 @@ extension PersistentStore {
             }
         }
         if let block = group.block, !block.isOpen {
-            try writer.execute("SAVEPOINT \(GroupCommit.blockSavepoint)")
+            try writer.executeCached("SAVEPOINT \(GroupCommit.blockSavepoint)")
             group.block?.isOpen = true
         }
     }
@@ -102,8 +102,8 @@ extension PersistentStore {
             return
         }
         do {
-            try writer.execute("ROLLBACK TO \(name)")
-            try writer.execute("RELEASE \(name)")
+            try writer.executeCached("ROLLBACK TO \(name)")
+            try writer.executeCached("RELEASE \(name)")
         } catch let rollback {
             group.failure = group.failure ?? rollback
         }

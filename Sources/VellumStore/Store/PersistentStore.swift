@@ -86,6 +86,8 @@ public final class PersistentStore: @unchecked Sendable {
     let ownTransactions = OwnTransactions()
     /// The write group in progress on the write queue's thread, if any.
     let group = GroupCommit()
+    /// The SQL texts saves write with, built once (`SaveSQLCache`).
+    let saveSQL = SaveSQLCache()
     /// History of the write in progress (only touched under the writer lock).
     var pendingHistory: PendingHistory?
     /// Another program's database: the schema its layout was made from, and its version,
@@ -375,7 +377,7 @@ public final class PersistentStore: @unchecked Sendable {
                 let transaction = pendingHistory?.sequence
                 // Marked before COMMIT so the monitor never mistakes it for another writer's.
                 if let transaction { ownTransactions.insert(transaction) }
-                do { try writer.execute("COMMIT") } catch {
+                do { try writer.executeCached("COMMIT") } catch {
                     if let transaction { _ = ownTransactions.consume(transaction) }
                     throw error
                 }
@@ -419,7 +421,7 @@ public final class PersistentStore: @unchecked Sendable {
         if writer.remote != nil {
             seq = try writer.scalarInt(PostgreSQLHistorySchema.openTransactionSQL, values) ?? 0
         } else {
-            try writer.run(HistorySchema.openTransactionSQL(), values)
+            try writer.run(HistorySchema.openTransactionSQL, values)
             seq = writer.lastInsertRowID
         }
         pendingHistory?.sequence = seq
@@ -431,7 +433,7 @@ public final class PersistentStore: @unchecked Sendable {
         while true {
             var failure: StoreError
             do {
-                try writer.execute("BEGIN IMMEDIATE")
+                try writer.executeCached("BEGIN IMMEDIATE")
                 return
             } catch {
                 failure = error

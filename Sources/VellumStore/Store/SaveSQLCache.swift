@@ -1,0 +1,39 @@
+import Foundation
+
+/// SQL that saves write with, built once per store instead of once per save.
+///
+/// The write queue saves a fresh context per block, so a cache inside one save
+/// (`SaveWriter`) is empty every time; quoting and joining an INSERT's column list
+/// cost more than SQLite's own work for a one-row save. Entities are keyed by
+/// identity: the store's model holds them for the store's life, and a store's
+/// layout never changes. Lookups are O(1); the lock is uncontended (saves hold
+/// the store's writer lock).
+final class SaveSQLCache: Sendable {
+    /// An INSERT's text and the columns it binds, in order.
+    struct InsertPlan: Sendable {
+        let sql: String
+        let columns: SaveWriter.Columns
+    }
+
+    private let insertPlans = Locked<[ObjectIdentifier: InsertPlan]>([:])
+    private let largestKeySQL = Locked<[String: String]>([:])
+
+    func insertPlan(for entity: Entity, build: () -> InsertPlan) -> InsertPlan {
+        insertPlans.withLock { plans in
+            if let plan = plans[ObjectIdentifier(entity)] { return plan }
+            let plan = build()
+            plans[ObjectIdentifier(entity)] = plan
+            return plan
+        }
+    }
+
+    /// `StoreLayout.largestKeyEverSQL(table:)`, per table.
+    func largestKeyEverSQL(table: String, build: () -> String) -> String {
+        largestKeySQL.withLock { texts in
+            if let sql = texts[table] { return sql }
+            let sql = build()
+            texts[table] = sql
+            return sql
+        }
+    }
+}
