@@ -1,7 +1,6 @@
-/// The results index's entries, in order: object IDs, and beside them their sort
-/// keys when the list is sorted. Two parallel `ChunkedArray`s rather than one of
-/// (ID, keys) pairs, so an unsorted list (the browser's default over 50,000 rows)
-/// spends no memory on keys.
+/// The results index's entries, in order: object IDs. Their sort keys are kept once,
+/// in the index's key table by primary key (`ResultsIndex.keys(at:)`), not a second
+/// time beside each ID: a million sorted rows took 32 MB more and an append each.
 ///
 /// IDs are kept compact: a saved object's primary key and the index of its scope in a
 /// small table (a list's objects share one root table, so one scope or a few), 16 bytes
@@ -15,30 +14,29 @@ struct IndexEntries: RandomAccessCollection {
         var scope: Int32
     }
     private var ids = ChunkedArray<CompactID>()
-    private var keys = ChunkedArray<SortKeys>()
     private var scopes: [ObjectIDScope] = []
     private var temporaries: [Int64: ObjectID] = [:]
     private var nextTemporary: Int64 = 0
-    /// False for an unsorted list: `keys` stays empty.
-    let storesKeys: Bool
 
-    init(storesKeys: Bool) { self.storesKeys = storesKeys }
+    init() {}
 
     var startIndex: Int { 0 }
     var endIndex: Int { ids.count }
 
-    subscript(i: Int) -> ResultsIndex.Entry {
-        ResultsIndex.Entry(id: id(at: i), keys: storesKeys ? keys[i] : SortKeys())
-    }
+    subscript(i: Int) -> ObjectID { id(at: i) }
 
-    /// The ID at `i`, without making the entry (a binary search reads one side at a time).
+    /// The ID at `i`.
     func id(at i: Int) -> ObjectID {
         let c = ids[i]
         return c.scope >= 0 ? ObjectID(scope: scopes[Int(c.scope)], key: .permanent(c.key)) : temporaries[c.key]!
     }
 
-    /// The sort keys at `i` (none for an unsorted list), without copying the entry's ID.
-    func keys(at i: Int) -> SortKeys { storesKeys ? keys[i] : SortKeys() }
+    /// The primary key of a saved object at `i` (nil for an unsaved one), without making
+    /// its ID (each ID made retains its scope): a binary search reads ~20 of them.
+    func primaryKey(at i: Int) -> Int64? {
+        let c = ids[i]
+        return c.scope >= 0 ? c.key : nil
+    }
 
     private mutating func compact(_ id: ObjectID) -> CompactID {
         guard case .permanent(let pk) = id.key else {
@@ -51,19 +49,16 @@ struct IndexEntries: RandomAccessCollection {
         return CompactID(key: pk, scope: Int32(scopes.count - 1))
     }
 
-    mutating func append(_ e: ResultsIndex.Entry) {
-        ids.append(compact(e.id))
-        if storesKeys { keys.append(e.keys) }
+    mutating func append(_ id: ObjectID) {
+        ids.append(compact(id))
     }
 
-    mutating func insert(_ e: ResultsIndex.Entry, at i: Int) {
-        ids.insert(compact(e.id), at: i)
-        if storesKeys { keys.insert(e.keys, at: i) }
+    mutating func insert(_ id: ObjectID, at i: Int) {
+        ids.insert(compact(id), at: i)
     }
 
     mutating func remove(at i: Int) {
         let c = ids.remove(at: i)
         if c.scope < 0 { temporaries[c.key] = nil }
-        if storesKeys { keys.remove(at: i) }
     }
 }

@@ -108,11 +108,8 @@ extension ResultsController {
                            firstKeyUpTo: Value? = nil) throws -> ResultsIndex {
         var fresh = ResultsIndex(descriptors: request.sortDescriptors, sectioned: sectioned)
         try context.forEachKeyedID(request, limit: limit, firstKeyUpTo: firstKeyUpTo) { id, keys in
-            fresh.entries.append(ResultsIndex.Entry(id: id, keys: keys))
+            fresh.append(id, keys: keys)
         }
-        // The key table is filled once its size is known: one allocation, no regrowth.
-        fresh.reserveKeys(fresh.entries.count)
-        for e in fresh.entries { fresh.setKeys(e.keys, for: e.id) }
         fresh.rebuildSections()
         return fresh
     }

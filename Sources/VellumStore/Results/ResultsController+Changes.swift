@@ -100,8 +100,7 @@ extension ResultsController {
             .sorted { index.compare(items[$0].keys!, items[$0].id, items[$1].keys!, items[$1].id) < 0 }
         for i in order {
             let keys = items[i].keys!
-            index.entries.insert(ResultsIndex.Entry(id: items[i].id, keys: keys), at: index.lowerBound(keys, items[i].id))
-            index.setKeys(keys, for: items[i].id)
+            index.insert(items[i].id, keys: keys)
             if items[i].id.isTemporary { temporaryIDs.insert(items[i].id) }
         }
         index.rebuildSections()

@@ -28,7 +28,7 @@ extension ResultsController {
     }
 
     /// Carries values to the refetch's queue and back. Unchecked: the index is a value
-    /// there — its entries are two `ChunkedArray`s (arrays of arrays, copied on write)
+    /// there — its entries are a `ChunkedArray` (arrays of arrays, copied on write)
     /// and its key table (a class) is only read there, through `filedKeys` (which writes
     /// nothing), while this side copies the table before writing it (`uniqueKeyTable`,
     /// as the copy holds a reference). The copy comes back to the main queue and is
@@ -69,7 +69,7 @@ extension ResultsController {
 
         init(index: ResultsIndex) {
             self.index = index
-            sorted = index.entries.storesKeys
+            sorted = index.storesKeys
             count = index.entries.count
         }
 

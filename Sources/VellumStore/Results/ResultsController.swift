@@ -207,7 +207,7 @@ public final class ResultsController {
     /// All object IDs in order.
     public var fetchedObjectIDs: [ObjectID] {
         applyPendingChanges()
-        return index.entries.map(\.id)
+        return Array(index.entries)
     }
 
     /// Each section's name (nil: the section of nil values) and size, without copying
@@ -252,7 +252,7 @@ public final class ResultsController {
         applyPendingChanges()
         if partialCount != nil, !isIndexed(indexPath) { try completeFetch() }
         guard let p = index.position(of: indexPath) else { throw StoreError.results(.indexPathOutOfRange(indexPath)) }
-        return index.entries[p].id
+        return index.entries[p]
     }
 
     /// The object at an index path; its batch neighbours (`fetchBatchSize`, 50 when 0)
@@ -261,11 +261,11 @@ public final class ResultsController {
         applyPendingChanges()
         if partialCount != nil, !isIndexed(indexPath) { try completeFetch() }
         guard let p = index.position(of: indexPath) else { throw StoreError.results(.indexPathOutOfRange(indexPath)) }
-        let object = try context.object(with: index.entries[p].id)
+        let object = try context.object(with: index.entries[p])
         if object.isFault {
             let size = fetchRequest.fetchBatchSize > 0 ? fetchRequest.fetchBatchSize : 50
             let start = (p / size) * size
-            let batch = try index.entries[start..<min(index.entries.count, start + size)].map { try context.object(with: $0.id) }
+            let batch = try index.entries[start..<min(index.entries.count, start + size)].map { try context.object(with: $0) }
             try context.loadFaults(batch)
             try object.fireFault()
         }
@@ -349,10 +349,10 @@ public final class ResultsController {
         c.isReload = true
         c.sectionDeletes = old.sections.enumerated().map { .init(index: $0.offset, name: $0.element.name) }
         c.sectionInserts = index.sections.enumerated().map { .init(index: $0.offset, name: $0.element.name) }
-        c.objectInserts = index.entries.indices.map { .init(id: index.entries[$0].id, indexPath: index.indexPath(forPosition: $0)) }
+        c.objectInserts = index.entries.indices.map { .init(id: index.entries[$0], indexPath: index.indexPath(forPosition: $0)) }
         var diff: [CollectionDifference<ObjectID>.Change] = []
         for (i, id) in old.objectIDs.enumerated() { diff.append(.remove(offset: i, element: id, associatedWith: nil)) }
-        for (i, e) in index.entries.enumerated() { diff.append(.insert(offset: i, element: e.id, associatedWith: nil)) }
+        for (i, id) in index.entries.enumerated() { diff.append(.insert(offset: i, element: id, associatedWith: nil)) }
         c.difference = CollectionDifference(diff) ?? c.difference
         for cont in continuations.values { cont.yield(c) }
         onChangeSet?(c)

@@ -87,9 +87,9 @@ extension ResultsController {
             var all: [(id: ObjectID, oldPos: Int, newPos: Int, sameSection: Bool, item: Int?)] = []
             let changedIDs = Set(items.map(\.id))
             var ptr = 0, kRank = 0
-            for (j, e) in index.entries.enumerated() where !changedIDs.contains(e.id) {
+            for (j, id) in index.entries.enumerated() where !changedIDs.contains(id) {
                 while ptr < oldChanged.count && oldChanged[ptr] <= kRank + ptr { ptr += 1 }
-                all.append((e.id, kRank + ptr, j, true, nil))
+                all.append((id, kRank + ptr, j, true, nil))
                 kRank += 1
             }
             for i in kept { all.append((items[i].id, items[i].oldPos!, items[i].newPos!, items[i].oldName == items[i].newName, i)) }

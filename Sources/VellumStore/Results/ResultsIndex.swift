@@ -1,13 +1,9 @@
 import Foundation
 
-/// The controller's ordered index: (ObjectID, sort-key values) sorted exactly as
-/// `QuerySortDescriptor.compare` (ties by ObjectID), plus the section layout. Holds
-/// no managed objects.
+/// The controller's ordered index: object IDs sorted by their sort-key values exactly
+/// as `QuerySortDescriptor.compare` (ties by ObjectID), each ID's keys filed by ID,
+/// plus the section layout. Holds no managed objects.
 struct ResultsIndex {
-    struct Entry {
-        var id: ObjectID
-        var keys: SortKeys
-    }
     struct SectionRange {
         /// nil for objects whose section key is nil (distinct from "").
         var name: String?
@@ -17,21 +13,49 @@ struct ResultsIndex {
 
     let descriptors: [QuerySortDescriptor]
     let sectioned: Bool
-    var entries: IndexEntries
-    /// Sort keys by ID, to find an entry by binary search: saved objects by primary
+    /// The IDs in order. Every entry's keys are filed (`setKeys`) before the next search.
+    var entries = IndexEntries()
+    /// Sort keys by ID, the one place they are kept: read by position through the entry's
+    /// ID (`keys(at:)`) in a binary search, by ID to find an entry. Saved objects by primary
     /// key (a controller's objects share one root table), unsaved inserts by ID.
     /// A paged table rather than a dictionary: a million entries take a third of
     /// the memory and fill without hashing. Without sort descriptors the order is
     /// by ID alone, so no keys are kept.
     private var keysByPrimaryKey = PagedKeyTable<SortKeys>()
     private var keysByTemporaryID: [ObjectID: SortKeys] = [:]
-    private var storesKeys: Bool { !descriptors.isEmpty }
+    var storesKeys: Bool { !descriptors.isEmpty }
     var sections: [SectionRange] = []
 
     init(descriptors: [QuerySortDescriptor], sectioned: Bool) {
         self.descriptors = descriptors
         self.sectioned = sectioned
-        entries = IndexEntries(storesKeys: !descriptors.isEmpty)
+    }
+
+    /// Adds an entry at the end, filing its keys (the caller appends in order).
+    mutating func append(_ id: ObjectID, keys: SortKeys) {
+        entries.append(id)
+        setKeys(keys, for: id)
+    }
+
+    /// Adds an entry where its keys sort, filing them. O(log n) to find, O(√n) to insert.
+    mutating func insert(_ id: ObjectID, keys: SortKeys) {
+        entries.insert(id, at: lowerBound(keys, id))
+        setKeys(keys, for: id)
+    }
+
+    /// The sort keys of the entry at `p` (none for an unsorted list), read from the key
+    /// table without writing it: another thread may read a copy of the index sharing it.
+    func keys(at p: Int) -> SortKeys {
+        guard storesKeys else { return SortKeys() }
+        let filed: SortKeys?
+        if let pk = entries.primaryKey(at: p) {
+            var page: KeyPage<SortKeys>?
+            filed = keysByPrimaryKey.value(for: pk, cache: &page)
+        } else {
+            filed = keysByTemporaryID[entries.id(at: p)]
+        }
+        guard let filed else { preconditionFailure("results index: entry \(p) has no filed sort keys") }
+        return filed
     }
 
     func compare(_ a: SortKeys, _ aID: ObjectID, _ b: SortKeys, _ bID: ObjectID) -> Int {
@@ -60,11 +84,11 @@ struct ResultsIndex {
         return lo
     }
 
-    /// `compare(entries[p].keys, entries[p].id, keys, id) < 0`, reading the entry's ID
+    /// `compare(keys(at: p), entries[p], keys, id) < 0`, reading the entry's ID
     /// only when the keys tie: no entry is made and no ID copied (each copy of an ID
     /// retains its scope) for the ~20 steps of a search in a million rows.
     private func isOrderedBefore(_ p: Int, _ keys: SortKeys, _ id: ObjectID) -> Bool {
-        let c = compareKeys(entries.keys(at: p), keys)
+        let c = compareKeys(self.keys(at: p), keys)
         if c != 0 { return c < 0 }
         return entries.id(at: p) < id
     }
@@ -124,7 +148,7 @@ struct ResultsIndex {
         }
     }
 
-    func sectionName(at i: Int) -> String? { sectioned ? Self.sectionName(entries[i].keys[0]) : "" }
+    func sectionName(at i: Int) -> String? { sectioned ? Self.sectionName(keys(at: i)[0]) : "" }
 
     /// Rebuilds section ranges by binary search over runs of equal names: O(s log n).
     mutating func rebuildSections() {
@@ -180,7 +204,7 @@ struct ResultsIndex {
 
     var snapshot: ResultsSnapshot {
         ResultsSnapshot(sections: sections.map { s in
-            ResultsSection(name: s.name, objectIDs: entries[s.start..<(s.start + s.count)].map(\.id))
+            ResultsSection(name: s.name, objectIDs: Array(entries[s.start..<(s.start + s.count)]))
         })
     }
 }

@@ -169,11 +169,22 @@ public final class Connection {
     }
 
     public func scalarText(_ sql: String, _ values: [Value] = []) throws(StoreError) -> String? {
-        try rows(sql, values).first?.first?.stringValue
+        try scalar(sql, values)?.stringValue
     }
 
     public func scalarInt(_ sql: String, _ values: [Value] = []) throws(StoreError) -> Int64? {
-        try rows(sql, values).first?.first?.integerValue
+        try scalar(sql, values)?.integerValue
+    }
+
+    /// The first column of the first row (nil when there is none), read without building
+    /// the rows: every save asks one (its first key), where `rows` allocated two arrays.
+    private func scalar(_ sql: String, _ values: [Value]) throws(StoreError) -> Value? {
+        let s = try cachedStatement(sql)
+        try s.bind(values)
+        guard try s.step(), s.columnCount > 0 else { return nil }
+        let value = s.value(at: 0)
+        s.rewind()
+        return value
     }
 
     public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
