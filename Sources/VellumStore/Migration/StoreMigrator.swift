@@ -115,6 +115,7 @@ public enum StoreMigrator {
             ("migratedFrom", old.versionHash), ("migrated", Value.iso8601(Date())),
         ]
         for (k, v) in entries { try c.run("INSERT OR REPLACE INTO \(table) (key, value) VALUES (?, ?)", [.string(k), .string(v)]) }
+        try c.execute(PersistentStore.markAsVellumSQL)
         if try c.tableExists(HistorySchema.transactions) {
             try c.run(HistorySchema.openTransactionSQL, [.string(author), .integer(Int64(getpid()))])
         }
@@ -123,7 +124,7 @@ public enum StoreMigrator {
     private static func open(_ path: String, readOnly: Bool, options: MigrationOptions) throws(StoreError) -> Connection {
         guard FileManager.default.fileExists(atPath: path) else { throw .fileNotFound(path: path) }
         try StoreFileCheck.check(path)
-        try refuseForeign(path)
+        try PersistentStore.refuseForeignDatabase(at: path)
         var storeOptions = StoreOptions(createIfMissing: false, readOnly: readOnly)
         storeOptions.busyTimeoutMilliseconds = options.busyTimeoutMilliseconds
         let access = StoreFileAccess.choose(for: path, options: storeOptions)
@@ -135,27 +136,24 @@ public enum StoreMigrator {
         return c
     }
 
-    /// Another program's database (Core Data's above all) is judged from its main file opened
-    /// `immutable`, so not even a `-shm` appears beside it; with a `-wal` the normal open decides.
-    private static func refuseForeign(_ path: String) throws(StoreError) {
-        guard StoreFileCheck.walSize(path) == 0,
-              let main = try? Connection(path: PersistentStore.immutableURI(path), options: .init(readOnly: true, journalModeWAL: false)),
-              (try? main.tableExists(PersistentStore.metadataTable)) == false else { return }
-        if (try? main.tableExists("Z_METADATA")) == true { throw .coreDataStore(path: path) }
-        throw .notAStore(path: path)
-    }
-
     /// The model in the store's metadata (`place`: where it is kept, for the message).
     static func storedModel(_ c: Connection, _ path: String, place: String = "file", known: ManagedObjectModel? = nil) throws(StoreError) -> ManagedObjectModel {
-        if let known, try c.scalarText("SELECT value FROM \(quoteIdentifier(PersistentStore.metadataTable)) WHERE key = 'modelHash'") == known.versionHash {
-            return known
+        var stored: [String: String] = [:]
+        for row in try c.rows("SELECT key, value FROM \(quoteIdentifier(PersistentStore.metadataTable)) WHERE key IN ('modelHash', 'model')") {
+            if let k = row[0].stringValue, let v = row[1].stringValue { stored[k] = v }
         }
-        guard let json = try c.scalarText("SELECT value FROM \(quoteIdentifier(PersistentStore.metadataTable)) WHERE key = 'model'") else {
+        if let known, stored["modelHash"] == known.versionHash { return known }
+        guard let json = stored["model"] else {
             throw .invalidOperation("\(path): the store does not hold its model, so the migration cannot be inferred")
         }
-        do { return try ManagedObjectModel.fromJSON(Data(json.utf8)) } catch {
+        let model: ManagedObjectModel
+        do { model = try ManagedObjectModel.fromJSON(Data(json.utf8)) } catch {
             throw .invalidOperation("\(path): the model stored in the \(place) cannot be read: \(ErrorText.describe(error))")
         }
+        // Written beside the model in the same transaction, the recorded hash is the model's
+        // identity, as opening a store already takes it to be: not computed again.
+        if let hash = stored["modelHash"] { model.adoptVersionHash(hash) }
+        return model
     }
 }
 

@@ -64,7 +64,7 @@ enum JSONModelFormat {
             throw .parse(file: file, detail: "not valid JSON: \(syntaxErrorDetail(data) ?? describe(error, in: data))")
         }
         let top = try JSONObject(root, context: "top level", file: file)
-        try top.allowOnly(["entities", "versionIdentifier"])
+        try top.allowOnly(AllowedKeys.document)
         let versionIdentifier = try top.string("versionIdentifier")
         let entityValues = try top.array("entities", required: true)
         var result: [EntityDescription] = []
@@ -77,9 +77,8 @@ enum JSONModelFormat {
     private static func decodeEntity(_ value: JSONValue, index: Int, file: String) throws(ModelError) -> EntityDescription {
         var obj = try JSONObject(value, context: "entities[\(index)]", file: file)
         let name = try obj.string("name", required: true)!
-        obj.context = "entity \(name)"
-        try obj.allowOnly(["name", "parent", "abstract", "attributes", "relationships",
-                           "uniquenessConstraints", "indexes", "userInfo", "renamingIdentifier"])
+        obj.context = { "entity \(name)" }
+        try obj.allowOnly(AllowedKeys.entity)
         var entity = EntityDescription(name: name)
         entity.parent = try obj.string("parent")
         entity.isAbstract = try obj.bool("abstract", default: false)
@@ -106,8 +105,8 @@ enum JSONModelFormat {
         for (i, v) in try obj.array("indexes").enumerated() {
             var index = try JSONObject(v, context: "entity \(name): indexes[\(i)]", file: file)
             let indexName = try index.string("name", required: true)!
-            index.context = "entity \(name): index \(indexName)"
-            try index.allowOnly(["name", "attributes"])
+            index.context = { "entity \(name): index \(indexName)" }
+            try index.allowOnly(AllowedKeys.index)
             let attributes = try index.stringArray("attributes")
             entity.indexes.append(IndexDescription(name: indexName, attributes: attributes))
         }
@@ -125,9 +124,8 @@ enum JSONModelFormat {
     private static func decodeAttribute(_ value: JSONValue, entity: String, index: Int, file: String) throws(ModelError) -> AttributeDescription {
         var obj = try JSONObject(value, context: "entity \(entity): attributes[\(index)]", file: file)
         let name = try obj.string("name", required: true)!
-        obj.context = "attribute \(entity).\(name)"
-        try obj.allowOnly(["name", "type", "optional", "transient", "default", "min", "max", "regex",
-                           "indexed", "preserveOnDeletion", "renamingIdentifier", "class", "elements", "composite"])
+        obj.context = { "attribute \(entity).\(name)" }
+        try obj.allowOnly(AllowedKeys.attribute)
         let typeName = try obj.string("type", required: true)!
         guard let type = AttributeType(rawValue: typeName) else {
             throw .unknownType(entity: entity, property: name, type: typeName)
@@ -177,12 +175,11 @@ enum JSONModelFormat {
     private static func decodeRelationship(_ value: JSONValue, entity: String, index: Int, file: String) throws(ModelError) -> RelationshipDescription {
         var obj = try JSONObject(value, context: "entity \(entity): relationships[\(index)]", file: file)
         let name = try obj.string("name", required: true)!
-        obj.context = "relationship \(entity).\(name)"
-        try obj.allowOnly(["name", "destination", "inverse", "toMany", "ordered", "optional", "minCount",
-                           "maxCount", "deleteRule", "transient", "renamingIdentifier"])
+        obj.context = { "relationship \(entity).\(name)" }
+        try obj.allowOnly(AllowedKeys.relationship)
         let ruleName = try obj.string("deleteRule") ?? DeleteRule.nullify.rawValue
         guard let rule = DeleteRule(rawValue: ruleName) else {
-            throw .parse(file: file, detail: "\(obj.context): unknown deleteRule '\(ruleName)' (expected \(DeleteRule.allCases.map(\.rawValue).joined(separator: ", ")))")
+            throw .parse(file: file, detail: "\(obj.context()): unknown deleteRule '\(ruleName)' (expected \(DeleteRule.allCases.map(\.rawValue).joined(separator: ", ")))")
         }
         return RelationshipDescription(
             name: name,
@@ -395,27 +392,39 @@ enum JSONValue: Sendable, Hashable {
     }
 }
 
-/// A JSON object being decoded, with the context used in error messages.
+/// The keys each kind of object may hold, made once (a set per object decoded was a
+/// fifth of reading a store's model back).
+private enum AllowedKeys {
+    static let document: Set<String> = ["entities", "versionIdentifier"]
+    static let entity: Set<String> = ["name", "parent", "abstract", "attributes", "relationships",
+                                      "uniquenessConstraints", "indexes", "userInfo", "renamingIdentifier"]
+    static let index: Set<String> = ["name", "attributes"]
+    static let attribute: Set<String> = ["name", "type", "optional", "transient", "default", "min", "max", "regex", "indexed", "preserveOnDeletion", "renamingIdentifier", "class", "elements", "composite"]
+    static let relationship: Set<String> = ["name", "destination", "inverse", "toMany", "ordered", "optional", "minCount", "maxCount", "deleteRule", "transient", "renamingIdentifier"]
+}
+
+/// A JSON object being decoded, with the context used in error messages: made only
+/// when a message is (the text was built for every object read).
 private struct JSONObject {
     let fields: [String: JSONValue]
-    var context: String
+    var context: () -> String
     let file: String
 
-    init(_ value: JSONValue, context: String, file: String) throws(ModelError) {
+    init(_ value: JSONValue, context: @autoclosure @escaping () -> String, file: String) throws(ModelError) {
         guard case .object(let fields) = value else {
-            throw .parse(file: file, detail: "\(context): expected an object, found \(value.kindName)")
+            throw .parse(file: file, detail: "\(context()): expected an object, found \(value.kindName)")
         }
         self.fields = fields
         self.context = context
         self.file = file
     }
 
-    func error(_ detail: String) -> ModelError { .parse(file: file, detail: "\(context): \(detail)") }
+    func error(_ detail: String) -> ModelError { .parse(file: file, detail: "\(context()): \(detail)") }
 
+    /// Refuses the first unknown key in sorted order (a stable message whatever the order read).
     func allowOnly(_ keys: Set<String>) throws(ModelError) {
-        for key in fields.keys.sorted() where !keys.contains(key) {
-            throw error("unknown key '\(key)' (expected one of \(keys.sorted().joined(separator: ", ")))")
-        }
+        guard let key = fields.keys.filter({ !keys.contains($0) }).min() else { return }
+        throw error("unknown key '\(key)' (expected one of \(keys.sorted().joined(separator: ", ")))")
     }
 
     func string(_ key: String, required: Bool = false) throws(ModelError) -> String? {

@@ -22,6 +22,12 @@ public final class ManagedObjectModel: Sendable, Equatable, CustomStringConverti
         }
     }
     private let hashCache: Locked<String?>
+
+    /// Takes `hash` as the version hash without computing it, unless it is known already:
+    /// for a model read back from a store, whose metadata recorded its hash beside it.
+    func adoptVersionHash(_ hash: String) {
+        hashCache.withLock { if $0 == nil { $0 = hash } }
+    }
     /// The version's name as its author gave it (JSON `versionIdentifier`, Xcode's
     /// `userDefinedModelVersionIdentifier`); not part of `versionHash`.
     public let versionIdentifier: String?

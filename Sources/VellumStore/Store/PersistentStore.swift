@@ -103,6 +103,9 @@ public final class PersistentStore: @unchecked Sendable {
 
     static let metadataTable = "_vellum_metadata"
     static let formatVersion = "1"
+    /// SQLite's header field `application_id` in every store Vellum creates or migrates
+    /// ("VLUM"): the file's first 100 bytes say it is a Vellum store. Older stores lack it.
+    static let applicationID: UInt32 = 0x564C_554D
 
     /// Throws `notAStore` or `coreDataStore` when the file is another program's
     /// database, judged from its main file alone, opened `immutable` so that no
@@ -111,8 +114,12 @@ public final class PersistentStore: @unchecked Sendable {
     /// has content the main file may lack what the log holds, or be mid-checkpoint
     /// (read without locks it then looks "malformed"), so the normal probe decides;
     /// so it does when the immutable read fails or the file changed while it was read.
-    private static func refuseForeignDatabase(at path: String) throws(StoreError) {
-        guard StoreFileCheck.walSize(path) == 0 else { return }
+    /// A WAL-mode file whose header carries Vellum's `application_id` is taken at its word
+    /// (no probe connection: opening and migrating parse the schema once, not twice); should
+    /// another program's file carry both, the normal open, which changes nothing in it,
+    /// still finds no metadata and refuses it.
+    static func refuseForeignDatabase(at path: String) throws(StoreError) {
+        guard StoreFileCheck.walSize(path) == 0, !StoreFileCheck.isMarkedVellumStore(path) else { return }
         let before = FileStamp(path)
         let isCoreData: Bool
         do {
@@ -125,6 +132,9 @@ public final class PersistentStore: @unchecked Sendable {
         guard StoreFileCheck.walSize(path) == 0, FileStamp(path) == before else { return }
         throw isCoreData ? .coreDataStore(path: path) : .notAStore(path: path)
     }
+
+    /// Writes `applicationID` into the header (in the caller's transaction).
+    static var markAsVellumSQL: String { "PRAGMA application_id = \(Int32(bitPattern: applicationID))" }
 
     /// True when this process may write the file at `path` and its folder (a store
     /// that is not writable can only be opened with `StoreOptions.readOnly`).
@@ -327,6 +337,7 @@ public final class PersistentStore: @unchecked Sendable {
         do {
             try writer.transaction(.immediate) {
                 try writer.execute("CREATE TABLE \(quoteIdentifier(Self.metadataTable)) (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+                try writer.execute(Self.markAsVellumSQL)
                 let meta: [(String, String)] = [
                     ("uuid", uuid), ("format", Self.formatVersion), ("modelHash", model.versionHash),
                     ("model", String(decoding: model.jsonData(), as: UTF8.self)),

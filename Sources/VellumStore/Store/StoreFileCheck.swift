@@ -26,6 +26,21 @@ enum StoreFileCheck {
         }
     }
 
+    /// True when the main file's header says it is a Vellum store: Vellum's
+    /// `application_id` (4 bytes, big-endian, at offset 68) in a WAL-mode file (the read
+    /// and write versions at offsets 18 and 19 both 2). Opening such a file in WAL mode
+    /// changes nothing in it; a file in rollback mode would be rewritten by that open,
+    /// so it never counts, whatever its mark.
+    static func isMarkedVellumStore(_ path: String) -> Bool {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }   // read-only: closing cannot lose data
+        var header = [UInt8](repeating: 0, count: 72)
+        guard header.withUnsafeMutableBytes({ pread(fd, $0.baseAddress, 72, 0) }) == 72 else { return false }
+        let id = header[68..<72].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+        return header[18] == 2 && header[19] == 2 && id == PersistentStore.applicationID
+    }
+
     /// Size of `path-wal`, 0 when there is none.
     static func walSize(_ path: String) -> Int64 {
         var info = stat()
