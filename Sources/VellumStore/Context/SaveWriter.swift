@@ -16,7 +16,7 @@ struct SaveWriter {
     /// Changed keys of each updated object (aligned with `updated`), computed once
     /// after conflict resolution for both history and the did-save event.
     var updatedKeys: [Set<String>] = []
-    typealias Columns = (attributes: [(Int, String)], foreignKeys: [(Int, String)])
+    typealias Columns = SaveSQLCache.Columns
 
     init(context: ManagedObjectContext, inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject]) {
         self.context = context

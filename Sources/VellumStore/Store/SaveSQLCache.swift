@@ -9,10 +9,13 @@ import Foundation
 /// layout never changes. Lookups are O(1); the lock is uncontended (saves hold
 /// the store's writer lock).
 final class SaveSQLCache: Sendable {
+    /// Attribute and to-one relationship indices with the columns they are written to.
+    typealias Columns = (attributes: [(Int, String)], foreignKeys: [(Int, String)])
+
     /// An INSERT's text and the columns it binds, in order.
     struct InsertPlan: Sendable {
         let sql: String
-        let columns: SaveWriter.Columns
+        let columns: Columns
     }
 
     private let insertPlans = Locked<[ObjectIdentifier: InsertPlan]>([:])
