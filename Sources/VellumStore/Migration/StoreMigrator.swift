@@ -138,10 +138,7 @@ public enum StoreMigrator {
 
     /// The model in the store's metadata (`place`: where it is kept, for the message).
     static func storedModel(_ c: Connection, _ path: String, place: String = "file", known: ManagedObjectModel? = nil) throws(StoreError) -> ManagedObjectModel {
-        var stored: [String: String] = [:]
-        for row in try c.rows("SELECT key, value FROM \(quoteIdentifier(PersistentStore.metadataTable)) WHERE key IN ('modelHash', 'model')") {
-            if let k = row[0].stringValue, let v = row[1].stringValue { stored[k] = v }
-        }
+        let stored = try PersistentStore.readMetadata(c)
         if let known, stored["modelHash"] == known.versionHash { return known }
         guard let json = stored["model"] else {
             throw .invalidOperation("\(path): the store does not hold its model, so the migration cannot be inferred")

@@ -399,8 +399,10 @@ private enum AllowedKeys {
     static let entity: Set<String> = ["name", "parent", "abstract", "attributes", "relationships",
                                       "uniquenessConstraints", "indexes", "userInfo", "renamingIdentifier"]
     static let index: Set<String> = ["name", "attributes"]
-    static let attribute: Set<String> = ["name", "type", "optional", "transient", "default", "min", "max", "regex", "indexed", "preserveOnDeletion", "renamingIdentifier", "class", "elements", "composite"]
-    static let relationship: Set<String> = ["name", "destination", "inverse", "toMany", "ordered", "optional", "minCount", "maxCount", "deleteRule", "transient", "renamingIdentifier"]
+    static let attribute: Set<String> = ["name", "type", "optional", "transient", "default", "min", "max", "regex",
+                                         "indexed", "preserveOnDeletion", "renamingIdentifier", "class", "elements", "composite"]
+    static let relationship: Set<String> = ["name", "destination", "inverse", "toMany", "ordered", "optional", "minCount",
+                                            "maxCount", "deleteRule", "transient", "renamingIdentifier"]
 }
 
 /// A JSON object being decoded, with the context used in error messages: made only

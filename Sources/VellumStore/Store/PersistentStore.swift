@@ -325,7 +325,8 @@ public final class PersistentStore: @unchecked Sendable {
         return scopes
     }
 
-    private static func readMetadata(_ c: Connection) throws(StoreError) -> [String: String] {
+    /// The metadata table as key → value.
+    static func readMetadata(_ c: Connection) throws(StoreError) -> [String: String] {
         var meta: [String: String] = [:]
         for row in try c.rows("SELECT key, value FROM \(quoteIdentifier(metadataTable))") {
             if let k = row[0].stringValue, let v = row[1].stringValue { meta[k] = v }

@@ -22,21 +22,23 @@ final class SaveSQLCache: Sendable {
     private let largestKeySQL = Locked<[String: String]>([:])
 
     func insertPlan(for entity: Entity, build: () -> InsertPlan) -> InsertPlan {
-        insertPlans.withLock { plans in
-            if let plan = plans[ObjectIdentifier(entity)] { return plan }
-            let plan = build()
-            plans[ObjectIdentifier(entity)] = plan
-            return plan
-        }
+        Self.value(in: insertPlans, for: ObjectIdentifier(entity), build: build)
     }
 
     /// `StoreLayout.largestKeyEverSQL(table:)`, per table.
     func largestKeyEverSQL(table: String, build: () -> String) -> String {
-        largestKeySQL.withLock { texts in
-            if let sql = texts[table] { return sql }
-            let sql = build()
-            texts[table] = sql
-            return sql
+        Self.value(in: largestKeySQL, for: table, build: build)
+    }
+
+    /// The value kept for `key`, built and kept on first use.
+    private static func value<Key: Hashable & Sendable, Value: Sendable>(
+        in cache: borrowing Locked<[Key: Value]>, for key: Key, build: () -> Value
+    ) -> Value {
+        cache.withLock { values in
+            if let value = values[key] { return value }
+            let value = build()
+            values[key] = value
+            return value
         }
     }
 }
