@@ -38,6 +38,9 @@ import VellumStore
 
     deinit { try? FileManager.default.removeItem(at: directory) }
 
+    /// Removes the temp directory with every store the benchmarks made.
+    nonisolated func removeScratch() { try? FileManager.default.removeItem(at: directory) }
+
     var rows: [RecordWorkload.Row] {
         if let cachedRows { return cachedRows }
         let r = RecordWorkload.rows()

@@ -26,6 +26,9 @@ do {
         }
     }
     let suite = try Suite()
+    // The suite is never deinitialized (top-level code ends in exit): its scratch
+    // directory, hundreds of MB of stores, is removed here, on failure too.
+    defer { suite.removeScratch() }
     let selected = suite.benchmarks.filter { filter == nil || $0.name.contains(filter!) }
     if selected.isEmpty { throw BenchError("no benchmark matches '\(filter ?? "")'") }
     var results: [Result] = []

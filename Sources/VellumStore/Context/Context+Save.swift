@@ -9,7 +9,10 @@ extension ManagedObjectContext {
     public func save() throws -> DidSave {
         if let rejected = deferredErrors.first { deferredErrors.removeAll(); throw rejected }
         let all = Array(changedObjects.values)
-        let inserted = insertedInOrder.filter { $0.isInserted && !$0.isDeleted && $0.context === self }
+        // Usually every pending insert is still one: then the list is shared, not copied
+        // (a 100k-object save would otherwise hold a second list of them).
+        let isPendingInsert = { (o: ManagedObject) in o.isInserted && !o.isDeleted && o.context === self }
+        let inserted = insertedInOrder.allSatisfy(isPendingInsert) ? insertedInOrder : insertedInOrder.filter(isPendingInsert)
         let deleted = all.filter { $0.isDeleted && !$0.isInserted }
         var updated = all.filter { !$0.isInserted && !$0.isDeleted && $0.hasChangedValues }
         guard !(inserted.isEmpty && deleted.isEmpty && updated.isEmpty) else {
@@ -22,7 +25,7 @@ extension ManagedObjectContext {
         for o in deleted where o.isFault { try fulfillFault(o) }
         updated.removeAll { $0.isFault && $0.isMissing }
         let validator = Validator(context: self)
-        let failures = try validator.failures(for: inserted + updated)
+        let failures = try validator.failures(for: updated.isEmpty ? inserted : inserted + updated)
         if failures.count == 1 { throw StoreError.validation(failures[0]) }
         if !failures.isEmpty { throw StoreError.multipleValidation(failures) }
         if let denial = try validator.denials(for: deleted) { throw denial }
@@ -45,8 +48,7 @@ extension ManagedObjectContext {
         var insertedIDs = Set<ObjectID>(minimumCapacity: writer.inserted.count)
         var updatedIDs = Set<ObjectID>(minimumCapacity: writer.updated.count)
         var deletedIDs = Set<ObjectID>(minimumCapacity: writer.deleted.count)
-        var renamed: [(UInt64, ObjectID)] = []
-        renamed.reserveCapacity(writer.inserted.count)
+        var renamed = TemporaryIDMap.Batch(capacity: writer.inserted.count)
         var scope: (entity: ObjectIdentifier, scope: ObjectIDScope)?
         let initialVersion = store.layout.initialVersion
         for o in writer.inserted {
@@ -56,7 +58,7 @@ extension ManagedObjectContext {
                     registry.reserveCapacity(writer.inserted.count, for: scope!.scope)
                 }
                 let permanent = ObjectID(scope: scope!.scope, key: .permanent(pk))
-                renamed.append((o.temporaryCounter, permanent))
+                renamed.append(counter: o.temporaryCounter, key: pk, scope: scope!.scope)
                 o.objectID = permanent
                 if let existing = registry.updateValue(o, forKey: permanent), existing !== o { existing.detachFromContext() }
             }

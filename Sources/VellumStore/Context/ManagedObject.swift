@@ -9,6 +9,13 @@ import Foundation
 public final class ManagedObject: Hashable, CustomStringConvertible {
     public let entity: Entity
     public internal(set) var objectID: ObjectID
+    // The flags are declared here, after the ID, because a class lays its fields out in
+    // declaration order: they fill the ID's 7 bytes of padding instead of a word of their own
+    // (a 100k-object fetch or insert holds 100k objects).
+    @exclusivity(unchecked) public internal(set) var isFault: Bool
+    @exclusivity(unchecked) public internal(set) var isInserted = false
+    @exclusivity(unchecked) public internal(set) var isDeleted = false
+    @exclusivity(unchecked) private var hasPendingKey = false
     /// The owning context; nil once the context is gone (or has let go of the object).
     public var context: ManagedObjectContext? { contextHandle?.context }
     /// Shared by all objects of a context: a strong reference to it costs one
@@ -79,15 +86,20 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
     @exclusivity(unchecked) var version: Int64 = 0
     /// Loaded relationships, aligned with `entity.relationships` (nil = not loaded yet).
     @exclusivity(unchecked) var relations: [Relation?] = []
-    @exclusivity(unchecked) public internal(set) var isFault: Bool
-    @exclusivity(unchecked) public internal(set) var isInserted = false
-    @exclusivity(unchecked) public internal(set) var isDeleted = false
     /// Loaded as part of a batched fetch: firing one fault loads its neighbours.
     var batch: FaultBatch?
     /// The counter of its temporary key (unsaved inserts), for lookup by ID.
     var temporaryCounter: UInt64 = 0
     /// The primary key a save in progress gave it (applied only after commit).
-    var pendingKey: Int64?
+    var pendingKey: Int64? {
+        get { hasPendingKey ? pendingKeyValue : nil }
+        set {
+            hasPendingKey = newValue != nil
+            pendingKeyValue = newValue ?? 0
+        }
+    }
+    /// `pendingKey` without an optional's ninth byte (its flag is with the others).
+    private var pendingKeyValue: Int64 = 0
 
 
     init(entity: Entity, objectID: ObjectID, context: ManagedObjectContext, isFault: Bool) {

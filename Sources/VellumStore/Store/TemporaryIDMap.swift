@@ -6,15 +6,81 @@ import Foundation
 /// Temporary keys carry an increasing counter (`TemporaryKey`), and a save
 /// renames its inserts in counter order, so renamings are kept as sorted runs
 /// and found by binary search — recording a 100k-object save is two array
-/// appends per object, not hashing. Bounded: the oldest entries are forgotten
-/// past `capacity`.
+/// appends per object, not hashing. An entry is 16 bytes (counter and primary
+/// key); its scope is kept once per stretch of equal scopes, as a save's inserts
+/// come in a few entities. Bounded: the oldest entries are forgotten past `capacity`.
 final class TemporaryIDMap: Sendable {
-    private struct Run {
-        var counters: [UInt64] = []
-        var ids: [ObjectID] = []
+    /// One save's renamings (or several saves', extended in counter order).
+    struct Batch {
+        fileprivate var counters: [UInt64] = []
+        fileprivate var keys: [Int64] = []
+        /// (first entry, scope) of each stretch of entries with one scope, by first entry.
+        fileprivate var scopes: [(start: Int, scope: ObjectIDScope)] = []
+
+        init(capacity: Int = 0) {
+            counters.reserveCapacity(capacity)
+            keys.reserveCapacity(capacity)
+        }
+
+        var count: Int { counters.count }
+        var isEmpty: Bool { counters.isEmpty }
+
+        /// Counter `counter` became key `key` in `scope`.
+        mutating func append(counter: UInt64, key: Int64, scope: ObjectIDScope) {
+            if scopes.last?.scope !== scope { scopes.append((counters.count, scope)) }
+            counters.append(counter)
+            keys.append(key)
+        }
+
+        fileprivate var isSorted: Bool {
+            counters.withUnsafeBufferPointer { c in
+                c.count < 2 || (1..<c.count).allSatisfy { c[$0 - 1] < c[$0] }
+            }
+        }
+
+        /// The same entries in counter order.
+        fileprivate func sorted() -> Batch {
+            var out = Batch(capacity: count)
+            for i in counters.indices.sorted(by: { counters[$0] < counters[$1] }) {
+                out.append(counter: counters[i], key: keys[i], scope: scope(at: i))
+            }
+            return out
+        }
+
+        fileprivate mutating func append(contentsOf other: Batch) {
+            // Only `other`'s first stretch can continue this batch's last one.
+            let offset = counters.count
+            for (start, scope) in other.scopes where !(start == 0 && scopes.last?.scope === scope) {
+                scopes.append((offset + start, scope))
+            }
+            counters.append(contentsOf: other.counters)
+            keys.append(contentsOf: other.keys)
+        }
+
+        fileprivate func scope(at entry: Int) -> ObjectIDScope {
+            // The last stretch starting at or before `entry`.
+            var lo = 0, hi = scopes.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if scopes[mid].start <= entry { lo = mid + 1 } else { hi = mid }
+            }
+            return scopes[lo - 1].scope
+        }
+
+        /// The permanent ID of `counter`, if this batch renamed it (binary search).
+        fileprivate func permanent(for counter: UInt64) -> ObjectID? {
+            var lo = 0, hi = counters.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if counters[mid] < counter { lo = mid + 1 } else { hi = mid }
+            }
+            guard lo < counters.count, counters[lo] == counter else { return nil }
+            return ObjectID(scope: scope(at: lo), key: .permanent(keys[lo]))
+        }
     }
+
     private struct Runs {
-        var runs: [Run] = []
+        var runs: [Batch] = []
         var total = 0
     }
     private let state = Locked(Runs())
@@ -22,38 +88,29 @@ final class TemporaryIDMap: Sendable {
 
     init(capacity: Int = 1_000_000) { self.capacity = capacity }
 
-    /// Records one save's renamings (temporary key counter → permanent ID), in counter order.
-    func record(_ pairs: [(UInt64, ObjectID)]) {
-        guard let first = pairs.first else { return }
-        let sorted = isSorted(pairs) ? pairs : pairs.sorted { $0.0 < $1.0 }
+    /// Records one save's renamings. A batch whose counters follow the newest run's
+    /// extends it (the write queue's saves do); any other starts a run of its own.
+    func record(_ batch: Batch) {
+        guard let first = batch.counters.first else { return }
+        let sorted = batch.isSorted ? batch : batch.sorted()
         state.withLock { s in
-            // Extend the newest run when counters keep increasing (the write queue's saves do).
-            if s.runs.isEmpty || (s.runs[s.runs.count - 1].counters.last ?? 0) >= first.0 || !isSorted(pairs) {
-                s.runs.append(Run())
+            if let last = s.runs.last?.counters.last, last < first, batch.isSorted {
+                s.runs[s.runs.count - 1].append(contentsOf: sorted)
+            } else {
+                s.runs.append(sorted)
             }
-            s.runs[s.runs.count - 1].counters.append(contentsOf: sorted.map(\.0))
-            s.runs[s.runs.count - 1].ids.append(contentsOf: sorted.map(\.1))
-            s.total += pairs.count
+            s.total += sorted.count
             while s.total > capacity, s.runs.count > 1 {
-                s.total -= s.runs.removeFirst().counters.count
+                s.total -= s.runs.removeFirst().count
             }
         }
-    }
-
-    private func isSorted(_ pairs: [(UInt64, ObjectID)]) -> Bool {
-        zip(pairs, pairs.dropFirst()).allSatisfy { $0.0 < $1.0 }
     }
 
     func permanent(for temporary: UUID) -> ObjectID? {
         guard let counter = TemporaryKey.counter(of: temporary) else { return nil }
         return state.withLock { s in
             for run in s.runs.reversed() {
-                var lo = 0, hi = run.counters.count
-                while lo < hi {
-                    let mid = (lo + hi) / 2
-                    if run.counters[mid] < counter { lo = mid + 1 } else { hi = mid }
-                }
-                if lo < run.counters.count && run.counters[lo] == counter { return run.ids[lo] }
+                if let id = run.permanent(for: counter) { return id }
             }
             return nil
         }

@@ -29,7 +29,8 @@ enum TemporaryKey {
             && b.4 == UInt8(truncatingIfNeeded: p >> 24) && b.5 == UInt8(truncatingIfNeeded: p >> 16)
             && b.6 == 0x40 | UInt8(truncatingIfNeeded: p >> 8) & 0x0f && b.7 == UInt8(truncatingIfNeeded: p)
         guard madeHere else { return nil }
-        let parts: [UInt8] = [b.8 & 0x3f, b.9, b.10, b.11, b.12, b.13, b.14, b.15]
-        return parts.reduce(0) { $0 << 8 | UInt64($1) }
+        // Read without an array: an unsaved insert is looked up by this counter.
+        let high = UInt64(b.8 & 0x3f) << 56 | UInt64(b.9) << 48 | UInt64(b.10) << 40 | UInt64(b.11) << 32
+        return high | UInt64(b.12) << 24 | UInt64(b.13) << 16 | UInt64(b.14) << 8 | UInt64(b.15)
     }
 }
