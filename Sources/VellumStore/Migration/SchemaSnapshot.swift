@@ -129,6 +129,23 @@ extension SchemaSnapshot {
         return s
     }
 
+    /// The column names a `CREATE TABLE` text declares, in order, read from the text (as
+    /// `pragma_table_info` would report them, without a query); nil when the text has a
+    /// comment or a quoting this reader does not know.
+    static func columnNames(ofTable sql: String) -> [String]? {
+        guard !sql.contains("--"), !sql.contains("/*"), sql.hasPrefix("CREATE TABLE "), sql.hasSuffix(")"),
+              let (_, afterName) = identifier(Substring(sql).dropFirst("CREATE TABLE ".count)) else { return nil }
+        var body = afterName
+        while body.first == " " { body.removeFirst() }
+        guard body.first == "(" else { return nil }
+        var names: [String] = []
+        for definition in splitTopLevel(String(body.dropFirst().dropLast())) where !isTableConstraint(definition) {
+            guard let (name, rest) = identifier(Substring(definition)), rest.isEmpty || rest.first == " " else { return nil }
+            names.append(name)
+        }
+        return names
+    }
+
     private static func isTableConstraint(_ definition: String) -> Bool {
         let upper = definition.uppercased()
         return ["PRIMARY ", "PRIMARY(", "UNIQUE", "CHECK", "FOREIGN ", "CONSTRAINT "].contains { upper.hasPrefix($0) }

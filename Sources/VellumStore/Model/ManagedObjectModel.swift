@@ -233,24 +233,34 @@ public final class ManagedObjectModel: Sendable, Equatable, CustomStringConverti
 
     /// A canonical text of everything that affects the store's shape or validation;
     /// sorted so that declaration order does not matter.
+    ///
+    /// Written piece by piece into one string (interpolating each line built a string per
+    /// line and a description per flag: most of a small migration's hashing). The text,
+    /// and so every stored hash, is pinned by `ModelVersionHashPinTests`.
     static func canonicalText(_ entities: [EntityDescription]) -> String {
         var out = "vellum-model-1\n"
+        func flag(_ b: Bool) -> String { b ? "true" : "false" }
         for e in entities.sorted(by: { $0.name < $1.name }) {
-            out += "E \(e.name) parent=\(e.parent ?? "") abstract=\(e.isAbstract)\n"
+            out += "E "; out += e.name; out += " parent="; out += e.parent ?? ""; out += " abstract="; out += flag(e.isAbstract); out += "\n"
             for a in e.leafAttributes.sorted(by: { $0.name < $1.name }) {
-                out += "A \(a.name) \(a.type.rawValue) opt=\(a.isOptional) transient=\(a.isTransient)"
-                out += " default=\(a.defaultValue.map { String(reflecting: $0) } ?? "") min=\(a.minValue.map { "\($0)" } ?? "")"
-                out += " max=\(a.maxValue.map { "\($0)" } ?? "") regex=\(a.regex ?? "") indexed=\(a.isIndexed)\n"
+                out += "A "; out += a.name; out += " "; out += a.type.rawValue
+                out += " opt="; out += flag(a.isOptional); out += " transient="; out += flag(a.isTransient)
+                out += " default="; if let d = a.defaultValue { out += String(reflecting: d) }
+                out += " min="; if let m = a.minValue { out += m.description }
+                out += " max="; if let m = a.maxValue { out += m.description }
+                out += " regex="; out += a.regex ?? ""; out += " indexed="; out += flag(a.isIndexed); out += "\n"
             }
             for r in e.relationships.sorted(by: { $0.name < $1.name }) {
-                out += "R \(r.name) \(r.destination) inverse=\(r.inverse) many=\(r.isToMany) ordered=\(r.isOrdered)"
-                out += " opt=\(r.isOptional) min=\(r.minCount ?? -1) max=\(r.maxCount ?? -1) rule=\(r.deleteRule.rawValue)\n"
+                out += "R "; out += r.name; out += " "; out += r.destination; out += " inverse="; out += r.inverse
+                out += " many="; out += flag(r.isToMany); out += " ordered="; out += flag(r.isOrdered); out += " opt="; out += flag(r.isOptional)
+                out += " min="; out += String(r.minCount ?? -1); out += " max="; out += String(r.maxCount ?? -1)
+                out += " rule="; out += r.deleteRule.rawValue; out += "\n"
             }
             for c in e.uniquenessConstraints.map({ $0.sorted() }).sorted(by: { $0.joined(separator: ",") < $1.joined(separator: ",") }) {
-                out += "U \(c.joined(separator: ","))\n"
+                out += "U "; out += c.joined(separator: ","); out += "\n"
             }
             for i in e.indexes.sorted(by: { $0.name < $1.name }) {
-                out += "I \(i.name) \(i.attributes.joined(separator: ","))\n"
+                out += "I "; out += i.name; out += " "; out += i.attributes.joined(separator: ","); out += "\n"
             }
         }
         return out
