@@ -13,6 +13,8 @@ struct SchemaColumnNamesTests {
         #"CREATE TABLE t (a, "b", c INTEGER DEFAULT (1 + 2), UNIQUE (a, "b"), CHECK (c > 0))"#,
         #"CREATE TABLE "Item" ("_pk" INTEGER PRIMARY KEY, "provider" INTEGER REFERENCES "Provider" ("_pk"), FOREIGN KEY ("provider") REFERENCES "Provider" ("_pk"))"#,
         #"CREATE TABLE "Ünïcode" ("名前" TEXT, "emoji 🍐" TEXT)"#,
+        // Names that begin like a table constraint's keyword are columns.
+        "CREATE TABLE t2 (unique_id INTEGER, check_x TEXT, \"UNIQUE\" TEXT,\n  primary_key REAL, foreign_key BLOB)",
     ]
     /// Texts this reader declines: SQLite is asked instead.
     static let declined = [
