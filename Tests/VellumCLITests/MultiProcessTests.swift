@@ -62,12 +62,20 @@ extension RowState {
 
 /// An observer in this process: a container's view context, whose
 /// `objectsDidChange` events maintain the set of IDs it believes exist and their values.
+/// A read that meets the server away (a PostgreSQL restart) is not a deletion: the row
+/// is read again before comparing, as `StressObserver` and the results controllers do.
 @MainActor
 final class ViewObserver {
     let container: PersistentContainer
     private(set) var believed: [ObjectID: RowState] = [:]
     private(set) var events = 0
     private(set) var failures: [String] = []
+    /// Rows an event named whose reading failed for now; read again before comparing.
+    private var unread: Set<ObjectID> = []
+    /// A refetch that met the server away, done again before comparing.
+    private var refetchPending = false
+    /// Reads (and refetches) that met the server away, for the report.
+    private(set) var retriedReads = 0
 
     init(path: String) throws {
         container = try PersistentContainer(store: PersistentStore.open(location: path, model: nil, options: StoreOptions(createIfMissing: false)))
@@ -82,6 +90,11 @@ final class ViewObserver {
             var all: [ObjectID: RowState] = [:]
             for o in try container.viewContext.fetch("Row") { all[o.objectID] = try RowState(o) }
             believed = all
+            unread = []
+            refetchPending = false
+        } catch let error as StoreError where error.isServerUnavailable || error.isBusy {
+            retriedReads += 1
+            refetchPending = true
         } catch { failures.append("refetch: \(error)") }
     }
 
@@ -89,24 +102,46 @@ final class ViewObserver {
         events += 1
         if event.invalidatedAll || event.storeChangedExternally { refetch(); return }
         let gone = event.deleted.union(event.invalidated)
-        for id in gone { believed[id] = nil }
-        for id in event.inserted.union(event.updated).union(event.refreshed).subtracting(gone) {
-            do {
-                believed[id] = try RowState(container.viewContext.existingObject(with: id))
-            } catch {
-                // Deleted again by a save not merged yet: its delete event follows.
-                believed[id] = nil
-            }
+        for id in gone {
+            believed[id] = nil
+            unread.remove(id)
         }
+        for id in event.inserted.union(event.updated).union(event.refreshed).subtracting(gone) { read(id) }
+    }
+
+    private func read(_ id: ObjectID) {
+        do {
+            believed[id] = try RowState(container.viewContext.existingObject(with: id))
+            unread.remove(id)
+        } catch StoreError.objectNotFound {
+            // Deleted again by a save not merged yet: its delete event follows.
+            believed[id] = nil
+            unread.remove(id)
+        } catch let error as StoreError where error.isServerUnavailable || error.isBusy {
+            // The server is away (a restart): no later event need name this row again.
+            retriedReads += 1
+            unread.insert(id)
+        } catch {
+            failures.append("reading \(id): \(error)")
+            unread.insert(id)
+        }
+    }
+
+    /// Reads again what could not be read while the server was away.
+    private func catchUp() {
+        if refetchPending { refetch() }
+        for id in unread { read(id) }
     }
 
     /// Waits until the merged view equals the store; returns whether it did.
     func settle(path: String, timeout: Double) async throws -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
+            catchUp()
             if try believed == storeRows(path) { return true }
             try await Task.sleep(nanoseconds: 50_000_000)
         }
+        catchUp()
         return try believed == storeRows(path)
     }
 
@@ -117,8 +152,8 @@ final class ViewObserver {
         let missing = stored.filter { believed[$0.key] == nil }.map(\.value)
         let extra = believed.filter { stored[$0.key] == nil }.map(\.value)
         let stale = stored.compactMap { id, row in believed[id].flatMap { $0 == row ? nil : "\($0) (store: \(row))" } }
-        return "\(events) events; missing \(missing.count) \(missing.prefix(5)); extra \(extra.count) \(extra.prefix(5)); "
-            + "stale \(stale.count) \(stale.prefix(5))"
+        return "\(events) events; \(unread.count) unread\(refetchPending ? ", refetch pending" : ""); "
+            + "missing \(missing.count) \(missing.prefix(5)); extra \(extra.count) \(extra.prefix(5)); stale \(stale.count) \(stale.prefix(5))"
     }
 }
 
