@@ -72,6 +72,37 @@ struct TemporaryIDMapTests {
         #expect(saves[0].allSatisfy { map.permanent(for: $0.0) == nil }, "the oldest save is forgotten")
     }
 
+    /// A write queue's saves each extend the one run (their counters keep increasing): it
+    /// must still be cut at the capacity, oldest first, or a long-running writer's map grows
+    /// without bound (it did: only whole runs were ever forgotten).
+    @Test func aRunEverySaveExtendsStaysWithinItsCapacity() {
+        let map = TemporaryIDMap(capacity: 100)
+        var saves: [[(UUID, ObjectID)]] = []
+        var key: Int64 = 1
+        for save in 0..<300 {
+            var batch = TemporaryIDMap.Batch()
+            var renamed: [(UUID, ObjectID)] = []
+            for _ in 0..<(save % 3 + 1) {
+                let (uuid, counter) = TemporaryKey.next()
+                let id = ObjectID(scope: Self.scopes[save % 2], key: .permanent(key))
+                key += 1
+                batch.append(counter: counter, key: id.primaryKey!, scope: id.scope)
+                renamed.append((uuid, id))
+            }
+            map.record(batch)
+            saves.append(renamed)
+            #expect(map.count <= 100, "after save \(save): \(map.count) renamings kept")
+        }
+        for (uuid, id) in saves.suffix(20).flatMap({ $0 }) {
+            let found = map.permanent(for: uuid)
+            #expect(found == id && found?.entityName == id.entityName, "a recent save's \(id) found as \(String(describing: found))")
+        }
+        for (uuid, id) in saves.flatMap({ $0 }) {
+            if let found = map.permanent(for: uuid) { #expect(found == id && found.entityName == id.entityName) }
+        }
+        #expect(saves[0].allSatisfy { map.permanent(for: $0.0) == nil }, "the oldest save is forgotten")
+    }
+
     private static func reversed(_ renamed: [(UUID, ObjectID)]) -> TemporaryIDMap.Batch {
         var batch = TemporaryIDMap.Batch()
         for (uuid, id) in renamed.reversed() {

@@ -57,6 +57,14 @@ final class TemporaryIDMap: Sendable {
             keys.append(contentsOf: other.keys)
         }
 
+        /// Without its oldest `k` entries.
+        fileprivate mutating func removeFirst(_ k: Int) {
+            let kept = scopes.lastIndex { $0.start <= k } ?? 0
+            scopes = scopes[kept...].enumerated().map { ($0.offset == 0 ? 0 : $0.element.start - k, $0.element.scope) }
+            counters.removeFirst(k)
+            keys.removeFirst(k)
+        }
+
         fileprivate func scope(at entry: Int) -> ObjectIDScope {
             // The last stretch starting at or before `entry`.
             var lo = 0, hi = scopes.count
@@ -92,9 +100,10 @@ final class TemporaryIDMap: Sendable {
     /// extends it (the write queue's saves do); any other starts a run of its own.
     func record(_ batch: Batch) {
         guard let first = batch.counters.first else { return }
-        let sorted = batch.isSorted ? batch : batch.sorted()
+        let inOrder = batch.isSorted
+        let sorted = inOrder ? batch : batch.sorted()
         state.withLock { s in
-            if let last = s.runs.last?.counters.last, last < first, batch.isSorted {
+            if let last = s.runs.last?.counters.last, last < first, inOrder {
                 s.runs[s.runs.count - 1].append(contentsOf: sorted)
             } else {
                 s.runs.append(sorted)
@@ -103,8 +112,18 @@ final class TemporaryIDMap: Sendable {
             while s.total > capacity, s.runs.count > 1 {
                 s.total -= s.runs.removeFirst().count
             }
+            // One run that every save extended (a write queue's) is cut from its oldest end,
+            // by at least half the capacity at a time so that cutting stays O(1) per entry.
+            if s.total > capacity, let run = s.runs.first, s.runs.count == 1 {
+                let cut = min(run.count, max(s.total - capacity, capacity / 2))
+                s.runs[0].removeFirst(cut)
+                s.total -= cut
+            }
         }
     }
+
+    /// Renamings remembered now (at most `capacity`).
+    var count: Int { state.withLock { $0.total } }
 
     func permanent(for temporary: UUID) -> ObjectID? {
         guard let counter = TemporaryKey.counter(of: temporary) else { return nil }
