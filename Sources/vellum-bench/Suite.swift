@@ -36,7 +36,7 @@ import VellumStore
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     }
 
-    deinit { try? FileManager.default.removeItem(at: directory) }
+    deinit { removeScratch() }
 
     /// Removes the temp directory with every store the benchmarks made.
     nonisolated func removeScratch() { try? FileManager.default.removeItem(at: directory) }

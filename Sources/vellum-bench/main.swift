@@ -26,8 +26,8 @@ do {
         }
     }
     let suite = try Suite()
-    // The suite is never deinitialized (top-level code ends in exit): its scratch
-    // directory, hundreds of MB of stores, is removed here, on failure too.
+    // The suite is not deinitialized before the process ends after a run (its deinit
+    // never ran): its scratch directory, hundreds of MB of stores, is removed here.
     defer { suite.removeScratch() }
     let selected = suite.benchmarks.filter { filter == nil || $0.name.contains(filter!) }
     if selected.isEmpty { throw BenchError("no benchmark matches '\(filter ?? "")'") }
