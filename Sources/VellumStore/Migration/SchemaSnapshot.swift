@@ -217,9 +217,12 @@ extension SchemaSnapshot {
     /// `text` begins with the bytes of `prefix` (cheaper than `hasPrefix`, which compares characters).
     private static func startsWith(_ text: Substring, _ prefix: String) -> Bool { text.utf8.starts(with: prefix.utf8) }
 
+    /// A table constraint, or a definition not read as a column (taken for one: the caller
+    /// then lets SQLite read the schema). The same reading as `columnNames`.
     private static func isTableConstraint(_ definition: String) -> Bool {
-        let upper = definition.uppercased()
-        return ["PRIMARY ", "PRIMARY(", "UNIQUE", "CHECK", "FOREIGN ", "CONSTRAINT "].contains { upper.hasPrefix($0) }
+        let bytes = Array(definition.utf8)
+        guard case .some(.some) = columnName(bytes, 0, bytes.count) else { return true }
+        return false
     }
 
     /// As `read` filters `sqlite_master`: not SQLite's own objects, nor those of Vellum's tables.
@@ -232,26 +235,7 @@ extension SchemaSnapshot {
     /// nil for `IF NOT EXISTS`, a schema-qualified name or another quoting (then SQLite
     /// would not keep the text as written, or this reader would not know the name).
     private static func identifier(_ text: Substring) -> (String, Substring)? {
-        if text.hasPrefix("IF ") || text.hasPrefix("if ") { return nil }
-        var name = ""
-        var rest: Substring
-        if text.first == "\"" {
-            var i = text.index(after: text.startIndex)
-            while true {
-                guard let close = text[i...].firstIndex(of: "\"") else { return nil }
-                name += text[i..<close]
-                let next = text.index(after: close)
-                if next < text.endIndex, text[next] == "\"" { name += "\""; i = text.index(after: next); continue }
-                rest = text[next...]
-                break
-            }
-        } else {
-            let end = text.firstIndex { !($0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_")) } ?? text.endIndex
-            guard end > text.startIndex else { return nil }
-            name = String(text[..<end])
-            rest = text[end...]
-        }
-        if rest.first == "." { return nil }
-        return (name, rest)
+        guard let (end, name, _) = identifierEnd(Array(text.utf8), from: 0) else { return nil }
+        return (name, Substring(text.utf8[text.utf8.index(text.utf8.startIndex, offsetBy: end)...]))
     }
 }

@@ -23,7 +23,6 @@ final class TemporaryIDMap: Sendable {
         }
 
         var count: Int { counters.count }
-        var isEmpty: Bool { counters.isEmpty }
 
         /// Counter `counter` became key `key` in `scope`.
         mutating func append(counter: UInt64, key: Int64, scope: ObjectIDScope) {
