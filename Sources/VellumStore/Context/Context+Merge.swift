@@ -31,8 +31,8 @@ extension ManagedObjectContext {
         }
         let (reload, gone) = try reloadKeepingLocalChanges(loaded)
         invalidated.formUnion(gone)
-        notify(ObjectsDidChange(inserted: save.inserted, updated: save.updated.subtracting(invalidated),
-                                deleted: save.deleted, refreshed: Set(reload.map(\.objectID)).subtracting(invalidated),
+        notify(ObjectsDidChange(inserted: Set(save.inserted), updated: Set(save.updated).subtracting(invalidated),
+                                deleted: Set(save.deleted), refreshed: Set(reload.map(\.objectID)).subtracting(invalidated),
                                 invalidated: invalidated, changedKeys: save.changedKeys))
     }
 

@@ -45,9 +45,7 @@ extension ManagedObjectContext {
     /// After commit: IDs become permanent, snapshots become the saved values, observers hear of it.
     private func finishSave(_ writer: SaveWriter) -> DidSave {
         var keys: [ObjectID: Set<String>] = [:]
-        var insertedIDs = Set<ObjectID>(minimumCapacity: writer.inserted.count)
-        var updatedIDs = Set<ObjectID>(minimumCapacity: writer.updated.count)
-        var deletedIDs = Set<ObjectID>(minimumCapacity: writer.deleted.count)
+        var insertedIDs = ObjectIDSet(), updatedIDs = ObjectIDSet(), deletedIDs = ObjectIDSet()
         var renamed = TemporaryIDMap.Batch(capacity: writer.inserted.count)
         var scope: (entity: ObjectIdentifier, scope: ObjectIDScope)?
         let initialVersion = store.layout.initialVersion

@@ -24,7 +24,7 @@ public struct HistoryTransaction: Sendable {
 
     /// The transaction as a save event, for merging into contexts.
     public func asDidSave() -> DidSave {
-        var inserted: Set<ObjectID> = [], updated: Set<ObjectID> = [], deleted: Set<ObjectID> = []
+        var inserted = ObjectIDSet(), updated = ObjectIDSet(), deleted = ObjectIDSet()
         var keys: [ObjectID: Set<String>] = [:]
         for c in changes {
             switch c.kind {
