@@ -211,6 +211,12 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
         }
         if isDeleted { throw StoreError.invalidOperation("\(objectID.uriString) is deleted; it cannot be changed") }
         let context = try owningContext()
+        // A pending insert keeps no snapshot and is tracked from its insert on: with nobody
+        // listening (undo, change observers) the value is just stored (the bulk-insert path).
+        if isInserted, context.undoStack == nil, context.changeObservers.isEmpty {
+            setStoredValue(coerced, at: index)
+            return
+        }
         if isFault { try context.fulfillFault(self) }
         let old = storedValue(at: index)
         if old == coerced { return }

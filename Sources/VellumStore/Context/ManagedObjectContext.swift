@@ -69,6 +69,8 @@ public final class ManagedObjectContext {
 
     /// What its objects hold to find it (see `ManagedObject.context`).
     let handle = ContextHandle()
+    /// The entity `insert(_:)` last checked is this model's (the check is a lookup by name).
+    @exclusivity(unchecked) private var lastInsertedEntity: Entity?
 
     public convenience init(store: PersistentStore) throws {
         self.init(store: store, connection: try store.makeReaderConnection())
@@ -189,8 +191,11 @@ public final class ManagedObjectContext {
     /// the fast path for bulk inserts, with values then set by index (`setValue(_:at:)`).
     @discardableResult
     public func insert(_ entity: Entity) throws -> ManagedObject {
-        guard store.model.entity(named: entity.name) === entity else {
-            throw StoreError.invalidOperation("entity \(entity.name) is not from this context's model")
+        if entity !== lastInsertedEntity {
+            guard store.model.entity(named: entity.name) === entity else {
+                throw StoreError.invalidOperation("entity \(entity.name) is not from this context's model")
+            }
+            lastInsertedEntity = entity
         }
         return try insert(entity) { _ in }
     }
@@ -201,7 +206,11 @@ public final class ManagedObjectContext {
         if entity.isAbstract { throw StoreError.invalidOperation("entity \(entity.name) is abstract and cannot be instantiated") }
         let defaults = entity.defaultValues
         let row = insertedRows.nextRow(width: defaults.count)
-        row.initialize(from: defaults, count: defaults.count)
+        if entity.defaultValuesAreBitwise, !defaults.isEmpty {
+            defaults.withUnsafeBytes { UnsafeMutableRawPointer(row).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+        } else {
+            row.initialize(from: defaults, count: defaults.count)
+        }
         try fill(row)
         let (uuid, counter) = TemporaryKey.next()
         let o = ManagedObject(entity: entity, objectID: ObjectID(scope: entity.temporaryIDScope, key: .temporary(uuid)), context: self, isFault: false)

@@ -27,6 +27,9 @@ public final class Entity: Sendable, CustomStringConvertible {
     public let storedAttributeIndices: [Int]
     /// Each attribute's default value (`.null` where none), aligned with `attributes`.
     public let defaultValues: [Value]
+    /// No default holds a reference (strings, data, URLs…): a new row's defaults can be
+    /// copied as bytes, without a retain per value.
+    let defaultValuesAreBitwise: Bool
     /// The key paths of its composite attributes and of composites nested in them
     /// (`magnitude`, `location.coords`): a key path through one names a leaf attribute.
     public let compositePaths: Set<String>
@@ -80,6 +83,12 @@ public final class Entity: Sendable, CustomStringConvertible {
         storedAttributeIndices = attributes.indices.filter { !attributes[$0].isTransient }
         // Defaults that do not coerce are refused when the model is validated (`ModelError.invalidDefault`).
         defaultValues = attributes.map { a in (try? a.defaultValue?.coerced(to: a.type)) ?? .null }
+        defaultValuesAreBitwise = defaultValues.allSatisfy { v in
+            switch v {
+            case .null, .integer, .double, .decimal, .bool, .date, .uuid: return true
+            default: return false
+            }
+        }
         validationRules = (
             attributes.indices.filter { i in
                 let a = attributes[i]
