@@ -54,7 +54,7 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
     @exclusivity(unchecked) private var rowBlock: RowBlock?
 
     /// Writes one stored value in place; `index` must be a valid attribute index.
-    func setStoredValue(_ value: Value, at index: Int) {
+    func setStoredValue(_ value: consuming Value, at index: Int) {
         if let row = sharedRow {
             precondition(index >= 0 && index < entity.attributes.count, "attribute index \(index) out of range")
             row[index] = value
@@ -210,13 +210,13 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
             throw StoreError.validation(ValidationFailure(entity: entity.name, key: entity.attributes[index].name, reason: error.description, objectURI: objectID.uriString))
         }
         if isDeleted { throw StoreError.invalidOperation("\(objectID.uriString) is deleted; it cannot be changed") }
-        let context = try owningContext()
         // A pending insert keeps no snapshot and is tracked from its insert on: with nobody
         // listening (undo, change observers) the value is just stored (the bulk-insert path).
-        if isInserted, context.undoStack == nil, context.changeObservers.isEmpty {
+        if isInserted, contextHandle?.insertsAreUnobserved == true {
             setStoredValue(coerced, at: index)
             return
         }
+        let context = try owningContext()
         if isFault { try context.fulfillFault(self) }
         let old = storedValue(at: index)
         if old == coerced { return }

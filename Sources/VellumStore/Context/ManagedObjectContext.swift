@@ -7,6 +7,9 @@ import Foundation
 /// to their context's queue, the queue the context ends on.
 final class ContextHandle {
     unowned(unsafe) var context: ManagedObjectContext?
+    /// The context is alive, with no undo stack and no change observers: a pending
+    /// insert's new value needs no record (kept here, where every object can read it).
+    @exclusivity(unchecked) var insertsAreUnobserved = true
 }
 
 /// A scratch pad of managed objects over one store: insert, fetch, change,
@@ -32,7 +35,7 @@ public final class ManagedObjectContext {
     // access to one of them spans a call that could reach the same field again.
 
     /// Records changes for undo/redo when set (the UI sets one on the view context).
-    @exclusivity(unchecked) public var undoStack: UndoStack?
+    @exclusivity(unchecked) public var undoStack: UndoStack? { didSet { noteObservation() } }
 
     /// Objects by ID: the uniquing table.
     let registry = ObjectRegistry()
@@ -61,7 +64,7 @@ public final class ManagedObjectContext {
     /// Select lists per root entity, built once.
     var selections: [String: RowLoader.Selection] = [:]
     /// Observers of local changes (`objectsDidChange`), called synchronously on the context's queue.
-    @exclusivity(unchecked) var changeObservers: [UUID: (ObjectsDidChange) -> Void] = [:]
+    @exclusivity(unchecked) var changeObservers: [UUID: (ObjectsDidChange) -> Void] = [:] { didSet { noteObservation() } }
     /// Errors of non-throwing accessors (the keyed subscript, generated properties); the next `save()` throws the first.
     @exclusivity(unchecked) var deferredErrors: [StoreError] = []
     /// Observers of saves, called after commit.
@@ -69,6 +72,7 @@ public final class ManagedObjectContext {
 
     /// What its objects hold to find it (see `ManagedObject.context`).
     let handle = ContextHandle()
+    private func noteObservation() { handle.insertsAreUnobserved = undoStack == nil && changeObservers.isEmpty }
     /// The entity `insert(_:)` last checked is this model's (the check is a lookup by name).
     @exclusivity(unchecked) private var lastInsertedEntity: Entity?
 
@@ -93,6 +97,7 @@ public final class ManagedObjectContext {
 
     deinit {
         handle.context = nil
+        handle.insertsAreUnobserved = false
         // Break reference cycles between related objects.
         registry.forEach { if !$0.relations.isEmpty { $0.relations = [] } }
     }
