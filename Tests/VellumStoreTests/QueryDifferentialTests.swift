@@ -10,6 +10,9 @@ import Testing
         "", "a", "A", "abc", "Abc", "abd", "ab", "é", "e\u{301}", "É", "E\u{301}", "e", "E", "straße", "STRASSE", "Strasse",
         "İstanbul", "istanbul", "ISTANBUL", "ıi", "東京", "日本語テキスト", "a*b", "a?b", "file2", "file10", "File1",
         "tea", "Green Tea", "GREEN", "naïve", "naive", "NAÏVE", "x.y", "100%", "Ω", "zz", "z", "_",
+        // Marks Foundation keeps or drops by the base before them (`MarkRule`); only marks
+        // PostgreSQL's `\X` takes as one character with them, as Swift does.
+        "Ⓐ\u{301}", "ⓐ\u{301}\u{301}", "한\u{301}\u{302}", "ａ\u{308}b", "\u{301}e", "\u{301}\u{302}", "東\u{301}\u{20D0}", "ẞ\u{301}\u{301}", "Ⱥ\u{301}\u{301}",
     ]
     static let integers: [Int64] = [0, 1, -1, 2, 3, 5, 42, -42, 1000, 9_007_199_254_740_993, Int64.max, Int64.min, 7]
     static let doubles: [Double] = [0, 0.5, -0.5, 1, 2.5, -3.25, 1e15, -1e15, 42, 0.1, 3, 7.75]

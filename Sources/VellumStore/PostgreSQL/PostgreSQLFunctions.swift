@@ -2,41 +2,34 @@ import Foundation
 
 /// The SQL functions a PostgreSQL store's schema holds so that queries mean in
 /// the server what they mean in memory. Folding is generated from `TextFolding`
-/// itself: it folds scalar by scalar (checked by `FoldTableTests`), so a table of
-/// every scalar it changes, applied with `translate` and `replace` and then NFC,
-/// gives the same text. No extension (unaccent, ICU) folds exactly as Foundation does.
+/// itself (`FoldTable`): a table of every scalar it changes, applied with
+/// `translate` and `replace` and then NFC, and with diacritic folding the marks
+/// after each base kept, dropped and ordered as Foundation does (`MarkRule`).
+/// No extension (unaccent, ICU) folds exactly as Foundation does.
 public enum PostgreSQLFunctions {
     /// `CREATE OR REPLACE FUNCTION` statements, for the schema first on the search path.
     public static func createSQL() -> [String] {
-        [foldFunction(), regexpFunction(), sortKeyFunction()] + exactComparisons() + arithmeticFunctions()
+        foldFunctions() + [regexpFunction(), sortKeyFunction()] + exactComparisons() + arithmeticFunctions()
     }
 
-    /// `vellum_fold(text, flags)`: flags 1 = case, 2 = diacritics, 3 = both; NULL stays NULL.
-    static func foldFunction() -> String {
-        let d = PostgreSQLDialect()
-        var cases: [String] = []
-        for table in FoldTable.all {
-            // A run of marks at the very start has no base to belong to: TextFolding keeps it.
-            let lead = table.deleted.isEmpty ? "''" : "coalesce(substring(t from \(d.literal("^[" + String(table.deleted) + "]+"))), '')"
-            var sql = "translate(substr(t, char_length(\(lead)) + 1), \(d.literal(table.from)), \(d.literal(table.to)))"
-            for (scalar, folded) in table.expansions { sql = "replace(\(sql), \(d.literal(String(scalar))), \(d.literal(folded)))" }
-            sql = "translate(\(lead), \(d.literal(table.leadingFrom)), \(d.literal(table.leadingTo))) || \(sql)"
-            var branch = "WHEN flags & 3 = \(table.flags) THEN "
-            if table.asciiIsLowercasing || table.asciiIsUnchanged {
-                // ASCII text folds to its ASCII lowercase (or itself): no table to scan.
-                let ascii = table.asciiIsLowercasing ? "lower(t COLLATE \"C\")" : "t"
-                branch += "CASE WHEN octet_length(t) = char_length(t) THEN \(ascii) ELSE normalize(\(sql), NFC) END"
-            } else {
-                branch += "normalize(\(sql), NFC)"
-            }
-            cases.append(branch)
+    /// Version of `createSQL`, kept in `_vellum_metadata` under `versionKey` (absent: 1).
+    /// 2: `vellum_fold` folds marks after any base as Foundation does.
+    static let version = 2
+    static let versionKey = "functions"
+
+    /// Replaces the functions of a store created by an older Vellum (one transaction)
+    /// and records the version; functions of a newer Vellum are left alone.
+    static func upgradeIfOlder(on db: PGConnection, recorded: String?) throws(StoreError) {
+        func current(_ text: String?) -> Bool { (text.flatMap { Int($0) } ?? 1) >= version }
+        guard !current(recorded) else { return }
+        let metadata = PostgreSQLDialect().quote(PersistentStore.metadataTable)
+        // Another opener may be upgrading too: under the lock, the second finds it done.
+        try PostgreSQLSchema.withCreationLock(db) { () throws(StoreError) in
+            guard try !current(db.scalar("SELECT value FROM \(metadata) WHERE key = $1", [.string(versionKey)])?.stringValue) else { return }
+            for statement in createSQL() { try db.execute(statement) }
+            try db.query("INSERT INTO \(metadata) (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                         [.string(versionKey), .string(String(version))])
         }
-        return """
-        CREATE OR REPLACE FUNCTION vellum_fold(t text, flags integer) RETURNS text
-        LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $vellum$
-        SELECT CASE \(cases.joined(separator: " ")) ELSE t END
-        $vellum$
-        """
     }
 
     /// `vellum_regexp(pattern, text)`: true when the regular expression matches the

@@ -28,6 +28,7 @@ extension PostgreSQLSchema {
             let rows: [(String, String)] = [
                 ("uuid", uuid), ("format", PersistentStore.formatVersion), ("modelHash", layout.model.versionHash),
                 ("model", String(decoding: layout.model.jsonData(), as: UTF8.self)), ("created", Value.iso8601(Date())),
+                (PostgreSQLFunctions.versionKey, String(PostgreSQLFunctions.version)),
             ]
             for (k, v) in rows { try db.query("INSERT INTO \(metadata) (key, value) VALUES ($1, $2)", [.string(k), .string(v)]) }
             for statement in layout.schemaSQL() { try db.execute(statement) }
