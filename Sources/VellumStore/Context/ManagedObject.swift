@@ -8,7 +8,7 @@ import Foundation
 /// load on first access.
 public final class ManagedObject: Hashable, CustomStringConvertible {
     public let entity: Entity
-    public internal(set) var objectID: ObjectID
+    @exclusivity(unchecked) public internal(set) var objectID: ObjectID
     // The flags are declared here, after the ID, because a class lays its fields out in
     // declaration order: they fill the ID's 7 bytes of padding instead of a word of their own
     // (a 100k-object fetch or insert holds 100k objects).
@@ -87,9 +87,9 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
     /// Loaded relationships, aligned with `entity.relationships` (nil = not loaded yet).
     @exclusivity(unchecked) var relations: [Relation?] = []
     /// Loaded as part of a batched fetch: firing one fault loads its neighbours.
-    var batch: FaultBatch?
+    @exclusivity(unchecked) var batch: FaultBatch?
     /// The counter of its temporary key (unsaved inserts), for lookup by ID.
-    var temporaryCounter: UInt64 = 0
+    @exclusivity(unchecked) var temporaryCounter: UInt64 = 0
     /// The primary key a save in progress gave it (applied only after commit).
     var pendingKey: Int64? {
         get { hasPendingKey ? pendingKeyValue : nil }
@@ -99,7 +99,7 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
         }
     }
     /// `pendingKey` without an optional's ninth byte (its flag is with the others).
-    private var pendingKeyValue: Int64 = 0
+    @exclusivity(unchecked) private var pendingKeyValue: Int64 = 0
 
 
     init(entity: Entity, objectID: ObjectID, context: ManagedObjectContext, isFault: Bool) {
