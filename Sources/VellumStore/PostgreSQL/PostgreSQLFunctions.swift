@@ -17,21 +17,6 @@ public enum PostgreSQLFunctions {
     static let version = 2
     static let versionKey = "functions"
 
-    /// Replaces the functions of a store created by an older Vellum (one transaction)
-    /// and records the version; functions of a newer Vellum are left alone.
-    static func upgradeIfOlder(on db: PGConnection, recorded: String?) throws(StoreError) {
-        func current(_ text: String?) -> Bool { (text.flatMap { Int($0) } ?? 1) >= version }
-        guard !current(recorded) else { return }
-        let metadata = PostgreSQLDialect().quote(PersistentStore.metadataTable)
-        // Another opener may be upgrading too: under the lock, the second finds it done.
-        try PostgreSQLSchema.withCreationLock(db) { () throws(StoreError) in
-            guard try !current(db.scalar("SELECT value FROM \(metadata) WHERE key = $1", [.string(versionKey)])?.stringValue) else { return }
-            for statement in createSQL() { try db.execute(statement) }
-            try db.query("INSERT INTO \(metadata) (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                         [.string(versionKey), .string(String(version))])
-        }
-    }
-
     /// `vellum_regexp(pattern, text)`: true when the regular expression matches the
     /// whole text (as `LinearRegex.matchesWhole`); false for NULL. A leading `(?flags)`
     /// stays first (PostgreSQL allows embedded options only there); `\X` is a

@@ -54,7 +54,7 @@ extension PersistentStore {
         }
         let layout = PostgreSQLLayout(base: options.layout(resolved))
         if !options.readOnly {
-            try PostgreSQLFunctions.upgradeIfOlder(on: db, recorded: meta[PostgreSQLFunctions.versionKey])
+            try PostgreSQLSchema.upgradeFunctionsIfOlder(on: db, recorded: meta[PostgreSQLFunctions.versionKey])
             try PostgreSQLChangeNotification.installIfMissing(on: db, layout: layout)
             // A store created before PostgreSQL stores had history gets it now.
             if options.recordsHistory { try PostgreSQLHistorySchema.installIfMissing(on: db, layout: layout) }
