@@ -220,11 +220,12 @@ import Testing
         let outcome = Locked<String?>(nil)
         Thread.detachNewThread {
             let result: String
-            // Long enough that the cancel comes first however late a loaded suite lets the test see it.
-            do { _ = try connection.value.rows("SELECT pg_sleep(900)"); result = "finished" } catch { result = "\(error)" }
+            // Long enough that the cancel comes first however late a loaded suite lets the test see it
+            // (900 s was not: under TSan a whole suite of 1,050 s starved this test's task past it).
+            do { _ = try connection.value.rows("SELECT pg_sleep(86400)"); result = "finished" } catch { result = "\(error)" }
             outcome.withLock { $0 = result }
         }
-        #expect(try await Self.waitUntilRunning(url, pid: pid, statement: "SELECT pg_sleep(900)"))
+        #expect(try await Self.waitUntilRunning(url, pid: pid, statement: "SELECT pg_sleep(86400)"))
         interrupter.interrupt()
         #expect(await waitUntil(timeout: 60) { outcome.withLock { $0 } != nil })
         #expect(outcome.withLock { $0 } == "the query was cancelled")
