@@ -17,33 +17,6 @@ enum QueryBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
             return (try PGConnection(url: try PostgreSQLCluster.shared().makeSchema()), PostgreSQLLayout(model: model))
         }
     }
-
-    /// `p` with what this engine's regular expressions cannot spell replaced:
-    /// PostgreSQL has no `\p{…}` classes (docs/postgresql.md).
-    func expressible(_ p: QueryPredicate) -> QueryPredicate {
-        guard self == .postgresql else { return p }
-        func expression(_ e: QueryExpression) -> QueryExpression {
-            switch e {
-            case .constant(.string("\\p{L}+")): return .constant(.string("[^0-9 ]+"))
-            case .subqueryCount(let c, let v, let inner): return .subqueryCount(collection: c, variable: v, predicate: predicate(inner))
-            case .list(let items): return .list(items.map(expression))
-            default: return e
-            }
-        }
-        func predicate(_ p: QueryPredicate) -> QueryPredicate {
-            switch p {
-            case .and(let a, let b): return .and(predicate(a), predicate(b))
-            case .or(let a, let b): return .or(predicate(a), predicate(b))
-            case .not(let a): return .not(predicate(a))
-            case .constant: return p
-            case .comparison(var c):
-                c.lhs = expression(c.lhs)
-                c.rhs = expression(c.rhs)
-                return .comparison(c)
-            }
-        }
-        return predicate(p)
-    }
 }
 
 /// What the query tests ask of a database connection.

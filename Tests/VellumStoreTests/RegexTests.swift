@@ -140,4 +140,25 @@ import Testing
             }
         }
     }
+
+    /// `\p{…}` by ICU's names (`IsL`, long names, `gc=`, binary properties, `=No`) and
+    /// `(?i)` with negated classes (closed over case, then negated: `(?i)\P{Lu}` refuses 'a').
+    @Test func propertyNamesAndCaseInsensitiveClassesAgreeWithICU() throws {
+        let patterns = ["(?i)\\P{Lu}+", "(?i)[\\P{Lu}x]+", "(?i)\\p{Lu}+", "(?i)[^\\p{Ll}]+", "(?i)\\W+", "(?i)\\D+", "(?i)[^a-z]+",
+                        "\\p{IsL}+", "\\p{Is_Lu}+", "\\p{Letter}+", "\\p{Uppercase Letter}+", "\\p{gc=Ll}+", "\\p{General_Category=Nd}+",
+                        "\\p{Alphabetic=No}+", "\\p{Alpha}+", "\\p{WSpace}+", "\\p{LC}+", "\\p{Dash}+", "\\p{Math}+", "\\p{Hex}+",
+                        "\\p{Assigned}+", "\\p{Cased}+", "\\p{Lowercase=Yes}+", "[\\p{L}\\p{Nd}]+", "[^\\p{Lu}\\s]+", "\\p{Diacritic}+"]
+        let alphabet = ["a", "A", "k", "K", "s", "S", "i", "I", "0", " ", "-", ".", "\n", "é", "É", "ß", "ẞ", "İ", "ı", "ſ", "\u{212A}",
+                        "\u{2126}", "σ", "ς", "Σ", "ω", "Ω", "ǅ", "ǆ", "я", "Я", "東", "\u{10400}", "\u{10428}", "😀", "\u{301}", "٣", "Ａ"]
+        var rng = SeededGenerator(seed: 20_261_207)
+        let texts = (0..<400).map { _ in (0..<Int.random(in: 0...4, using: &rng)).map { _ in alphabet.randomElement(using: &rng)! }.joined() }
+        for p in patterns {
+            let icu = try NSRegularExpression(pattern: "^(?:" + p + ")\\z")
+            let mine = try LinearRegex(p)
+            for t in texts {
+                let expected = icu.firstMatch(in: t, range: NSRange(t.startIndex..., in: t)) != nil
+                #expect(try mine.matchesWhole(t) == expected, "\(p) on \(t.debugDescription)")
+            }
+        }
+    }
 }

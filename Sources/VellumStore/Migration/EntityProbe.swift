@@ -83,8 +83,8 @@ struct EntityProbe {
             step.checks.append(try failing("\(a.name) \(length ? "length " : "")≤ \(max)", "\(c) IS NOT NULL AND \(measured) > \(max)"))
         }
         if let pattern = a.regex, pattern != oa.regex {
-            step.checks.append(try failing("\(a.name) matches \(pattern)",
-                                           "\(c) IS NOT NULL AND NOT \(design.oldLayout.dialect.regexpMatch(pattern: Self.literal(pattern), text: c))"))
+            let match = try design.oldLayout.dialect.regexpMatch(constantPattern: pattern, text: c) { Self.literal($0.stringValue ?? "") }
+            step.checks.append(try failing("\(a.name) matches \(pattern)", "\(c) IS NOT NULL AND NOT \(match)"))
         }
     }
 

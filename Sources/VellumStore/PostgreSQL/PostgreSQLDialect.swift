@@ -1,9 +1,10 @@
 import Foundation
 
-/// PostgreSQL's spelling. `[c]`/`[d]` folding, whole-string regular expressions
-/// and the sort keys of the two collations are SQL functions Vellum creates in
-/// the store's schema (`PostgreSQLFunctions`), generated from the same
-/// `TextFolding` the in-memory evaluation uses.
+/// PostgreSQL's spelling. `[c]`/`[d]` folding and the sort keys of the two
+/// collations are SQL functions Vellum creates in the store's schema
+/// (`PostgreSQLFunctions`), generated from the same `TextFolding` the in-memory
+/// evaluation uses; regular expressions are translated into PostgreSQL's own
+/// (`PostgreSQLRegex`) from the same Unicode data `LinearRegex` uses.
 public struct PostgreSQLDialect: SQLDialect {
     public init() {}
 
@@ -27,7 +28,17 @@ public struct PostgreSQLDialect: SQLDialect {
 
     public func fold(_ text: String, flags: Int) -> String { "vellum_fold(\(text), \(flags))" }
 
-    public func regexpMatch(pattern: String, text: String) -> String { "vellum_regexp(\(pattern), \(text))" }
+    /// A pattern known only when the query runs: translated by the server (`vellum_matches`,
+    /// `PostgreSQLRegex+Functions.swift`).
+    public func regexpMatch(pattern: String, text: String) -> String { "\(PostgreSQLRegex.serverFunction)(\(pattern), \(text))" }
+
+    /// PostgreSQL's own spelling of the pattern (`PostgreSQLRegex`), matched by `~`: no
+    /// function of the store's schema is involved, so stores of any age answer alike.
+    public func regexpMatch(constantPattern pattern: String, text: String, bind: (Value) -> String) throws(StoreError) -> String {
+        let translated: String
+        do { translated = try PostgreSQLRegex.translate(pattern) } catch { throw .query(QueryError(error.description)) }
+        return "COALESCE((\(text)) COLLATE \"C\" ~ \(bind(.string(translated))), false)"
+    }
 
     /// Not a suffix in PostgreSQL: see `sortTerm`, which orders by `vellum_sort_key`.
     public func sortCollation(caseInsensitive: Bool) -> String { "" }

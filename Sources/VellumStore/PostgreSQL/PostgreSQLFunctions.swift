@@ -9,18 +9,19 @@ import Foundation
 public enum PostgreSQLFunctions {
     /// `CREATE OR REPLACE FUNCTION` statements, for the schema first on the search path.
     public static func createSQL() -> [String] {
-        foldFunctions() + [regexpFunction(), sortKeyFunction()] + exactComparisons() + arithmeticFunctions()
+        foldFunctions() + [regexpFunction(), sortKeyFunction()] + PostgreSQLRegex.functionsSQL() + exactComparisons() + arithmeticFunctions()
     }
 
     /// Version of `createSQL`, kept in `_vellum_metadata` under `versionKey` (absent: 1).
     /// 2: `vellum_fold` folds marks after any base as Foundation does.
-    static let version = 2
+    /// 3: `vellum_matches` reads a MATCHES pattern from a key path as memory does (`PostgreSQLRegex`).
+    static let version = 3
     static let versionKey = "functions"
 
-    /// `vellum_regexp(pattern, text)`: true when the regular expression matches the
-    /// whole text (as `LinearRegex.matchesWhole`); false for NULL. A leading `(?flags)`
-    /// stays first (PostgreSQL allows embedded options only there); `\X` is a
-    /// character and the combining marks after it.
+    /// `vellum_regexp(pattern, text)`, which Vellum before `vellum_matches` called for every
+    /// pattern, kept for such clients of the store: PostgreSQL's own reading of the pattern
+    /// (no `\p{…}`, `(?i)` ASCII only, `.` matching a newline). Vellum itself translates
+    /// patterns (`PostgreSQLRegex`).
     static func regexpFunction() -> String {
         let marks = "\u{300}-\u{36F}\u{1AB0}-\u{1AFF}\u{1DC0}-\u{1DFF}\u{20D0}-\u{20FF}\u{FE20}-\u{FE2F}"
         return """

@@ -358,6 +358,13 @@ final class SQLCompilation {
         return sql
     }
 
+    /// A constant pattern matched against `text`, as the dialect spells it.
+    func regexpMatch(_ pattern: String, _ text: String) throws(QueryError) -> String {
+        do { return try dialect.regexpMatch(constantPattern: pattern, text: text, bind: bind) } catch {
+            throw error.queryError ?? QueryError(error.description)
+        }
+    }
+
     /// A comparison of `l` with the right side of `c`, yielding 0 or 1.
     func leaf(_ c: Comparison, _ l: SQLOperand, scope: SQLScope) throws(QueryError) -> String {
         let flags = (c.options.contains(.caseInsensitive) ? 1 : 0) | (c.options.contains(.diacriticInsensitive) ? 2 : 0)
@@ -403,13 +410,12 @@ final class SQLCompilation {
             guard case .constant(let v) = c.rhs else { throw QueryError("the LIKE pattern must be a constant or variable") }
             guard case .string(var pattern) = v else { return never }
             if flags != 0 { pattern = TextFolding.fold(pattern, caseInsensitive: flags & 1 != 0, diacriticInsensitive: flags & 2 != 0) }
-            let regex = bind(.string(KeyPathComparison.likeToRegex(pattern)))
-            return dialect.regexpMatch(pattern: regex, text: fold(l, SQLOperand(sql: "", kind: .string, nullable: false)))
+            return try regexpMatch(KeyPathComparison.likeToRegex(pattern), fold(l, SQLOperand(sql: "", kind: .string, nullable: false)))
         }
-        if c.op == .matches, flags != 0, case .constant(.string(let pattern)) = c.rhs {
+        if c.op == .matches, case .constant(.string(let pattern)) = c.rhs {
             guard l.kind != .null else { return never }
-            let folded = bind(.string(KeyPathComparison.foldPattern(pattern, c.options)))
-            return dialect.regexpMatch(pattern: folded, text: fold(l, SQLOperand(sql: "", kind: .string, nullable: false)))
+            return try regexpMatch(flags != 0 ? KeyPathComparison.foldPattern(pattern, c.options) : pattern,
+                                   fold(l, SQLOperand(sql: "", kind: .string, nullable: false)))
         }
         let r = try operand(c.rhs, scope: scope)
         switch c.op {

@@ -21,6 +21,11 @@ extension SQLDialect {
 
     public func contains(_ text: String, _ part: String) -> String { "COALESCE(instr(\(text), \(part)) > 0, 0)" }
 
+    /// The pattern itself, bound: `vellum_regexp` runs `LinearRegex`, as memory does.
+    public func regexpMatch(constantPattern pattern: String, text: String, bind: (Value) -> String) throws(StoreError) -> String {
+        regexpMatch(pattern: bind(.string(pattern)), text: text)
+    }
+
     /// Folding both sides, then `contains`: any dialect's spelling (SQLite's is one function).
     public func foldedContains(_ text: String, _ part: String, flags: Int) -> String {
         contains(fold(text, flags: flags), fold(part, flags: flags))

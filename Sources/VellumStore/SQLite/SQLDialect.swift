@@ -16,6 +16,10 @@ public protocol SQLDialect: Sendable {
     func fold(_ text: String, flags: Int) -> String
     /// True when `pattern` (a regular expression) matches `text`, both SQL expressions.
     func regexpMatch(pattern: String, text: String) -> String
+    /// `regexpMatch` for a pattern known when the SQL is written (ICU syntax, folded
+    /// already); `bind` binds a value and gives its placeholder. Throws when the
+    /// pattern does not compile (`.query`), as memory would.
+    func regexpMatch(constantPattern pattern: String, text: String, bind: (Value) -> String) throws(StoreError) -> String
     /// The suffix that orders a string term case-insensitively (`[c]`) or localized.
     func sortCollation(caseInsensitive: Bool) -> String
     /// The clause ending a SELECT to take `limit` rows after skipping `offset` (empty for neither).

@@ -28,8 +28,9 @@ indirect enum RegexClass: Sendable {
 /// The named classes: `\d \w \s \h`, POSIX `[:alpha:]`, `\p{…}` general categories.
 enum RegexProperty: Sendable, Hashable {
     case any, digit, word, space, horizontalSpace, lineTerminator, alphabetic, uppercase, lowercase
-    case ascii, alnum, punct, graph, print, xdigit, blank, cntrl
+    case ascii, alnum, punct, graph, print, xdigit, blank, cntrl, assigned
     case categories(Set<Unicode.GeneralCategory>)
+    case binary(RegexBinaryProperty)
 
     func contains(_ c: Unicode.Scalar) -> Bool {
         let p = c.properties
@@ -55,7 +56,9 @@ enum RegexProperty: Sendable, Hashable {
         case .xdigit: return p.generalCategory == .decimalNumber || (c.isASCII && "abcdefABCDEF".unicodeScalars.contains(c))
         case .blank: return c == "\t" || p.generalCategory == .spaceSeparator
         case .cntrl: return p.generalCategory == .control
+        case .assigned: return p.generalCategory != .unassigned
         case .categories(let cs): return cs.contains(p.generalCategory)
+        case .binary(let b): return b.holds(p)
         }
     }
 
@@ -66,16 +69,37 @@ enum RegexProperty: Sendable, Hashable {
     ]
     private static let invisible: Set<Unicode.GeneralCategory> = [.control, .surrogate, .unassigned]
 
-    /// `\p{name}` and `[:name:]`: general categories (short and long names) and a few binary properties.
-    static func named(_ raw: String) -> RegexProperty? {
-        let name = raw.lowercased().filter { $0 != "_" && $0 != " " && $0 != "-" }
+    /// The class `\p{name}` and `[:name:]` stand for, as ICU reads the name: general
+    /// categories (short and long names, `gc=…`), the binary properties Swift computes
+    /// (`Alphabetic`, `WSpace`, `Alphabetic=No`), POSIX-like names, and an `Is` prefix
+    /// (`IsLu`). Scripts and blocks are nil (an error): Swift has no data for them.
+    static func named(_ raw: String) -> RegexClass? {
+        func loose(_ s: Substring) -> String { s.lowercased().filter { $0 != "_" && $0 != " " && $0 != "-" } }
+        if let equals = raw.firstIndex(of: "=") {
+            let key = loose(raw[..<equals]), value = loose(raw[raw.index(after: equals)...])
+            if key == "gc" || key == "generalcategory" { return categoryNames[value].map { .property(.categories($0)) } }
+            guard let b = RegexBinaryProperty.named[key] else { return nil }
+            switch value {
+            case "yes", "y", "true", "t": return .property(.binary(b))
+            case "no", "n", "false", "f": return .negated(.property(.binary(b)))
+            default: return nil
+            }
+        }
+        if let p = simplyNamed(loose(raw[...])) { return .property(p) }
+        // ICU's `Is` prefix is case-sensitive: `IsLu`, `Is_Lu`, not `isLu`.
+        if raw.hasPrefix("Is"), let p = simplyNamed(loose(raw.dropFirst(2))) { return .property(p) }
+        return nil
+    }
+
+    private static func simplyNamed(_ name: String) -> RegexProperty? {
         if let single = categoryNames[name] { return .categories(single) }
         switch name {
         case "any": return .any
+        case "assigned": return .assigned
         case "alpha", "alphabetic": return .alphabetic
         case "upper", "uppercase": return .uppercase
         case "lower", "lowercase": return .lowercase
-        case "digit", "nd", "decimalnumber": return .digit
+        case "digit": return .digit
         case "space", "whitespace": return .space
         case "word": return .word
         case "ascii": return .ascii
@@ -86,7 +110,7 @@ enum RegexProperty: Sendable, Hashable {
         case "xdigit": return .xdigit
         case "blank": return .blank
         case "cntrl": return .cntrl
-        default: return nil
+        default: return RegexBinaryProperty.named[name].map { .binary($0) }
         }
     }
 
@@ -95,12 +119,12 @@ enum RegexProperty: Sendable, Hashable {
             ("l", "letter", [.uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter]),
             ("lu", "uppercaseletter", [.uppercaseLetter]), ("ll", "lowercaseletter", [.lowercaseLetter]),
             ("lt", "titlecaseletter", [.titlecaseLetter]), ("lm", "modifierletter", [.modifierLetter]),
-            ("lo", "otherletter", [.otherLetter]),
+            ("lo", "otherletter", [.otherLetter]), ("lc", "casedletter", [.uppercaseLetter, .lowercaseLetter, .titlecaseLetter]),
             ("m", "mark", [.nonspacingMark, .spacingMark, .enclosingMark]),
             ("mn", "nonspacingmark", [.nonspacingMark]), ("mc", "spacingmark", [.spacingMark]),
             ("me", "enclosingmark", [.enclosingMark]),
             ("n", "number", [.decimalNumber, .letterNumber, .otherNumber]),
-            ("nl", "letternumber", [.letterNumber]), ("no", "othernumber", [.otherNumber]),
+            ("nd", "decimalnumber", [.decimalNumber]), ("nl", "letternumber", [.letterNumber]), ("no", "othernumber", [.otherNumber]),
             ("p", "punctuation", [.connectorPunctuation, .dashPunctuation, .openPunctuation, .closePunctuation,
                                   .initialPunctuation, .finalPunctuation, .otherPunctuation]),
             ("pc", "connectorpunctuation", [.connectorPunctuation]), ("pd", "dashpunctuation", [.dashPunctuation]),
@@ -125,30 +149,46 @@ enum RegexProperty: Sendable, Hashable {
 
 /// Simple case folding and line terminators as ICU's matcher uses them.
 enum RegexCase {
-    /// The scalar itself and its one-scalar lower, upper and title case forms.
+    /// The scalars `(?i)` takes as `c`: those with its `fold` (most have only themselves).
     static func variants(_ c: Unicode.Scalar) -> [Unicode.Scalar] {
-        if c.isASCII {
-            let v = c.value
-            if v >= 0x41 && v <= 0x5A { return [c, Unicode.Scalar(v + 0x20)!] }
-            if v >= 0x61 && v <= 0x7A { return [c, Unicode.Scalar(v - 0x20)!] }
-            return [c]
-        }
-        var out = [c]
-        let p = c.properties
-        for mapping in [p.lowercaseMapping, p.uppercaseMapping, p.titlecaseMapping] {
-            let scalars = mapping.unicodeScalars
-            if scalars.count == 1, let s = scalars.first, !out.contains(s) { out.append(s) }
-        }
-        return out
+        classes[fold(c)] ?? [c]
     }
 
-    /// One representative of the scalar's case variants, to compare literals.
+    /// A representative of the scalars `(?i)` takes as one: ICU's simple case folding,
+    /// reached through Swift's case mappings (the lowercase of the uppercase, each one
+    /// scalar), so σ, ς and Σ are one, ß and ẞ, s, S and ſ, k, K and the Kelvin sign.
     static func fold(_ c: Unicode.Scalar) -> UInt32 {
-        if c.isASCII { return c.value >= 0x41 && c.value <= 0x5A ? c.value + 0x20 : c.value }
-        let lower = c.properties.lowercaseMapping.unicodeScalars
-        if lower.count == 1, let l = lower.first { return l.value }
-        return c.value
+        let v = c.value
+        if v < 0x80 { return v >= 0x41 && v <= 0x5A ? v + 0x20 : v }
+        if let special = foldings[v] { return special }
+        let p = c.properties
+        guard p.changesWhenCaseMapped else { return v }
+        if let upper = single(p.uppercaseMapping), let lower = single(upper.properties.lowercaseMapping) { return lower.value }
+        return single(p.lowercaseMapping)?.value ?? v
     }
+
+    private static func single(_ s: String) -> Unicode.Scalar? {
+        let scalars = s.unicodeScalars
+        return scalars.count == 1 ? scalars.first : nil
+    }
+
+    /// Foldings the mappings do not give: ı is alone (its uppercase I folds to i, not to ı),
+    /// and CaseFolding.txt joins a few scalars whose uppercase is several.
+    private static let foldings: [UInt32: UInt32] = [0x131: 0x131, 0x1FD3: 0x390, 0x1FE3: 0x3B0, 0xFB05: 0xFB06]
+
+    /// The scalars of each `fold` that several share, scanned once per process.
+    static let classes: [UInt32: [Unicode.Scalar]] = {
+        var byFold: [UInt32: [Unicode.Scalar]] = [:]
+        var v: UInt32 = 0x80
+        while v <= 0x10FFFF {
+            if let s = Unicode.Scalar(v), s.properties.changesWhenCaseMapped || s.properties.changesWhenCaseFolded {
+                byFold[fold(s), default: []].append(s)
+            }
+            v += 1
+        }
+        for c in UInt8(0x41)...0x5A { byFold[UInt32(c + 0x20), default: []] += [Unicode.Scalar(c + 0x20), Unicode.Scalar(c)] }
+        return byFold.filter { $0.value.count > 1 }.mapValues { $0.sorted { $0.value < $1.value } }
+    }()
 
     static func isLineTerminator(_ c: Unicode.Scalar) -> Bool {
         switch c.value {

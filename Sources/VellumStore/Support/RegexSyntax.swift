@@ -232,13 +232,22 @@ struct RegexParser {
                 throw RegexError(.unsupported, "backreferences (\\\(c)) are not supported", at: start)
             }
             switch try classOrScalar(start: start) {
-            case .left(let set): return .set(flags.caseInsensitive ? .caseInsensitive(set) : set)
+            case .left(let set): return .set(Self.closed(set, flags, inBrackets: false))
             case .right(let s): return literal(s, flags)
             }
         }
     }
 
     enum Either<A, B> { case left(A), right(B) }
+
+    /// An escape's class under `(?i)`, as ICU builds it: closed over case, then negated,
+    /// so `(?i)\P{Lu}` refuses 'a' (whose variant 'A' is an uppercase letter). In brackets
+    /// only negations change: the bracket closes the whole set.
+    static func closed(_ set: RegexClass, _ flags: Flags, inBrackets: Bool) -> RegexClass {
+        guard flags.caseInsensitive else { return set }
+        if case .negated(let inner) = set { return .negated(.caseInsensitive(inner)) }
+        return inBrackets ? set : .caseInsensitive(set)
+    }
 
     /// The part of an escape shared by brackets and the rest: `\d`, `\p{…}`, `\n`, `\x41`, `\.`.
     mutating func classOrScalar(start: Int) throws(RegexError) -> Either<RegexClass, Unicode.Scalar> {
@@ -267,10 +276,10 @@ struct RegexParser {
             }
             var negate = c == "P"
             if name.hasPrefix("^") { negate.toggle(); name.removeFirst() }
-            guard let property = RegexProperty.named(name) else {
-                throw RegexError(.unsupported, "the Unicode property '\(name)' is not supported (general categories such as L, Lu, Nd, P and Alphabetic, White_Space are)", at: start)
+            guard let set = RegexProperty.named(name) else {
+                throw RegexError(.unsupported, "the Unicode property '\(name)' is not supported (scripts and blocks are not; general categories such as L, Lu, Nd, P and binary properties such as Alphabetic, White_Space are)", at: start)
             }
-            return .left(negate ? .negated(.property(property)) : .property(property))
+            return .left(negate ? .negated(set) : set)
         case "t": return .right("\t")
         case "n": return .right("\n")
         case "r": return .right("\r")
@@ -357,7 +366,7 @@ struct RegexParser {
                 if name.hasPrefix("^") { negated = true; name.removeFirst() }
                 guard let p = RegexProperty.named(name) else { throw invalid("unknown class [:\(name):]") }
                 i = j + 2
-                items.append(negated ? .negated(.property(p)) : .property(p))
+                items.append(Self.closed(negated ? .negated(p) : p, flags, inBrackets: true))
                 continue
             }
             if c == "[" { i += 1; items.append(try bracket(flags)); continue }
@@ -366,7 +375,7 @@ struct RegexParser {
             if c == "\\" {
                 i += 1
                 switch try classOrScalar(start: itemStart) {
-                case .left(let set): items.append(set); continue
+                case .left(let set): items.append(Self.closed(set, flags, inBrackets: true)); continue
                 case .right(let s): low = s
                 }
             } else {

@@ -1,0 +1,232 @@
+import Foundation
+import Testing
+@testable import VellumStore
+
+/// MATCHES and LIKE on PostgreSQL against memory (`LinearRegex`, ICU syntax), over
+/// seeded random text of a varied alphabet: line breaks, accented, Greek, Cyrillic,
+/// CJK, astral, combining and cased-oddity scalars. One test per difference
+/// docs/postgresql.md used to list (`\p{…}` an error, `.` matching a line break,
+/// `(?i)` ASCII only), and one for the rest of the syntax the server could misread.
+@Suite struct PostgreSQLRegexDifferenceTests {
+    static let alphabet: [String] = [
+        "a", "b", "x", "A", "B", "X", "k", "s", "K", "S", "0", "1", "9", " ", "_", "-", ".", "!", "*", "?",
+        "\n", "\r", "\r\n", "\t", "\u{0B}", "\u{0C}", "\u{85}", "\u{2028}", "\u{2029}",
+        "é", "É", "e\u{301}", "ß", "ẞ", "ñ", "Ö", "ø", "ǅ", "ǆ", "Ǆ", "İ", "ı", "ſ", "\u{212A}", "\u{2126}", "ﬀ",
+        "σ", "ς", "Σ", "α", "Α", "ΐ", "ω", "Ω", "я", "Я", "ж", "Ж", "ё", "Ё",
+        "東", "京", "語", "テ", "\u{10400}", "\u{10428}", "😀", "👍🏽", "🇦", "🇧", "\u{1D518}", "\u{1E900}", "\u{1E922}",
+        "\u{301}", "\u{200D}", "\u{94D}", "क", "ष", "\u{1100}", "\u{1161}", "\u{11A8}", "각", "\u{600}", "\u{93E}",
+        "٣", "５", "Ａ", "ａ", "€", "©", "∑", "\u{A0}", "\u{3000}", "\u{FFFD}", "\u{E000}",
+    ]
+
+    /// `count` texts of 0 to 8 pieces of the alphabet (some runs of one piece, so `+` patterns match).
+    static func texts(seed: UInt64, count: Int) -> [String] {
+        var rng = SeededGenerator(seed: seed)
+        return (0..<count).map { _ in
+            if Int.random(in: 0..<4, using: &rng) == 0 {
+                return String(repeating: alphabet.randomElement(using: &rng)!, count: Int.random(in: 1...4, using: &rng))
+            }
+            return (0..<Int.random(in: 0...8, using: &rng)).map { _ in alphabet.randomElement(using: &rng)! }.joined()
+        }
+    }
+
+    struct Fixture {
+        let database: PGConnection
+        let layout: any StoreLayout
+        let items: [TestObject]
+    }
+
+    /// Items named by `texts`, their notes holding `notes` in turn (patterns read from a key path).
+    static func fixture(_ texts: [String], notes: [String] = []) throws -> Fixture {
+        let (conn, layout) = try QueryBackend.postgresql.open(QueryFixtures.model)
+        let db = try #require(conn as? PGConnection)
+        for sql in layout.schemaSQL() { try db.execute(sql) }
+        var items: [TestObject] = []
+        var rows: [Value] = []
+        for (i, text) in texts.enumerated() {
+            let o = TestObject(entity: QueryFixtures.item, pk: Int64(i + 1))
+            o.attributes["name"] = .string(text)
+            o.attributes["note"] = notes.isEmpty ? .null : .string(notes[i % notes.count])
+            items.append(o)
+            rows += [.integer(o.pk), .string(text), o.attributes["note"]!]
+        }
+        for chunk in stride(from: 0, to: rows.count, by: 3 * 500) {
+            let part = Array(rows[chunk..<min(rows.count, chunk + 3 * 500)])
+            let values = (0..<(part.count / 3)).map { "($\($0 * 3 + 1), 'Item', $\($0 * 3 + 2), $\($0 * 3 + 3))" }.joined(separator: ", ")
+            try db.query("INSERT INTO \"Item\" (\(layout.dialect.quote(layout.primaryKeyColumn)), \(layout.dialect.quote(layout.entityColumn)), \"name\", \"note\") VALUES \(values)", part)
+        }
+        return Fixture(database: db, layout: layout, items: items)
+    }
+
+    /// Selected keys, or the error's text.
+    enum Outcome: Equatable {
+        case rows([Int64])
+        case failure(String)
+    }
+
+    static func server(_ p: QueryPredicate, _ f: Fixture) -> Outcome {
+        do {
+            let q = try QueryCompiler.compile(entity: QueryFixtures.item, layout: f.layout, predicate: p)
+            return .rows(try f.database.rows(q.selectSQL(), q.bindings).compactMap { $0[0].integerValue })
+        } catch { return .failure("\(error)") }
+    }
+
+    static func memory(_ p: QueryPredicate, _ f: Fixture) -> Outcome {
+        do { return .rows(try f.items.filter { try p.evaluate($0) }.map(\.pk)) } catch { return .failure("\(error)") }
+    }
+
+    static func matching(_ pattern: String, _ op: ComparisonOperator = .matches, options: StringOptions = []) -> QueryPredicate {
+        .comparison(Comparison(.key("name"), op, .constant(.string(pattern)), options: options))
+    }
+
+    /// Each predicate's disagreement, described: the server's error, or the texts only one side selected.
+    static func disagreements(_ predicates: [QueryPredicate], _ f: Fixture) -> [String] {
+        predicates.compactMap { p in
+            let (s, m) = (server(p, f), memory(p, f))
+            if s == m { return nil }
+            // Both refuse the pattern (the compiler's message also points into the predicate).
+            if case .failure = s, case .failure = m { return nil }
+            guard case .rows(let sr) = s, case .rows(let mr) = m else { return "\(p.format): server \(s), memory \(m)" }
+            let onlyServer = Set(sr).subtracting(mr).sorted().prefix(5).map { f.items[Int($0) - 1].attributes["name"]!.stringValue!.debugDescription }
+            let onlyMemory = Set(mr).subtracting(sr).sorted().prefix(5).map { f.items[Int($0) - 1].attributes["name"]!.stringValue!.debugDescription }
+            return "\(p.format): only the server selects \(onlyServer), only memory \(onlyMemory)"
+        }
+    }
+
+    static func check(_ predicates: [QueryPredicate], seed: UInt64, count: Int = 600) throws {
+        let f = try fixture(texts(seed: seed, count: count))
+        let problems = disagreements(predicates, f)
+        #expect(problems.isEmpty, "seed \(seed):\n\(problems.joined(separator: "\n"))")
+        // The texts must make the patterns selective, or agreement proves little.
+        let selective = predicates.filter { if case .rows(let r) = memory($0, f) { return !r.isEmpty && r.count < f.items.count } else { return false } }
+        #expect(selective.count * 4 >= predicates.count * 3, "seed \(seed): too few selective patterns (\(selective.count) of \(predicates.count))")
+    }
+
+    @Test func aUnicodePropertyClassMatchesOnTheServerAsInMemory() throws {
+        let patterns = [
+            "\\p{L}+", "\\p{Lu}\\p{Ll}*", "[\\p{L}0-9]+", "[^\\p{Lu}]+", "\\P{L}+", "\\p{IsL}+", "\\p{Letter}+x?", "\\p{Is_Lu}.*",
+            "\\p{Uppercase_Letter}+", "\\p{gc=Ll}+", "\\p{Alphabetic}+", "\\p{White_Space}+", "\\p{WSpace}.*", "\\p{Nd}+|\\p{No}+",
+            "\\p{Emoji}+", "\\p{Lu}{2,}", "\\p{Cased}+", "\\p{Mn}.*", ".*\\p{M}", "[\\p{P}\\p{S}]+", "\\p{Z}+", "\\p{Cc}+", "\\p{LC}+",
+            "\\p{Alphabetic=No}+", "(?i)\\p{Lu}+", "(?i)\\P{Lu}+", "(?i)[^\\p{Ll}]+", "(?i)[\\P{Lu}x]+", "[\\p{L}&&[^\\p{Lu}]]+",
+            "[\\p{L}--[\\p{Ll}]]+", "\\p{Hex_Digit}+", "\\p{Dash}|\\p{Math}", "\\p{XID_Start}\\p{XID_Continue}*", "\\p{Lo}+",
+            "\\p{Default_Ignorable_Code_Point}.*", "\\p{Emoji_Presentation}.*", "\\p{Any}*\\p{Ideographic}", "\\p{Co}+",
+        ]
+        // Scripts and blocks: Swift has no data, so every engine refuses them by name.
+        try Self.check(patterns.map { Self.matching($0) }, seed: 20_261_201)
+        let f = try Self.fixture(["Ω"])
+        for pattern in ["\\p{Greek}", "[\\p{Script=Latin}a]", "\\p{InBasicLatin}"] {
+            guard case .failure(let s) = Self.server(Self.matching(pattern), f), case .failure(let m) = Self.memory(Self.matching(pattern), f) else {
+                Issue.record("\(pattern) was answered"); continue
+            }
+            #expect(s.contains("is not supported") && m.contains("is not supported"), "\(pattern): \(s) / \(m)")
+        }
+    }
+
+    @Test func aDotDoesNotMatchALineBreakOnTheServer() throws {
+        let patterns = [
+            ".", ".*", ".+", "a.b", "..", "(?s).*", "(?s)..", ".{2,3}", "x.*", ".*\\n.*", "(?s:.)*x", "(?s).(?-s).", "[^a]*",
+            ".*$", "(?m)^.*$", "(?m).*$\\n?.*", ".\\Z", ".*\\r", "(?s)\\p{L}.", "(?i).*[é]", ".\\r\\n.",
+        ]
+        try Self.check(patterns.map { Self.matching($0) }, seed: 20_261_202)
+    }
+
+    @Test func caseInsensitiveMatchingFoldsNonASCIIOnTheServer() throws {
+        let patterns = [
+            "(?i)é+", "(?i)ÉÉ?", "(?i)σ+", "(?i)[α-ω]+", "(?i)[а-я]+", "(?i)ß+", "(?i)k+", "(?i)s+.*", "(?i)ǆ+", "(?i)[^é]+",
+            "(?i:Α)x?", "(?i)ω+", "(?i)\\x{10400}+", "(?i)[ѐ-џ]+", "(?i)ı|i", "(?i)[a-z]+", "(?i)\\x{1E922}.*", "(?i)ё.*",
+            "(?i)[ǅ]+", "(?i)\\u2126", "(?i)[k]+", "(?i)\\QÉ\\E.*", "(?i)ΐ", "a(?i)é", "(?i)Ж(?-i)ж",
+        ]
+        var predicates = patterns.map { Self.matching($0) }
+        for literal in ["É", "σ+", "я.*", "Ǆ", "\u{10400}+"] { predicates.append(Self.matching(literal, options: [.caseInsensitive])) }
+        for like in ["É*", "*Σ", "Я?*", "?ǅ*"] { predicates.append(Self.matching(like, .like, options: [.caseInsensitive])) }
+        try Self.check(predicates, seed: 20_261_203)
+    }
+
+    @Test func anchorsBoundariesAndEscapesMatchOnTheServerAsInMemory() throws {
+        let patterns = [
+            "\\bx\\b.*", ".*\\B.", "\\w+", "\\W+", "\\d+", "\\D\\d*", "\\s+", "\\S+", "\\h.*", "\\v+", "\\V+", "a$", "x*$",
+            "(?m)^a$.*", "(?m).*^b.*", "\\A.\\z", ".*\\Z", "[\\u0000-\\u007F]+", "\\x{1F600}+", "\\Qa.b\\E|.\\.", "a{2,300}",
+            "(?:x|\\b)+.*", "[[:alpha:]]+", "[[:punct:]]+", "(a|b|)+", "\\t|\\e|\\cA|\\x{FFFD}",
+        ]
+        try Self.check(patterns.map { Self.matching($0) }, seed: 20_261_204)
+    }
+
+    /// `\X` (and LIKE's `?`) takes one grapheme cluster as Swift's `Character` does: marks,
+    /// `\r\n`, Hangul syllables, flags, emoji ZWJ sequences, Indic conjuncts, prepended marks.
+    @Test func graphemeClustersMatchOnTheServerAsInMemory() throws {
+        let patterns = ["\\X", "\\X\\X", "\\X.", ".\\X", "\\X+", "(?:\\X)*x", "\\X{3}", "a\\X*", "\\X\\p{M}", "(?:\\X\\X)*"]
+        var predicates = patterns.map { Self.matching($0) }
+        for like in ["?", "??", "*?", "a?*", "?b*", "???*"] { predicates.append(Self.matching(like, .like)) }
+        try Self.check(predicates, seed: 20_261_205)
+        // Only what the grapheme rules turn on: every pair of these meets some rule.
+        let clusters = ["a", "\r", "\n", "\u{1}", "\u{301}", "\u{93E}", "\u{200D}", "\u{600}", "\u{1100}", "\u{1161}", "\u{11A8}", "가", "각",
+                        "🇦", "🇧", "😀", "\u{1F3FD}", "\u{2764}", "क", "\u{94D}", "ष", "\u{93C}", "\u{FE0F}", "\u{E0061}", "\u{AD}"]
+        let f = try Self.fixture((0..<600).map { i in
+            var rng = SeededGenerator(seed: 20_261_206 &+ UInt64(i))
+            return (0..<Int.random(in: 1...7, using: &rng)).map { _ in clusters.randomElement(using: &rng)! }.joined()
+        })
+        let problems = Self.disagreements(predicates, f)
+        #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
+    }
+
+    /// A pattern read from a key path is translated by the server (`vellum_matches`): the
+    /// same answers as memory for what it reads, an error for the rest, never a silent answer.
+    @Test func aPatternReadFromAKeyPathMatchesOnTheServerAsInMemory() throws {
+        let patterns = [
+            ".", ".*", "a.b", "(?s).*", "(?s:.)x?", "x.*$", "(?m)^.*$", "(?m).*$\\n?.*", "\\d+", "\\D\\d*", "\\w+", "\\W+", "\\s+",
+            "\\S+", "\\h.*", "\\v+", "\\bx\\b.*", ".*\\B.", "[a-z]+", "[^a-z]+", "[\\w.]+", "[^\\s]+", "[\\x{1F600}-\\x{1F64F}]+",
+            "\\x{1F600}+", "\\Qa.b\\E|.\\.", "\\Q*\\E+", "a{2,300}", "(a|b|)+", "(?:x|\\b)+.*", "\\t|\\e|\\cA|\\x{FFFD}", "\\Ax.*\\z",
+            ".*\\Z", "[\\u0000-\\u007F]+", "é+", "[é-ë]", "(?#comment)a*", "(?<n>a)b*", "x{0}y?", "[]a]+", "[^]a]*", "[a-]+",
+            "\\u00E9", "\\0101|\\$", "a*?b+?", "(?-i)a|(?s)", "^*a|\\x00", "k{1}|s{300,}", "[\\d\\s]+|[^\\W\\d]+", "[\\x00-a]+",
+        ]
+        let texts = Self.texts(seed: 20_261_208, count: 150)
+        // Item k * 150 + j + 1: text j under pattern k.
+        let f = try Self.fixture(patterns.flatMap { _ in texts }, notes: patterns.flatMap { p in texts.map { _ in p } })
+        let p = QueryPredicate.comparison(Comparison(.key("name"), .matches, .key("note")))
+        guard case .rows(let server) = Self.server(p, f), case .rows(let memory) = Self.memory(p, f) else {
+            Issue.record("server \(Self.server(p, f)), memory \(Self.memory(p, f))"); return
+        }
+        var selective = 0
+        for (k, pattern) in patterns.enumerated() {
+            let range = Int64(k * texts.count + 1)...Int64((k + 1) * texts.count)
+            let s = server.filter(range.contains), m = memory.filter(range.contains)
+            let differing = Set(s).symmetricDifference(m).sorted().prefix(5).map { f.items[Int($0) - 1].attributes["name"]!.stringValue!.debugDescription }
+            #expect(s == m, "\(pattern): only one side selects \(differing)")
+            if !m.isEmpty && m.count < texts.count { selective += 1 }
+        }
+        #expect(selective * 4 >= patterns.count * 3, "too few selective patterns (\(selective) of \(patterns.count))")
+    }
+
+    /// What the server's translation cannot read is an error naming it; an invalid pattern is one too.
+    @Test(arguments: ["(?i)a", "\\p{L}+", "[[:alpha:]]", "[a[b]]", "[a&&b]", "\\X", "\\é", "[a-z", "(ab", "ab)", "*a", "a{3,1}",
+                      "\\", "[z-a]", "a{2}{3}", "a**", "(?=a)", "\\1", "a*+", "\\x{110000}", "\\q", "a{10001}", "(?<a-b>x)"])
+    func aKeyPathPatternTheServerCannotReadIsAnError(_ pattern: String) throws {
+        let db = try PostgreSQLDialectTests.functions()
+        #expect { try db.scalar("SELECT " + PostgreSQLDialect().regexpMatch(pattern: "$1", text: "'a'"), [.string(pattern)]) } throws: { error in
+            guard case StoreError.postgresql(let f) = error else { return false }
+            return f.sqlState == "2201B"
+        }
+    }
+
+    /// A store created before Vellum translated regular expressions: constant patterns need
+    /// nothing of its schema; a key-path pattern fails until a writer opens it, then works.
+    @Test func aStoreCreatedBeforeTheTranslationGetsItsFunctionsWhenOpened() throws {
+        let url = try PostgreSQLShop.newStoreURL()
+        do {
+            let c = try ManagedObjectContext(store: try PostgreSQLShop.open(url))
+            _ = try c.insert("Provider", values: ["name": .string("Ärger"), "country": .string("\\w+")])
+            _ = try c.insert("Provider", values: ["name": .string("a b"), "country": .string("\\w+")])
+            _ = try c.save()
+        }
+        // As the previous version of the functions left it.
+        try PGConnection(url: url.absoluteString).execute(
+            "DROP FUNCTION vellum_matches(text, text); UPDATE \"_vellum_metadata\" SET value = '2' WHERE key = 'functions'")
+        let byKeyPath = try QueryPredicate(format: "name MATCHES country")
+        let constant = try QueryPredicate(format: "name MATCHES '\\\\p{Lu}\\\\p{Ll}+'")
+        let reader = try ManagedObjectContext(store: try PersistentStore(postgreSQL: PostgreSQLURL(url.absoluteString), model: try Fixtures.shopModel(),
+                                                                         options: StoreOptions(readOnly: true)))
+        #expect(try reader.fetch("Provider", where: constant).map { try $0.value(forKey: "name") } == [.string("Ärger")])
+        #expect(throws: StoreError.self) { try reader.fetch("Provider", where: byKeyPath) }
+        let writer = try ManagedObjectContext(store: try PostgreSQLShop.open(url))
+        #expect(try writer.fetch("Provider", where: byKeyPath).map { try $0.value(forKey: "name") } == [.string("Ärger")])
+    }
+}
