@@ -24,9 +24,10 @@ extension ManagedObjectContext {
             o.relations = []
         }
         // Reload loaded objects that changed, in one query per table.
-        let loaded = save.updated.union(save.inserted).compactMap { id in registry[id] }.filter { !$0.isInserted && !$0.isFault }
+        let changed = save.updated.union(save.inserted)
+        let loaded = changed.compactMap { id in registry[id] }.filter { !$0.isInserted && !$0.isFault }
         // Faults stay faults; they just forget relationships that may have moved.
-        for id in save.updated.union(save.inserted) {
+        for id in changed {
             if let o = registry[id], o.isFault, !o.relations.contains(where: { $0?.isChanged == true }) { o.relations = [] }
         }
         let (reload, gone) = try reloadKeepingLocalChanges(loaded)
