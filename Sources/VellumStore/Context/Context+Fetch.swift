@@ -42,6 +42,8 @@ extension ManagedObjectContext {
         try statement.bind(bindings)
         let loader = RowLoader(context: self)
         var rows = RowBlockWriter()
+        // SQLite rows are kept compact; a server's arrive as values already.
+        var compact = statement.readsColumnsInPlace ? CompactRowWriter() : nil
         var resolver = RowEntityResolver(root: root, store: store)
         // Every row is in the root's table, so one registry table serves the whole fetch.
         var registered = registry.primaryKeyTable(for: store.idScope(for: root))
@@ -59,15 +61,22 @@ extension ManagedObjectContext {
                 }
             }
             let (rowEntity, scope, plan) = current!
+            func fill(_ o: ManagedObject) {
+                if compact != nil {
+                    loader.fill(o, from: statement, plan: plan, selection: selection, compact: &compact!, rows: &rows)
+                } else {
+                    loader.fill(o, from: statement, plan: plan, selection: selection, rows: &rows)
+                }
+            }
             // Always looked up, even in an empty context: filling a row can register
             // faults for its to-one destinations, which later rows may be.
             if let existing = registered.value(for: pk) {
-                if existing.isFault && !idsOnly { loader.fill(existing, from: statement, plan: plan, selection: selection, rows: &rows) }
+                if existing.isFault && !idsOnly { fill(existing) }
                 if try each(existing) { registered = registry.primaryKeyTable(for: store.idScope(for: root)) }
             } else {
                 let o = ManagedObject(entity: rowEntity, objectID: ObjectID(scope: scope, key: .permanent(pk)), context: self, isFault: idsOnly)
                 registered.insert(o, for: pk)  // before filling: a row may refer to itself
-                if !idsOnly { loader.fill(o, from: statement, plan: plan, selection: selection, rows: &rows) }
+                if !idsOnly { fill(o) }
                 if try each(o) { registered = registry.primaryKeyTable(for: store.idScope(for: root)) }
             }
         }

@@ -16,6 +16,8 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
     @exclusivity(unchecked) public internal(set) var isInserted = false
     @exclusivity(unchecked) public internal(set) var isDeleted = false
     @exclusivity(unchecked) private var hasPendingKey = false
+    /// The values are a compact row at `row` (see `CompactRow`).
+    @usableFromInline @exclusivity(unchecked) var rowIsCompact = false
     /// The owning context; nil once the context is gone (or has let go of the object).
     public var context: ManagedObjectContext? { contextHandle?.context }
     /// Shared by all objects of a context: a strong reference to it costs one
@@ -32,62 +34,104 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
     /// and `setStoredValue(_:at:)`.
     var values: [Value] {
         get {
-            guard let row = sharedRow else { return ownValues }
-            return Array(UnsafeBufferPointer(start: row, count: entity.attributes.count))
+            guard let row else { return ownValues }
+            if rowIsCompact { return CompactRow.values(of: row, width: entity.attributes.count) }
+            return Array(UnsafeBufferPointer(start: row.assumingMemoryBound(to: Value.self), count: entity.attributes.count))
         }
         set {
-            if let row = sharedRow, newValue.count == entity.attributes.count {
-                for i in newValue.indices { row[i] = newValue[i] }
+            if let row, !rowIsCompact, newValue.count == entity.attributes.count {
+                let values = row.assumingMemoryBound(to: Value.self)
+                for i in newValue.indices { values[i] = newValue[i] }
                 return
             }
             ownValues = newValue
-            sharedRow = nil
-            rowBlock = nil
+            dropRow()
         }
     }
     /// The values when they are not in a row block.
     @usableFromInline @exclusivity(unchecked) var ownValues: [Value] = []
-    /// For objects fetched or inserted in bulk: their row in a `RowBlock` (kept
-    /// alive by `rowBlock`). The row is this object's alone; blocks only share
-    /// the allocation.
-    @usableFromInline @exclusivity(unchecked) var sharedRow: UnsafeMutablePointer<Value>?
-    @exclusivity(unchecked) private var rowBlock: RowBlock?
+    /// For objects fetched or inserted in bulk: their row in a `RowBlock` of values or,
+    /// when `rowIsCompact`, in a `CompactRowBlock` (kept alive by `rowOwner`). The row
+    /// is this object's alone; blocks only share the allocation.
+    @usableFromInline @exclusivity(unchecked) var row: UnsafeMutableRawPointer?
+    @exclusivity(unchecked) private var rowOwner: AnyObject?
 
-    /// Writes one stored value in place; `index` must be a valid attribute index.
-    func setStoredValue(_ value: consuming Value, at index: Int) {
-        if let row = sharedRow {
-            precondition(index >= 0 && index < entity.attributes.count, "attribute index \(index) out of range")
-            row[index] = value
-        } else {
-            ownValues[index] = value
-        }
+    private func dropRow() {
+        row = nil
+        rowOwner = nil
+        rowIsCompact = false
     }
 
-    /// Points the object at its row in a block (see `RowBlock`).
+    /// Writes one stored value in place; `index` must be a valid attribute index. A
+    /// compact row is first decoded into values of the object's own.
+    func setStoredValue(_ value: consuming Value, at index: Int) {
+        if let row {
+            precondition(index >= 0 && index < entity.attributes.count, "attribute index \(index) out of range")
+            if !rowIsCompact {
+                row.assumingMemoryBound(to: Value.self)[index] = value
+                return
+            }
+            ownValues = CompactRow.values(of: row, width: entity.attributes.count)
+            dropRow()
+        }
+        ownValues[index] = value
+    }
+
+    /// Points the object at its row in a block of values (see `RowBlock`).
     func useSharedRow(_ row: UnsafeMutablePointer<Value>, in block: RowBlock) {
         ownValues = []
-        sharedRow = row
-        rowBlock = block
+        self.row = UnsafeMutableRawPointer(row)
+        rowOwner = block
+        rowIsCompact = false
+    }
+
+    /// Points the object at its compact row in a block (see `CompactRowBlock`).
+    func useCompactRow(_ row: UnsafeMutableRawPointer, in block: CompactRowBlock) {
+        ownValues = []
+        self.row = row
+        rowOwner = block
+        rowIsCompact = true
     }
 
     /// One stored value without copying the row; `index` must be a valid attribute index.
     @inlinable
     func storedValue(at index: Int) -> Value {
-        if let row = sharedRow {
+        if let row {
             precondition(index >= 0 && index < entity.attributes.count, "attribute index \(index) out of range")
-            return row[index]
+            if rowIsCompact { return CompactRow.value(at: index, of: row, width: entity.attributes.count) }
+            return row.assumingMemoryBound(to: Value.self)[index]
         }
         return ownValues[index]
     }
-    /// The values as last read from or written to the store, kept from the first
-    /// change until save or rollback (nil = unchanged since loaded).
-    @exclusivity(unchecked) var committed: [Value]?
     /// The row version read from the store (0 for inserted objects).
     @exclusivity(unchecked) var version: Int64 = 0
+    /// What only some objects have (see `ObjectExtras`); nil until one is set.
+    @exclusivity(unchecked) private var extras: ObjectExtras?
+
+    private func ensureExtras() -> ObjectExtras {
+        if let extras { return extras }
+        let made = ObjectExtras()
+        extras = made
+        return made
+    }
+
+    /// The values as last read from or written to the store, kept from the first
+    /// change until save or rollback (nil = unchanged since loaded).
+    var committed: [Value]? {
+        get { extras?.committed }
+        set { if newValue != nil || extras != nil { ensureExtras().committed = newValue } }
+    }
     /// Loaded relationships, aligned with `entity.relationships` (nil = not loaded yet).
-    @exclusivity(unchecked) var relations: [Relation?] = []
+    var relations: [Relation?] {
+        get { extras?.relations ?? [] }
+        set { if !newValue.isEmpty || extras != nil { ensureExtras().relations = newValue } }
+        _modify { yield &ensureExtras().relations }
+    }
     /// Loaded as part of a batched fetch: firing one fault loads its neighbours.
-    @exclusivity(unchecked) var batch: FaultBatch?
+    var batch: FaultBatch? {
+        get { extras?.batch }
+        set { if newValue != nil || extras != nil { ensureExtras().batch = newValue } }
+    }
     /// The counter of its temporary key (unsaved inserts), for lookup by ID.
     @exclusivity(unchecked) var temporaryCounter: UInt64 = 0
     /// The primary key a save in progress gave it (applied only after commit).
@@ -330,6 +374,16 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
         let current = try toMany(key)
         try setToMany(key, current.filter { $0 !== destination })
     }
+}
+
+/// The fields of a `ManagedObject` that only some objects use, kept out of the
+/// object (24 bytes of 100,000 fetched objects that have neither changes nor
+/// relationships): its committed snapshot once changed, its loaded relationships,
+/// its fault batch.
+final class ObjectExtras {
+    var committed: [Value]?
+    var relations: [Relation?] = []
+    var batch: FaultBatch?
 }
 
 /// A loaded relationship: as stored, and as currently set in the context.

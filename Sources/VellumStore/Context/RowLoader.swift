@@ -234,6 +234,30 @@ struct RowLoader {
         fillRest(o, from: s, plan: plan, version: read.version)
     }
 
+    /// Like `fill(_:from:plan:selection:rows:)`, with the values kept as a compact row
+    /// (`CompactRow`; SQLite statements): a fetch of many objects holds their bytes,
+    /// not a `Value` and a `String` each. A row holding a value without a compact
+    /// form (a decimal, a URL) goes to `rows` as values.
+    func fill(_ o: ManagedObject, from s: Statement, plan: Plan, selection: Selection,
+              compact: inout CompactRowWriter, rows: inout RowBlockWriter) {
+        let read = selection.read(s)
+        let encoder = compact.encoder
+        encoder.begin(width: plan.sources.count)
+        for source in plan.sources {
+            guard source.column >= 0 else { encoder.appendNull(); continue }
+            let v = read.values.map { $0[source.column] } ?? s.columnValue(source.column)
+            s.appendCompact(v, at: source.column, as: source.type, to: encoder)
+        }
+        if encoder.isValid {
+            o.useCompactRow(compact.store(), in: compact.block)
+        } else {
+            let row = rows.nextRow(width: plan.sources.count)
+            Self.initializeValues(row, from: s, plan: plan, read: read.values)
+            o.useSharedRow(row, in: rows.block)
+        }
+        fillRest(o, from: s, plan: plan, version: read.version)
+    }
+
     /// Version, fault state and to-one keys from the current row.
     private func fillRest(_ o: ManagedObject, from s: Statement, plan: Plan, version: Int64) {
         o.version = version

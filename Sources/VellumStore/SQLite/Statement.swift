@@ -11,7 +11,7 @@ public final class Statement {
     public let sql: String
     private let sqliteColumnCount: Int
     /// The server's statement (`Connection.remote`), with the values bound so far.
-    private let remote: (any RemoteCursor)?
+    let remote: (any RemoteCursor)?
     private var remoteValues: [Value] = []
     private var remoteHasRun = false
 
