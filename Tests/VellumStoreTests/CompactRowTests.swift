@@ -66,17 +66,17 @@ struct CompactRowTests {
         #expect(Self.encode([.integer(1), .string("1.25")]).isValid)
     }
 
-    /// Checkpoints are 16-bit offsets: a row whose ninth value starts past 64 KB stays in values.
+    /// Checkpoints are 16-bit offsets: a row whose value after a checkpoint starts past
+    /// 64 KB stays in values; one just under it is read back through the checkpoint.
     @Test func aCheckpointPastSixtyFourKilobytesMakesTheRowInvalid() {
+        let n = CompactRow.stride
         let long = Value.string(String(repeating: "a", count: 70_000))
-        let eight = [long] + Array(repeating: Value.integer(7), count: 7)
-        #expect(Self.encode(eight).isValid, "no checkpoint in a row of eight values")
-        let (bytes, isValid) = Self.encode(eight + [.integer(9)])
-        #expect(!isValid)
-        let short = Self.encode(Array(repeating: Value.string(String(repeating: "b", count: 8_000)), count: 8) + [.integer(9)])
-        #expect(short.isValid, "64,000 bytes before the checkpoint still fit")
-        short.bytes.withUnsafeBytes { #expect(CompactRow.value(at: 8, of: $0.baseAddress!, width: 9) == .integer(9)) }
-        _ = bytes
+        let first = [long] + Array(repeating: Value.integer(7), count: n - 1)
+        #expect(Self.encode(first).isValid, "no checkpoint in a row of \(n) values")
+        #expect(!Self.encode(first + [.integer(9)]).isValid)
+        let short = Self.encode(Array(repeating: Value.string(String(repeating: "b", count: 60_000 / n)), count: n) + [.integer(9)])
+        #expect(short.isValid, "60,000 bytes before the checkpoint fit")
+        short.bytes.withUnsafeBytes { #expect(CompactRow.value(at: n, of: $0.baseAddress!, width: n + 1) == .integer(9)) }
     }
 
     // MARK: - Objects read from a store

@@ -1,18 +1,17 @@
 /// Compact rows (`CompactRow`) of many fetched objects in one allocation, as
 /// `RowBlock` keeps `Value` rows: each object points at its own row and keeps the
 /// block alive; the block is freed when the last object using it goes.
-final class CompactRowBlock {
-    /// The largest block (64 KB): allocation stays rare, and a few surviving
-    /// objects pin little memory.
-    static let capacity = 65_536
+final class CompactRowBlock: RowStorage {
+    /// The largest block (64 KB less a byte): allocation stays rare, a few surviving
+    /// objects pin little memory, and every row's offset fits `ManagedObject.rowOffset`.
+    static let capacity = 65_535
 
-    let base: UnsafeMutableRawPointer
     let size: Int
     private var used = 0
 
     init(size: Int) {
         self.size = size
-        base = .allocate(byteCount: size, alignment: 8)
+        super.init(base: .allocate(byteCount: max(size, 1), alignment: 8))
     }
 
     deinit { base.deallocate() }

@@ -16,8 +16,12 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
     @exclusivity(unchecked) public internal(set) var isInserted = false
     @exclusivity(unchecked) public internal(set) var isDeleted = false
     @exclusivity(unchecked) private var hasPendingKey = false
-    /// The values are a compact row at `row` (see `CompactRow`).
+    /// The values are a compact row (see `CompactRow`), not `Value`s.
     @usableFromInline @exclusivity(unchecked) var rowIsCompact = false
+    /// Where the row starts in `rowStorage`, in bytes. 16 bits fill the rest of the ID's
+    /// padding where a pointer would take a word: storages are at most 64 KB but for a
+    /// single row, which starts at 0 (fetched objects are 112 bytes of memory, not 128).
+    @usableFromInline @exclusivity(unchecked) var rowOffset: UInt16 = 0
     /// The owning context; nil once the context is gone (or has let go of the object).
     public var context: ManagedObjectContext? { contextHandle?.context }
     /// Shared by all objects of a context: a strong reference to it costs one
@@ -34,74 +38,69 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
     /// and `setStoredValue(_:at:)`.
     var values: [Value] {
         get {
-            guard let row else { return ownValues }
+            guard let rowStorage else { return [] }
+            let row = rowStorage.base + Int(rowOffset)
             if rowIsCompact { return CompactRow.values(of: row, width: entity.attributes.count) }
             return Array(UnsafeBufferPointer(start: row.assumingMemoryBound(to: Value.self), count: entity.attributes.count))
         }
         set {
-            if let row, !rowIsCompact, newValue.count == entity.attributes.count {
-                let values = row.assumingMemoryBound(to: Value.self)
+            precondition(newValue.isEmpty || newValue.count == entity.attributes.count,
+                         "\(newValue.count) values for \(entity.name)'s \(entity.attributes.count) attributes")
+            if let rowStorage, !rowIsCompact, !newValue.isEmpty {
+                let values = (rowStorage.base + Int(rowOffset)).assumingMemoryBound(to: Value.self)
                 for i in newValue.indices { values[i] = newValue[i] }
                 return
             }
-            ownValues = newValue
-            dropRow()
+            if newValue.isEmpty {
+                useRow(nil, at: 0, compact: false)
+            } else {
+                useRow(ValueRow(newValue), at: 0, compact: false)
+            }
         }
     }
-    /// The values when they are not in a row block.
-    @usableFromInline @exclusivity(unchecked) var ownValues: [Value] = []
-    /// For objects fetched or inserted in bulk: their row in a `RowBlock` of values or,
-    /// when `rowIsCompact`, in a `CompactRowBlock` (kept alive by `rowOwner`). The row
-    /// is this object's alone; blocks only share the allocation.
-    @usableFromInline @exclusivity(unchecked) var row: UnsafeMutableRawPointer?
-    @exclusivity(unchecked) private var rowOwner: AnyObject?
+    /// The memory holding the object's row: a `RowBlock` or `CompactRowBlock` shared
+    /// with other objects of a fetch or bulk insert, or a `ValueRow` of its own (nil
+    /// while a fault). The row is this object's alone; blocks only share the allocation.
+    @usableFromInline @exclusivity(unchecked) var rowStorage: RowStorage?
 
-    private func dropRow() {
-        row = nil
-        rowOwner = nil
-        rowIsCompact = false
+    private func useRow(_ storage: RowStorage?, at offset: Int, compact: Bool) {
+        rowStorage = storage
+        rowOffset = UInt16(offset)
+        rowIsCompact = compact
     }
 
     /// Writes one stored value in place; `index` must be a valid attribute index. A
-    /// compact row is first decoded into values of the object's own.
+    /// compact row is first decoded into a row of the object's own.
     func setStoredValue(_ value: consuming Value, at index: Int) {
-        if let row {
-            precondition(index >= 0 && index < entity.attributes.count, "attribute index \(index) out of range")
-            if !rowIsCompact {
-                row.assumingMemoryBound(to: Value.self)[index] = value
-                return
-            }
-            ownValues = CompactRow.values(of: row, width: entity.attributes.count)
-            dropRow()
+        precondition(index >= 0 && index < entity.attributes.count, "attribute index \(index) out of range")
+        guard let rowStorage else { preconditionFailure("\(objectID.uriString) has no values to change") }
+        if rowIsCompact {
+            let own = ValueRow(CompactRow.values(of: rowStorage.base + Int(rowOffset), width: entity.attributes.count))
+            useRow(own, at: 0, compact: false)
+            own.values[index] = value
+            return
         }
-        ownValues[index] = value
+        (rowStorage.base + Int(rowOffset)).assumingMemoryBound(to: Value.self)[index] = value
     }
 
     /// Points the object at its row in a block of values (see `RowBlock`).
     func useSharedRow(_ row: UnsafeMutablePointer<Value>, in block: RowBlock) {
-        ownValues = []
-        self.row = UnsafeMutableRawPointer(row)
-        rowOwner = block
-        rowIsCompact = false
+        useRow(block, at: UnsafeRawPointer(row) - UnsafeRawPointer(block.base), compact: false)
     }
 
     /// Points the object at its compact row in a block (see `CompactRowBlock`).
     func useCompactRow(_ row: UnsafeMutableRawPointer, in block: CompactRowBlock) {
-        ownValues = []
-        self.row = row
-        rowOwner = block
-        rowIsCompact = true
+        useRow(block, at: row - block.base, compact: true)
     }
 
     /// One stored value without copying the row; `index` must be a valid attribute index.
     @inlinable
     func storedValue(at index: Int) -> Value {
-        if let row {
-            precondition(index >= 0 && index < entity.attributes.count, "attribute index \(index) out of range")
-            if rowIsCompact { return CompactRow.value(at: index, of: row, width: entity.attributes.count) }
-            return row.assumingMemoryBound(to: Value.self)[index]
-        }
-        return ownValues[index]
+        precondition(index >= 0 && index < entity.attributes.count, "attribute index \(index) out of range")
+        guard let rowStorage else { preconditionFailure("\(objectID.uriString) has no values (a fault)") }
+        let row = rowStorage.base + Int(rowOffset)
+        if rowIsCompact { return CompactRow.value(at: index, of: row, width: entity.attributes.count) }
+        return row.assumingMemoryBound(to: Value.self)[index]
     }
     /// The row version read from the store (0 for inserted objects).
     @exclusivity(unchecked) var version: Int64 = 0

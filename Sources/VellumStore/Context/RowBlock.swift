@@ -4,24 +4,26 @@
 /// free) one `[Value]` per object; rows are instead laid back to back in blocks,
 /// and each object points at its own row (reading and writing it in place) and
 /// keeps its block alive. A block is freed when the last object using it goes.
-final class RowBlock {
-    /// The largest block, in values (~96 KB): large enough that allocation is
-    /// rare, small enough that a few surviving objects do not pin much memory.
-    static let capacity = 4_096
+final class RowBlock: RowStorage {
+    /// The largest block, in values (48 KB): large enough that allocation is rare,
+    /// small enough that a few surviving objects do not pin much memory, and every
+    /// row's offset fits `ManagedObject.rowOffset`'s 16 bits.
+    static let capacity = 2_048
 
-    let base: UnsafeMutablePointer<Value>
     let size: Int
     /// Values initialized so far, from `base`.
     private(set) var used = 0
 
     init(size: Int = RowBlock.capacity) {
         self.size = size
-        base = .allocate(capacity: size)
+        super.init(base: UnsafeMutableRawPointer(UnsafeMutablePointer<Value>.allocate(capacity: size)))
     }
 
+    private var values: UnsafeMutablePointer<Value> { base.assumingMemoryBound(to: Value.self) }
+
     deinit {
-        base.deinitialize(count: used)
-        base.deallocate()
+        values.deinitialize(count: used)
+        values.deallocate()
     }
 
     /// Room for a row of `width` values, or nil when the block is full. The caller
@@ -29,7 +31,7 @@ final class RowBlock {
     func reserveRow(width: Int) -> UnsafeMutablePointer<Value>? {
         guard used + width <= size else { return nil }
         defer { used += width }
-        return base + used
+        return values + used
     }
 }
 

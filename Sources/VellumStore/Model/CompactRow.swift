@@ -7,8 +7,8 @@ import Foundation
 /// its bytes here are what the values need (about 9 MB), and a text becomes a
 /// `String` only when it is read.
 ///
-/// Layout: one UInt16 checkpoint per eight values after the first eight (the byte
-/// offset of value 8k from the row's start), then each value as a tag byte and
+/// Layout: one UInt16 checkpoint per four values after the first four (the byte
+/// offset of value 4k from the row's start), then each value as a tag byte and
 /// its payload:
 ///
 /// | tag | value | payload |
@@ -23,14 +23,14 @@ import Foundation
 /// | 8 | UUID | 16 bytes |
 ///
 /// Decimals and URLs have no compact form: a row holding one stays in `Value`s.
-/// Reading value `i` walks at most seven values from its checkpoint: O(1) for a
-/// fixed width; reading every value of a row in order is O(width).
+/// Reading value `i` skips at most three values after its checkpoint: O(1); reading
+/// every value of a row in order is O(width).
 @usableFromInline
 enum CompactRow {
     static let null: UInt8 = 0, falseTag: UInt8 = 1, trueTag: UInt8 = 2, integer: UInt8 = 3, double: UInt8 = 4
     static let string: UInt8 = 5, date: UInt8 = 6, data: UInt8 = 7, uuid: UInt8 = 8
     /// Values between checkpoints.
-    static let stride = 8
+    static let stride = 4
 
     /// Bytes of checkpoints at the start of a row of `width` values.
     static func checkpointBytes(width: Int) -> Int { width > stride ? (width - 1) / stride * 2 : 0 }
@@ -150,6 +150,7 @@ final class CompactRowEncoder {
     }
 
     /// Called before each value: records the checkpoint of every eighth.
+    @inline(__always)
     private func next(_ extra: Int) {
         if index > 0 && index % CompactRow.stride == 0 {
             if count > Int(UInt16.max) { isValid = false }
@@ -159,6 +160,7 @@ final class CompactRowEncoder {
         reserve(count + extra)
     }
 
+    @inline(__always)
     private func reserve(_ needed: Int) {
         guard needed > capacity else { return }
         var grown = capacity * 2
@@ -170,11 +172,13 @@ final class CompactRowEncoder {
         capacity = grown
     }
 
+    @inline(__always)
     private func tag(_ t: UInt8) {
         buffer.storeBytes(of: t, toByteOffset: count, as: UInt8.self)
         count += 1
     }
 
+    @inline(__always)
     private func varint(_ value: UInt64) {
         var v = value
         while v >= 0x80 {
@@ -186,6 +190,7 @@ final class CompactRowEncoder {
         count += 1
     }
 
+    @inline(__always)
     private func word(_ bits: UInt64) {
         buffer.storeBytes(of: bits, toByteOffset: count, as: UInt64.self)
         count += 8
