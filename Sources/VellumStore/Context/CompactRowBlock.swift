@@ -7,7 +7,7 @@ final class CompactRowBlock: RowStorage {
     static let capacity = 65_535
 
     let size: Int
-    private var used = 0
+    @exclusivity(unchecked) private var used = 0
 
     init(size: Int) {
         self.size = size

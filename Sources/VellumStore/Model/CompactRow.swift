@@ -65,50 +65,58 @@ enum CompactRow {
         }
     }
 
+    // The switches below spell the tags as literals (see the table above): cases
+    // naming constants compile to a chain of comparisons, literals to a jump table.
+
     /// The value at `p` and the address after it.
+    @inline(__always)
     static func decode(_ p: UnsafeRawPointer) -> (value: Value, next: UnsafeRawPointer) {
         let body = p + 1
         switch p.load(as: UInt8.self) {
-        case falseTag: return (.bool(false), body)
-        case trueTag: return (.bool(true), body)
-        case integer:
+        case 1: return (.bool(false), body)
+        case 2: return (.bool(true), body)
+        case 3:
             let (u, next) = readVarint(body)
             return (.integer(Int64(bitPattern: (u >> 1) ^ (0 &- (u & 1)))), next)
-        case double: return (.double(Double(bitPattern: body.loadUnaligned(as: UInt64.self))), body + 8)
-        case string:
+        case 4: return (.double(Double(bitPattern: body.loadUnaligned(as: UInt64.self))), body + 8)
+        case 5:
             let (n, start) = readVarint(body)
             let count = Int(n)
             return (.string(String(decoding: UnsafeRawBufferPointer(start: start, count: count), as: UTF8.self)), start + count)
-        case date:
+        case 6:
             return (.date(Date(timeIntervalSinceReferenceDate: Double(bitPattern: body.loadUnaligned(as: UInt64.self)))), body + 8)
-        case data:
+        case 7:
             let (n, start) = readVarint(body)
             let count = Int(n)
             return (.data(Data(bytes: start, count: count)), start + count)
-        case uuid: return (.uuid(UUID(uuid: body.loadUnaligned(as: uuid_t.self))), body + 16)
+        case 8: return (.uuid(UUID(uuid: body.loadUnaligned(as: uuid_t.self))), body + 16)
         default: return (.null, body)
         }
     }
 
     /// The address after the value at `p`, without decoding it.
+    @inline(__always)
     static func skip(_ p: UnsafeRawPointer) -> UnsafeRawPointer {
         let body = p + 1
         switch p.load(as: UInt8.self) {
-        case integer:
+        case 3:
             var q = body
             while q.load(as: UInt8.self) & 0x80 != 0 { q += 1 }
             return q + 1
-        case double, date: return body + 8
-        case string, data:
+        case 4, 6: return body + 8
+        case 5, 7:
             let (n, start) = readVarint(body)
             return start + Int(n)
-        case uuid: return body + 16
+        case 8: return body + 16
         default: return body
         }
     }
 
+    @inline(__always)
     static func readVarint(_ p: UnsafeRawPointer) -> (UInt64, UnsafeRawPointer) {
-        var result: UInt64 = 0, shift: UInt64 = 0, q = p
+        let first = p.load(as: UInt8.self)
+        if first < 0x80 { return (UInt64(first), p + 1) }
+        var result = UInt64(first & 0x7F), shift: UInt64 = 7, q = p + 1
         while true {
             let byte = q.load(as: UInt8.self)
             q += 1
@@ -122,15 +130,18 @@ enum CompactRow {
 /// Builds one compact row at a time in a reusable buffer (see `CompactRow`). A row
 /// is begun, given each value in attribute order, and then copied where it is kept;
 /// a value without a compact form makes the row fail (`isValid` false).
+///
+/// Its fields skip the runtime exclusivity check (a fetch encodes a million values):
+/// an encoder is used by one fetch on one queue, and no access spans another.
 final class CompactRowEncoder {
-    private var buffer: UnsafeMutableRawPointer
-    private var capacity: Int
+    @exclusivity(unchecked) private var buffer: UnsafeMutableRawPointer
+    @exclusivity(unchecked) private var capacity: Int
     /// Bytes of the current row.
-    private(set) var count = 0
-    private var width = 0
-    private var index = 0
+    @exclusivity(unchecked) private(set) var count = 0
+    @exclusivity(unchecked) private var index = 0
+    @exclusivity(unchecked) private var width = 0
     /// False when the row cannot be compact: a decimal or URL, or a checkpoint past 64 KB.
-    private(set) var isValid = true
+    @exclusivity(unchecked) private(set) var isValid = true
 
     init() {
         capacity = 256
@@ -141,23 +152,26 @@ final class CompactRowEncoder {
 
     var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: buffer, count: count) }
 
+    /// Starts a row; room for `width` values of fixed size is made here, once.
     func begin(width: Int) {
         self.width = width
         index = 0
         isValid = true
         count = CompactRow.checkpointBytes(width: width)
-        reserve(count)
+        reserve(count + width * Self.largestFixedValue)
     }
 
-    /// Called before each value: records the checkpoint of every eighth.
+    /// Tag and payload of the largest value of fixed size (a UUID).
+    static let largestFixedValue = 17
+
+    /// Called before each value: records the checkpoint of every fourth.
     @inline(__always)
-    private func next(_ extra: Int) {
-        if index > 0 && index % CompactRow.stride == 0 {
+    private func next() {
+        if index & (CompactRow.stride - 1) == 0 && index > 0 {
             if count > Int(UInt16.max) { isValid = false }
             buffer.storeBytes(of: UInt16(truncatingIfNeeded: count), toByteOffset: (index / CompactRow.stride - 1) * 2, as: UInt16.self)
         }
         index += 1
-        reserve(count + extra)
     }
 
     @inline(__always)
@@ -196,26 +210,28 @@ final class CompactRowEncoder {
         count += 8
     }
 
-    func appendNull() { next(1); tag(CompactRow.null) }
-    func appendBool(_ b: Bool) { next(1); tag(b ? CompactRow.trueTag : CompactRow.falseTag) }
+    func appendNull() { next(); tag(CompactRow.null) }
+    func appendBool(_ b: Bool) { next(); tag(b ? CompactRow.trueTag : CompactRow.falseTag) }
     func appendInteger(_ i: Int64) {
-        next(11)
+        next()
         tag(CompactRow.integer)
         varint(UInt64(bitPattern: (i << 1) ^ (i >> 63)))
     }
-    func appendDouble(_ d: Double) { next(9); tag(CompactRow.double); word(d.bitPattern) }
-    func appendDate(_ d: Date) { next(9); tag(CompactRow.date); word(d.timeIntervalSinceReferenceDate.bitPattern) }
+    func appendDouble(_ d: Double) { next(); tag(CompactRow.double); word(d.bitPattern) }
+    func appendDate(_ d: Date) { next(); tag(CompactRow.date); word(d.timeIntervalSinceReferenceDate.bitPattern) }
     func appendText(_ bytes: UnsafeRawBufferPointer) { appendBytes(bytes, tag: CompactRow.string) }
     func appendData(_ bytes: UnsafeRawBufferPointer) { appendBytes(bytes, tag: CompactRow.data) }
     func appendUUID(_ u: UUID) {
-        next(17)
+        next()
         tag(CompactRow.uuid)
         withUnsafeBytes(of: u.uuid) { (buffer + count).copyMemory(from: $0.baseAddress!, byteCount: 16) }
         count += 16
     }
 
     private func appendBytes(_ bytes: UnsafeRawBufferPointer, tag t: UInt8) {
-        next(11 + bytes.count)
+        next()
+        // Keeps room for this value's bytes and the fixed room `begin` made for the rest.
+        reserve(count + bytes.count + (width - index + 1) * Self.largestFixedValue)
         tag(t)
         varint(UInt64(bytes.count))
         if let base = bytes.baseAddress, bytes.count > 0 { (buffer + count).copyMemory(from: base, byteCount: bytes.count) }
@@ -233,7 +249,7 @@ final class CompactRowEncoder {
         case .string(var s): s.withUTF8 { appendText(UnsafeRawBufferPointer($0)) }
         case .data(let d): d.withUnsafeBytes { appendData($0) }
         case .uuid(let u): appendUUID(u)
-        case .decimal, .uri: next(1); tag(CompactRow.null); isValid = false
+        case .decimal, .uri: next(); tag(CompactRow.null); isValid = false
         }
     }
 }
