@@ -215,9 +215,13 @@ import Testing
         // Item k * 150 + j + 1: text j under pattern k.
         let f = try Self.fixture(patterns.flatMap { _ in texts }, notes: patterns.flatMap { p in texts.map { _ in p } })
         let p = QueryPredicate.comparison(Comparison(.key("name"), .matches, .key("note")))
-        let start = ContinuousClock.now
-        let server = Self.server(p, f)
-        print("key-path MATCHES over \(patterns.count * texts.count) rows on the server: \(ContinuousClock.now - start)")
+        // Timed (not asserted): the first run on the connection also plans and reads the functions' data.
+        var server = Self.Outcome.rows([])
+        for run in ["first", "second"] {
+            let start = ContinuousClock.now
+            server = Self.server(p, f)
+            print("key-path MATCHES over \(patterns.count * texts.count) rows on the server, \(run) run: \(ContinuousClock.now - start)")
+        }
         guard case .rows(let server) = server, case .rows(let memory) = Self.memory(p, f) else {
             // Which patterns the server refuses.
             for pattern in patterns {
@@ -235,6 +239,49 @@ import Testing
             if !m.isEmpty && m.count < texts.count { selective += 1 }
         }
         #expect(selective * 4 >= patterns.count * 3, "too few selective patterns (\(selective) of \(patterns.count))")
+    }
+
+    /// Spellings at the edges of what memory reads (property names loosely written, `Is`,
+    /// `=No`, `^`, the Kelvin sign; POSIX names; set operations, nested negations and
+    /// `(?i)` over them; escapes of non-ASCII characters; group names): `vellum_matches`
+    /// answers each as memory does, text by text, or both refuse it.
+    @Test func aKeyPathPatternIsAnsweredOrRefusedAsInMemorySpellingBySpelling() throws {
+        let db = try PostgreSQLDialectTests.functions()
+        let texts = Self.alphabet + Self.texts(seed: 20_261_210, count: 300) + ["ab", "Lu", "Ab", "aB", "kK", "ſs"]
+        let patterns = [
+            "\\p{ L }+", "\\p{is_lu}", "\\p{Is Lu}+", "\\p{IsAny}*", "\\p{^Is_L}+", "\\p{lU}+", "\\p{gc = Lu}+", "\\p{General-Category=Lu}+",
+            "\\p{Alphabetic=YES}+", "\\p{Alpha=T}+", "\\p{Any=yes}", "\\p{Mar\u{212A}}+", "\\p{LC=No}", "\\p{Is=Lu}", "\\p{=}", "\\p{}", "\\pL+",
+            "\\p", "\\p}", "\\P{^L}+", "\\p{^Alphabetic=No}+", "(?i)\\p{^Alphabetic=No}+", "(?i)\\P{^Alphabetic=No}+", "(?i)\\P{Alphabetic=No}+",
+            "[[:^alpha:]]+", "[[:Alphabetic=No:]]+", "(?i)[[:^Lowercase=No:]]+", "[[:gc=Lu:]]+", "[[:  :]]", "[[::]]", "[[:^:]]",
+            "[[^a]&&[^b]]+", "[^[^a]]+", "[a&&[b]&&[c]]", "[a--[a]]x?", "[[a]--[b]x]+", "[]&&[a]]*", "[^]]+", "[a-c--[b]]+", "[\\w&&[^\\d]&&[^_]]+",
+            "(?i)[\\p{Lu}--[A]]+", "(?i)[^[^k]]+", "(?i)[[:^upper:]&&[\\p{L}]]+", "(?i)[[^A]&&[a-z]]+", "(?i)[^a-c[x-z]]+", "(?i)[\\P{L}[k]]+",
+            "[\\p{L}&&\\p{Lu}]", "[a&&]", "[a--b]", "[&&[a]]+", "[--[a]]+", "[a-]+", "[-a]+", "[\\-]", "[\\p{L}-z]", "[a-\\p{L}]", "[a-\\d]",
+            "\\X{2}", "[\\X]", "(?i)Σ+|ς", "(?i)[ß]+", "(?i)ẞ", "(?i)[^ß]+", "(?i)[\\x{DF}-\\x{E0}]+", "(?i)[\\u0130-\\u0131]+",
+            "(?i)[\\u0100-\\u017F]+", "(?i)[\\x{0}-\\x{10FFFF}]", "(?i)[^\\x{0}-\\x{10FFFF}]", "(?i)\\w\\W", "(?i)[\\W]+", "(?i)[^\\W]+", "(?i)\\D+",
+            "(?i)\\Qk\\E+", "(?i:k)(?-i:k)", "(?i)(?-i)k", "((?i)k)k", "(?i)((?-i)k)k", "\\€+", "\\£|\\p{Sc}", "\\٣", "\\é", "\\Ω", "(?<ñ>a)", "(?<٣>a)",
+            "(?<>a)", "(?<a", "\\N{X}", "\\P{Extended_Pictographic}", "(?i)\\p{Cased}+", "(?i)\\P{Cased}+", "(?i)[\\p{Lu}&&[\\p{Ll}]]",
+            "(?i)[[:lower:]--[k]]+", "[\\s\\S]+", "[^\\s\\S]", "[\\P{Any}]", "[^\\P{Any}]+", "\\p{Cs}", "[\\p{Cs}]", "[^\\p{Cs}]+", "\\P{Cs}+",
+            "(?i)\\p{Cs}", "\\p{Co}", "\\p{Cn}+", "\\P{Cn}+", "\\p{Noncharacter_Code_Point}",
+        ]
+        let array = "{" + texts.map { "\"" + $0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"" }.joined(separator: ",") + "}"
+        for pattern in patterns {
+            let memory = Result { () throws(RegexError) -> [Bool] in
+                let r = try LinearRegex.cached(pattern)
+                return try texts.map { t throws(RegexError) in try r.matchesWhole(t) }
+            }
+            let server = Result {
+                try db.rows("SELECT vellum_matches($1, t) FROM unnest($2::text[]) WITH ORDINALITY AS x(t, k) ORDER BY k", [.string(pattern), .string(array)])
+                    .map { $0[0] == .bool(true) || $0[0].integerValue == 1 }
+            }
+            switch (memory, server) {
+            case (.success(let m), .success(let s)):
+                let differing = texts.indices.filter { m[$0] != s[$0] }.prefix(5).map { "\(texts[$0].debugDescription) (memory \(m[$0]))" }
+                #expect(differing.isEmpty, "\(pattern): \(differing)")
+            case (.failure, .failure): break
+            case (.failure(let e), .success): Issue.record("\(pattern): memory refuses it (\(e)), the server answers")
+            case (.success, .failure(let e)): Issue.record("\(pattern): the server refuses it (\(e)), memory answers")
+            }
+        }
     }
 
     /// What the server's translation cannot read is an error naming it; an invalid pattern is one too.

@@ -20,16 +20,18 @@ extension PostgreSQLRegex {
             anchors.append("WHEN \(literalSQL(name)) THEN \(literalSQL(assertion(a)))")
         }
         anchors.append("WHEN 'X' THEN \(literalSQL(GraphemeClasses.shared.cluster))")
+        // Not STRICT, so that PostgreSQL inlines it and folds a constant name away.
         let anchorFunction = """
             CREATE OR REPLACE FUNCTION vellum_regexp_anchor(name text) RETURNS text
-            LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $vellum$
+            LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $vellum$
             SELECT CASE name COLLATE "C" \(anchors.joined(separator: " ")) END
             $vellum$
             """
         let dot = literalSQL(PostgreSQLRegex.bracket(RegexScalarSet.property(.lineTerminator).inverted))
         // Version 3's, whose signatures changed.
         let replaced = "DROP FUNCTION IF EXISTS vellum_regexp_class(text, boolean), vellum_regexp_escape(text, integer)"
-        return [replaced, anchorFunction, charFunction, literalFunction] + classFunctionsSQL() + [escapeFunction, repeatFunction, translateFunction(dot: dot), """
+        // The SQL functions' bodies are checked when created: what they call comes first.
+        return [replaced] + classFunctionsSQL() + [anchorFunction, charFunction, literalFunction, escapeFunction, repeatFunction, translateFunction(dot: dot), """
             CREATE OR REPLACE FUNCTION \(serverFunction)(p text, t text) RETURNS boolean
             LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $vellum$
             SELECT COALESCE(t COLLATE "C" ~ vellum_regexp_are(p), false)
@@ -40,9 +42,10 @@ extension PostgreSQLRegex {
     static func literalSQL(_ s: String) -> String { PostgreSQLDialect().literal(s) }
 
     /// A code point as `literal(_:)` spells it (0 is never in PostgreSQL text: no character).
+    /// Not STRICT (NULL gives NULL all the same), so that PostgreSQL inlines it.
     static let charFunction = #"""
         CREATE OR REPLACE FUNCTION vellum_regexp_char(code integer) RETURNS text
-        LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $vellum$
+        LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $vellum$
         SELECT CASE WHEN code = 0 THEN '[^\u0001-\U0010FFFF]'
             WHEN code BETWEEN 48 AND 57 OR code BETWEEN 65 AND 90 OR code BETWEEN 97 AND 122 OR code >= 160 THEN chr(code)
             WHEN code BETWEEN 33 AND 126 THEN '\' || chr(code)
@@ -51,18 +54,12 @@ extension PostgreSQLRegex {
         """#
 
     /// A literal character, and under `(?i)` its case partners (`RegexCase.variants`).
+    /// Inlined too: the planner folds the partners' jsonb into the caller's plan once.
     static let literalFunction = #"""
         CREATE OR REPLACE FUNCTION vellum_regexp_literal(code integer, caseless boolean) RETURNS text
-        LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $vellum$
-        DECLARE
-          partners text;
-        BEGIN
-          IF caseless THEN
-            partners := vellum_regexp_data() -> 'orbits' ->> code::text;
-            IF partners IS NOT NULL THEN RETURN '[' || partners || ']'; END IF;
-          END IF;
-          RETURN vellum_regexp_char(code);
-        END
+        LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $vellum$
+        SELECT CASE WHEN caseless AND vellum_regexp_data() -> 'orbits' ? code::text
+            THEN '[' || (vellum_regexp_data() -> 'orbits' ->> code::text) || ']' ELSE vellum_regexp_char(code) END
         $vellum$
         """#
 
@@ -330,9 +327,7 @@ extension PostgreSQLRegex {
               ELSE
                 SELECT * INTO e FROM vellum_regexp_escape(p, i, flags & 4 <> 0);
                 atom := char_length(out) + 1; assertion := false;
-                out := out || CASE WHEN e.code IS NOT NULL THEN vellum_regexp_literal(e.code, flags & 4 <> 0)
-                                   WHEN e.items = '' THEN CASE WHEN e.negated THEN '.' ELSE '[^\u0001-\U0010FFFF]' END
-                                   ELSE '[' || CASE WHEN e.negated THEN '^' ELSE '' END || e.items || ']' END;
+                out := out || CASE WHEN e.code IS NULL THEN vellum_regexp_set(e.items, e.negated) ELSE vellum_regexp_literal(e.code, flags & 4 <> 0) END;
                 i := e.next;
               END IF;
             ELSE

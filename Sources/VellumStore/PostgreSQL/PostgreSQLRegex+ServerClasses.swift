@@ -81,12 +81,12 @@ extension PostgreSQLRegex {
             SELECT \(literalSQL(serverData))::jsonb
             $vellum$
             """,
-            alnumFunction, propertyFunction, orbitsFunction, unionFunction, bracketFunction,
+            alnumFunction, propertyFunction, orbitsFunction, setFunction, unionFunction, bracketFunction,
         ]
     }
 
     /// Whether every character of `s` is alphabetic or an ASCII digit: a group's name, or an
-    /// escape that is an error (`\\q`, `\\é`) rather than the character itself (`\\€`).
+    /// escape that is an error (`\q`, `\é`) rather than the character itself (`\€`).
     static let alnumFunction = #"""
         CREATE OR REPLACE FUNCTION vellum_regexp_alnum(s text) RETURNS boolean
         LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $vellum$
@@ -164,13 +164,22 @@ extension PostgreSQLRegex {
         $vellum$
         """#
 
+    /// One character of a class: of its bracket `items`, or (`negated`) of all but them.
+    static let setFunction = #"""
+        CREATE OR REPLACE FUNCTION vellum_regexp_set(items text, negated boolean) RETURNS text
+        LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $vellum$
+        SELECT CASE WHEN items = '' THEN CASE WHEN negated THEN '.' ELSE '[^\u0001-\U0010FFFF]' END
+                    ELSE '[' || CASE WHEN negated THEN '^' ELSE '' END || items || ']' END
+        $vellum$
+        """#
+
     /// One character of any of: the set before `&&`/`--` (`first`), bracket `items`, `parts`.
     static let unionFunction = #"""
         CREATE OR REPLACE FUNCTION vellum_regexp_union(first text, items text, parts text[]) RETURNS text
         LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $vellum$
-        SELECT CASE cardinality(a) WHEN 0 THEN '[^\u0001-\U0010FFFF]' WHEN 1 THEN a[1] ELSE '(?:' || array_to_string(a, '|') || ')' END
+        SELECT CASE cardinality(a) WHEN 0 THEN vellum_regexp_set('', false) WHEN 1 THEN a[1] ELSE '(?:' || array_to_string(a, '|') || ')' END
         FROM (SELECT CASE WHEN first IS NULL THEN '{}'::text[] ELSE ARRAY[first] END
-                     || CASE WHEN items = '' THEN '{}'::text[] ELSE ARRAY['[' || items || ']'] END || parts AS a) AS x
+                     || CASE WHEN items = '' THEN '{}'::text[] ELSE ARRAY[vellum_regexp_set(items, false)] END || parts AS a) AS x
         $vellum$
         """#
 
@@ -246,7 +255,7 @@ extension PostgreSQLRegex {
               IF NOT class_negated THEN
                 items := items || class_items;
               ELSE
-                parts := parts || CASE WHEN class_items = '' THEN '.' ELSE '[^' || class_items || ']' END;
+                parts := parts || vellum_regexp_set(class_items, true);
               END IF;
               CONTINUE;
             END IF;
@@ -276,8 +285,7 @@ extension PostgreSQLRegex {
           END LOOP;
           expr := CASE WHEN NOT negate THEN vellum_regexp_union(result, items, parts)
                        WHEN result IS NOT NULL OR cardinality(parts) > 0 THEN '(?!' || vellum_regexp_union(result, items, parts) || ').'
-                       WHEN items = '' THEN '.'
-                       ELSE '[^' || items || ']' END;
+                       ELSE vellum_regexp_set(items, true) END;
           next := i;
         END
         $vellum$
