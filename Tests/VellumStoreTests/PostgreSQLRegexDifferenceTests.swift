@@ -298,12 +298,14 @@ import Testing
     }
 
     /// A store created before Vellum translated regular expressions: constant patterns need
-    /// nothing of its schema; a key-path pattern fails until a writer opens it, then works.
+    /// nothing of its schema; a key-path pattern fails until a writer opens it, then works,
+    /// with what only the current version reads.
     @Test func aStoreCreatedBeforeTheTranslationGetsItsFunctionsWhenOpened() throws {
         let url = try PostgreSQLShop.newStoreURL()
         do {
             let c = try ManagedObjectContext(store: try PostgreSQLShop.open(url))
-            _ = try c.insert("Provider", values: ["name": .string("Ärger"), "country": .string("\\w+")])
+            // What only version 4 reads: (?i) over a property.
+            _ = try c.insert("Provider", values: ["name": .string("Ärger"), "country": .string("(?i)\\p{Lu}RGER")])
             _ = try c.insert("Provider", values: ["name": .string("a b"), "country": .string("\\w+")])
             _ = try c.save()
         }
