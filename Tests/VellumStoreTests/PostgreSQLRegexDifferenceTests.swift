@@ -178,12 +178,57 @@ import Testing
             ".*\\Z", "[\\u0000-\\u007F]+", "é+", "[é-ë]", "(?#comment)a*", "(?<n>a)b*", "x{0}y?", "[]a]+", "[^]a]*", "[a-]+",
             "\\u00E9", "\\0101|\\$", "a*?b+?", "(?-i)a|(?s)", "^*a|\\x00", "k{1}|s{300,}", "[\\d\\s]+|[^\\W\\d]+", "[\\x00-a]+",
         ]
-        let texts = Self.texts(seed: 20_261_208, count: 150)
+        try Self.checkKeyPath(patterns, seed: 20_261_208)
+    }
+
+    /// What only Unicode tables answer, read from a key path: `(?i)` (ICU's simple case
+    /// folding, classes closed before they are negated), `\p{…}`/`\P{…}` in every spelling
+    /// memory reads, POSIX and nested classes, `&&`, `--` and `\X`, from the same Swift sets.
+    @Test func aCaseInsensitiveOrPropertyPatternReadFromAKeyPathMatchesAsInMemory() throws {
+        let caseless = [
+            "(?i)é+", "(?i)σ+", "(?i)[α-ω]+", "(?i)ß+", "(?i)k+", "(?i)s+.*", "(?i)[^é]+", "(?i:Α)x?", "(?i)[a-z]+", "(?i)\\x{10400}+",
+            "(?i)ı|i", "a(?i)é", "(?i)Ж(?-i)ж", "(?i)\\QÉ\\E.*", "(?i)[k]+", "(?i)ǆ+", "(?i)\\w+", "(?i)\\W.*", "(?i)[^\\W\\d]+",
+            "(?i)[ѐ-џ]+", "(?i)\\u2126|x", "(?i)ΐ|a", "((?i)s)+|b", "(?i)[\\x{0}-\\x{6A}]+",
+        ]
+        let properties = [
+            "\\p{L}+", "\\p{Lu}\\p{Ll}*", "[\\p{L}0-9]+", "[^\\p{Lu}]+", "\\P{L}+", "\\p{IsL}+", "\\p{Letter}+x?", "\\p{Is_Lu}.*",
+            "\\p{gc=Ll}+", "\\p{General_Category = Lu}+", "\\p{Alphabetic}+", "\\p{WSpace}.*", "\\p{Nd}+|\\p{No}+", "\\p{Emoji}+",
+            "\\p{LC}+", "\\p{Alphabetic=No}+", "\\P{alphabetic = false}+", "\\pL+", "\\PL*", "\\p{^Lu}+", "(?i)\\p{Lu}+", "(?i)\\P{Lu}+",
+            "(?i)[^\\p{Ll}]+", "(?i)[\\P{Lu}x]+", "(?i)\\p{Lowercase=No}+", "(?i)\\P{Lowercase=No}+", "(?i)\\p{^Ll}+",
+            "\\p{Uppercase_Letter}+", "\\p{Mn}.*", "[\\p{P}\\p{S}]+", "\\p{Cased}+", "\\p{XID_Start}\\p{XID_Continue}*",
+            "\\p{Hex_Digit}+", "\\p{Any}*\\p{Ideographic}", "\\p{Co}+", "\\p{Cs}|x", "\\p{ASCII}+", "[\\P{Any}a]+",
+        ]
+        let classes = [
+            "[[:alpha:]]+", "[[:punct:]]+", "[[:^alpha:]]+", "(?i)[[:upper:]]+", "(?i)[[:^lower:]]+", "[[:digit:][:space:]]+", "[[:Lu:]x]+",
+            "[a[bx]]+", "[^a[bx]]+", "[a[^bx]]*", "[\\p{L}&&[^\\p{Lu}]]+", "[\\p{L}--[\\p{Ll}]]+", "(?i)[\\p{L}&&[^\\p{Lu}]]+",
+            "(?i)[\\p{Lu}&&[a]]", "(?i)[\\w--[k]]+", "[\\w&&[\\D]--[_]]+", "[[a-z]&&[^aeiou]]+", "[a-z&&[^x]]*", "[^[\\p{L}]&&[^\\s]]+",
+            "\\€|[\\€\\p{Sc}]x?", "(?<ñame>a)|b+",
+        ]
+        let clusters = ["\\X", "\\X\\X", "\\X+", "a\\X*", "\\X\\p{M}", "(?:\\X\\X)*", "(?i)\\X{2}|k"]
+        try Self.checkKeyPath(caseless + properties + classes + clusters, seed: 20_261_209)
+    }
+
+    /// Each pattern in the notes of 150 items whose names are texts of `seed`, then
+    /// `name MATCHES note` on the server against memory, pattern by pattern.
+    static func checkKeyPath(_ patterns: [String], seed: UInt64) throws {
+        let texts = Self.texts(seed: seed, count: 150)
         // Item k * 150 + j + 1: text j under pattern k.
         let f = try Self.fixture(patterns.flatMap { _ in texts }, notes: patterns.flatMap { p in texts.map { _ in p } })
         let p = QueryPredicate.comparison(Comparison(.key("name"), .matches, .key("note")))
-        guard case .rows(let server) = Self.server(p, f), case .rows(let memory) = Self.memory(p, f) else {
-            Issue.record("server \(Self.server(p, f)), memory \(Self.memory(p, f))"); return
+        // Timed (not asserted): the first run on the connection also plans and reads the functions' data.
+        var server = Self.Outcome.rows([])
+        for run in ["first", "second"] {
+            let start = ContinuousClock.now
+            server = Self.server(p, f)
+            print("key-path MATCHES over \(patterns.count * texts.count) rows on the server, \(run) run: \(ContinuousClock.now - start)")
+        }
+        guard case .rows(let server) = server, case .rows(let memory) = Self.memory(p, f) else {
+            // Which patterns the server refuses.
+            for pattern in patterns {
+                let one = try Self.fixture(["a"], notes: [pattern])
+                if case .failure(let error) = Self.server(p, one), case .rows = Self.memory(p, one) { Issue.record("\(pattern): \(error)") }
+            }
+            Issue.record("server \(server), memory \(Self.memory(p, f))"); return
         }
         var selective = 0
         for (k, pattern) in patterns.enumerated() {
@@ -196,9 +241,54 @@ import Testing
         #expect(selective * 4 >= patterns.count * 3, "too few selective patterns (\(selective) of \(patterns.count))")
     }
 
+    /// Spellings at the edges of what memory reads (property names loosely written, `Is`,
+    /// `=No`, `^`, the Kelvin sign; POSIX names; set operations, nested negations and
+    /// `(?i)` over them; escapes of non-ASCII characters; group names): `vellum_matches`
+    /// answers each as memory does, text by text, or both refuse it.
+    @Test func aKeyPathPatternIsAnsweredOrRefusedAsInMemorySpellingBySpelling() throws {
+        let db = try PostgreSQLDialectTests.functions()
+        let texts = Self.alphabet + Self.texts(seed: 20_261_210, count: 300) + ["ab", "Lu", "Ab", "aB", "kK", "ſs"]
+        let patterns = [
+            "\\p{ L }+", "\\p{is_lu}", "\\p{Is Lu}+", "\\p{IsAny}*", "\\p{^Is_L}+", "\\p{lU}+", "\\p{gc = Lu}+", "\\p{General-Category=Lu}+",
+            "\\p{Alphabetic=YES}+", "\\p{Alpha=T}+", "\\p{Any=yes}", "\\p{Mar\u{212A}}+", "\\p{LC=No}", "\\p{Is=Lu}", "\\p{=}", "\\p{}", "\\pL+",
+            "\\p", "\\p}", "\\P{^L}+", "\\p{^Alphabetic=No}+", "(?i)\\p{^Alphabetic=No}+", "(?i)\\P{^Alphabetic=No}+", "(?i)\\P{Alphabetic=No}+",
+            "[[:^alpha:]]+", "[[:Alphabetic=No:]]+", "(?i)[[:^Lowercase=No:]]+", "[[:gc=Lu:]]+", "[[:  :]]", "[[::]]", "[[:^:]]",
+            "[[^a]&&[^b]]+", "[^[^a]]+", "[a&&[b]&&[c]]", "[a--[a]]x?", "[[a]--[b]x]+", "[]&&[a]]*", "[^]]+", "[a-c--[b]]+", "[\\w&&[^\\d]&&[^_]]+",
+            "(?i)[\\p{Lu}--[A]]+", "(?i)[^[^k]]+", "(?i)[[:^upper:]&&[\\p{L}]]+", "(?i)[[^A]&&[a-z]]+", "(?i)[^a-c[x-z]]+", "(?i)[\\P{L}[k]]+",
+            "[\\p{L}&&\\p{Lu}]", "[a&&]", "[a--b]", "[&&[a]]+", "[--[a]]+", "[a-]+", "[-a]+", "[\\-]", "[\\p{L}-z]", "[a-\\p{L}]", "[a-\\d]",
+            "\\X{2}", "[\\X]", "(?i)Σ+|ς", "(?i)[ß]+", "(?i)ẞ", "(?i)[^ß]+", "(?i)[\\x{DF}-\\x{E0}]+", "(?i)[\\u0130-\\u0131]+",
+            "(?i)[\\u0100-\\u017F]+", "(?i)[\\x{0}-\\x{10FFFF}]", "(?i)[^\\x{0}-\\x{10FFFF}]", "(?i)\\w\\W", "(?i)[\\W]+", "(?i)[^\\W]+", "(?i)\\D+",
+            "(?i)\\Qk\\E+", "(?i:k)(?-i:k)", "(?i)(?-i)k", "((?i)k)k", "(?i)((?-i)k)k", "\\€+", "\\£|\\p{Sc}", "\\٣", "\\é", "\\Ω", "(?<ñ>a)", "(?<٣>a)",
+            "(?<>a)", "(?<a", "\\N{X}", "\\P{Extended_Pictographic}", "(?i)\\p{Cased}+", "(?i)\\P{Cased}+", "(?i)[\\p{Lu}&&[\\p{Ll}]]",
+            "(?i)[[:lower:]--[k]]+", "[\\s\\S]+", "[^\\s\\S]", "[\\P{Any}]", "[^\\P{Any}]+", "\\p{Cs}", "[\\p{Cs}]", "[^\\p{Cs}]+", "\\P{Cs}+",
+            "(?i)\\p{Cs}", "\\p{Co}", "\\p{Cn}+", "\\P{Cn}+", "\\p{Noncharacter_Code_Point}",
+        ]
+        let array = "{" + texts.map { "\"" + $0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"" }.joined(separator: ",") + "}"
+        for pattern in patterns {
+            let memory = Result { () throws(RegexError) -> [Bool] in
+                let r = try LinearRegex.cached(pattern)
+                return try texts.map { t throws(RegexError) in try r.matchesWhole(t) }
+            }
+            let server = Result {
+                try db.rows("SELECT vellum_matches($1, t) FROM unnest($2::text[]) WITH ORDINALITY AS x(t, k) ORDER BY k", [.string(pattern), .string(array)])
+                    .map { $0[0] == .bool(true) || $0[0].integerValue == 1 }
+            }
+            switch (memory, server) {
+            case (.success(let m), .success(let s)):
+                let differing = texts.indices.filter { m[$0] != s[$0] }.prefix(5).map { "\(texts[$0].debugDescription) (memory \(m[$0]))" }
+                #expect(differing.isEmpty, "\(pattern): \(differing)")
+            case (.failure, .failure): break
+            case (.failure(let e), .success): Issue.record("\(pattern): memory refuses it (\(e)), the server answers")
+            case (.success, .failure(let e)): Issue.record("\(pattern): the server refuses it (\(e)), memory answers")
+            }
+        }
+    }
+
     /// What the server's translation cannot read is an error naming it; an invalid pattern is one too.
-    @Test(arguments: ["(?i)a", "\\p{L}+", "[[:alpha:]]", "[a[b]]", "[a&&b]", "\\X", "\\é", "[a-z", "(ab", "ab)", "*a", "a{3,1}",
-                      "\\", "[z-a]", "a{2}{3}", "a**", "(?=a)", "\\1", "a*+", "\\x{110000}", "\\q", "a{10001}", "(?<a-b>x)"])
+    @Test(arguments: ["\\p{Greek}", "[\\p{Script=Latin}a]", "\\p{InBasicLatin}", "\\p{Extended_Pictographic}", "\\p{Alphabetic=Maybe}",
+                      "\\p{gc=Alphabetic}", "\\p{isLu}", "\\p{L", "\\p", "[[:Greek:]]", "[[:alpha:]", "[a&&b]", "[a--]", "\\é", "[a-z", "(ab",
+                      "ab)", "*a", "a{3,1}", "\\", "[z-a]", "a{2}{3}", "a**", "(?=a)", "\\1", "a*+", "\\x{110000}", "\\q", "a{10001}",
+                      "(?<a-b>x)", "(?x)a", "\\N{DIGIT ONE}", "[\\p{Greek}&&[a]]", "(?i)\\p{Greek}"])
     func aKeyPathPatternTheServerCannotReadIsAnError(_ pattern: String) throws {
         let db = try PostgreSQLDialectTests.functions()
         #expect { try db.scalar("SELECT " + PostgreSQLDialect().regexpMatch(pattern: "$1", text: "'a'"), [.string(pattern)]) } throws: { error in
@@ -208,12 +298,14 @@ import Testing
     }
 
     /// A store created before Vellum translated regular expressions: constant patterns need
-    /// nothing of its schema; a key-path pattern fails until a writer opens it, then works.
+    /// nothing of its schema; a key-path pattern fails until a writer opens it, then works,
+    /// with what only the current version reads.
     @Test func aStoreCreatedBeforeTheTranslationGetsItsFunctionsWhenOpened() throws {
         let url = try PostgreSQLShop.newStoreURL()
         do {
             let c = try ManagedObjectContext(store: try PostgreSQLShop.open(url))
-            _ = try c.insert("Provider", values: ["name": .string("Ärger"), "country": .string("\\w+")])
+            // What only version 4 reads: (?i) over a property.
+            _ = try c.insert("Provider", values: ["name": .string("Ärger"), "country": .string("(?i)\\p{Lu}RGER")])
             _ = try c.insert("Provider", values: ["name": .string("a b"), "country": .string("\\w+")])
             _ = try c.save()
         }

@@ -11,13 +11,23 @@ public struct PostgreSQLDialect: SQLDialect {
     /// PostgreSQL truncates longer identifiers silently (NAMEDATALEN - 1).
     public static let maximumIdentifierBytes = 63
 
-    public func quote(_ identifier: String) -> String {
-        "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-    }
+    public func quote(_ identifier: String) -> String { Self.enclosed(identifier, in: "\"") }
 
     /// With `standard_conforming_strings` (on since PostgreSQL 9.1) only the quote is special.
-    public func literal(_ text: String) -> String {
-        "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+    public func literal(_ text: String) -> String { Self.enclosed(text, in: "'") }
+
+    /// `text` between two `quote`s, each of its own doubled, scalar by scalar: Foundation's
+    /// `replacingOccurrences` would skip a quote that a combining mark follows (it matches
+    /// whole composed character sequences), ending the literal early.
+    static func enclosed(_ text: String, in quote: Unicode.Scalar) -> String {
+        var out = String.UnicodeScalarView()
+        out.append(quote)
+        for c in text.unicodeScalars {
+            out.append(c)
+            if c == quote { out.append(c) }
+        }
+        out.append(quote)
+        return String(out)
     }
 
     public func placeholder(_ n: Int) -> String { "$\(n)" }

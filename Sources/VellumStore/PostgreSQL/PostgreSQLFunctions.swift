@@ -15,7 +15,8 @@ public enum PostgreSQLFunctions {
     /// Version of `createSQL`, kept in `_vellum_metadata` under `versionKey` (absent: 1).
     /// 2: `vellum_fold` folds marks after any base as Foundation does.
     /// 3: `vellum_matches` reads a MATCHES pattern from a key path as memory does (`PostgreSQLRegex`).
-    static let version = 3
+    /// 4: … with `(?i)`, `\p{…}`, POSIX and nested classes, `&&`, `--` and `\X` (`vellum_regexp_data`).
+    static let version = 4
     static let versionKey = "functions"
 
     /// `vellum_regexp(pattern, text)`, which Vellum before `vellum_matches` called for every

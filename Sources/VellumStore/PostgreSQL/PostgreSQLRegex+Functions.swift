@@ -3,43 +3,35 @@ import Foundation
 /// The server's translation, for a MATCHES pattern that is not known when the query is
 /// compiled (read from a key path): `vellum_matches(pattern, text)`. PL/pgSQL reads the
 /// pattern as `RegexParser` does and spells what it reads as `PostgreSQLRegex` would;
-/// the classes it embeds (`\d \s \w \h \v`, `.`, `\b`) come from the same Swift sets.
-/// What would need Unicode tables the function does not carry — `(?i)`, `\p{…}`,
-/// POSIX and nested classes, `\X` — raises an error naming it (SQLSTATE 2201B), as
-/// does an invalid pattern: never a silent answer. Constant patterns (and LIKE's)
+/// every class (`\d \s \w \h \v`, `\p{…}`, `[:name:]`, `(?i)`'s case partners), `.`,
+/// `\b` and `\X` come from the same Swift sets and rules (`PostgreSQLRegex+ServerClasses`).
+/// An invalid pattern, or one memory refuses (`\p{Greek}`, lookaround), raises an error
+/// naming it (SQLSTATE 2201B): never a silent answer. Constant patterns (and LIKE's)
 /// never come here: `PostgreSQLDialect.regexpMatch(constantPattern:…)`.
 extension PostgreSQLRegex {
-    /// In `PostgreSQLFunctions.createSQL` since its version 3: a store made before gets it when opened for writing.
+    /// In `PostgreSQLFunctions.createSQL` since its version 3 (4: every class and `(?i)`):
+    /// a store made before gets it when opened for writing.
     static let serverFunction = "vellum_matches"
 
     static func functionsSQL() -> [String] {
-        func inside(_ set: RegexScalarSet) -> String { items(set.intersection(textScalars)) }
-        // Each class escape outside brackets and inside them, and negated.
-        var cases: [String] = []
-        for (letter, property) in [("d", RegexProperty.digit), ("s", .space), ("w", .word), ("h", .horizontalSpace), ("v", .lineTerminator)] {
-            let set = RegexScalarSet.property(property)
-            cases.append("WHEN '\(letter)' THEN CASE WHEN inside THEN \(literalSQL(inside(set))) ELSE \(literalSQL(PostgreSQLRegex.bracket(set))) END")
-            cases.append("WHEN '\(letter.uppercased())' THEN CASE WHEN inside THEN \(literalSQL(inside(set.inverted))) ELSE \(literalSQL(PostgreSQLRegex.bracket(set.inverted))) END")
-        }
-        let classFunction = """
-            CREATE OR REPLACE FUNCTION vellum_regexp_class(letter text, inside boolean) RETURNS text
-            LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $vellum$
-            SELECT CASE letter COLLATE "C" \(cases.joined(separator: " ")) END
-            $vellum$
-            """
         var anchors: [String] = []
         for (name, a) in [("A", RegexAssertion.textStart), ("z", .textEnd), ("Z", .textEndOrFinalLineTerminator), ("^m", .lineStart),
                           ("$m", .lineEnd), ("b", .wordBoundary), ("B", .notWordBoundary)] {
             anchors.append("WHEN \(literalSQL(name)) THEN \(literalSQL(assertion(a)))")
         }
+        anchors.append("WHEN 'X' THEN \(literalSQL(GraphemeClasses.shared.cluster))")
+        // Not STRICT, so that PostgreSQL inlines it and folds a constant name away.
         let anchorFunction = """
             CREATE OR REPLACE FUNCTION vellum_regexp_anchor(name text) RETURNS text
-            LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $vellum$
+            LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $vellum$
             SELECT CASE name COLLATE "C" \(anchors.joined(separator: " ")) END
             $vellum$
             """
         let dot = literalSQL(PostgreSQLRegex.bracket(RegexScalarSet.property(.lineTerminator).inverted))
-        return [classFunction, anchorFunction, charFunction, escapeFunction, repeatFunction, translateFunction(dot: dot), """
+        // Version 3's, whose signatures changed.
+        let replaced = "DROP FUNCTION IF EXISTS vellum_regexp_class(text, boolean), vellum_regexp_escape(text, integer)"
+        // The SQL functions' bodies are checked when created: what they call comes first.
+        return [replaced] + classFunctionsSQL() + [anchorFunction, charFunction, literalFunction, escapeFunction, repeatFunction, translateFunction(dot: dot), """
             CREATE OR REPLACE FUNCTION \(serverFunction)(p text, t text) RETURNS boolean
             LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $vellum$
             SELECT COALESCE(t COLLATE "C" ~ vellum_regexp_are(p), false)
@@ -50,9 +42,10 @@ extension PostgreSQLRegex {
     static func literalSQL(_ s: String) -> String { PostgreSQLDialect().literal(s) }
 
     /// A code point as `literal(_:)` spells it (0 is never in PostgreSQL text: no character).
+    /// Not STRICT (NULL gives NULL all the same), so that PostgreSQL inlines it.
     static let charFunction = #"""
         CREATE OR REPLACE FUNCTION vellum_regexp_char(code integer) RETURNS text
-        LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $vellum$
+        LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $vellum$
         SELECT CASE WHEN code = 0 THEN '[^\u0001-\U0010FFFF]'
             WHEN code BETWEEN 48 AND 57 OR code BETWEEN 65 AND 90 OR code BETWEEN 97 AND 122 OR code >= 160 THEN chr(code)
             WHEN code BETWEEN 33 AND 126 THEN '\' || chr(code)
@@ -60,19 +53,56 @@ extension PostgreSQLRegex {
         $vellum$
         """#
 
-    /// The code point of the escape after the `\` at `i` (`\t`, `\x{…}`, `\.`), and where it ends;
-    /// NULL code for a class letter. The errors `RegexParser.classOrScalar` gives.
+    /// A literal character, and under `(?i)` its case partners (`RegexCase.variants`).
+    /// Inlined too: the planner folds the partners' jsonb into the caller's plan once.
+    static let literalFunction = #"""
+        CREATE OR REPLACE FUNCTION vellum_regexp_literal(code integer, caseless boolean) RETURNS text
+        LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $vellum$
+        SELECT CASE WHEN caseless AND vellum_regexp_data() -> 'orbits' ? code::text
+            THEN '[' || (vellum_regexp_data() -> 'orbits' ->> code::text) || ']' ELSE vellum_regexp_char(code) END
+        $vellum$
+        """#
+
+    /// The escape after the `\` at `i`, as `RegexParser.classOrScalar` reads it, and where it
+    /// ends: the code point of `\t`, `\x{…}`, `\.`, or (NULL code) the class of `\d`, `\p{…}`
+    /// as `vellum_regexp_property` gives it. The errors memory gives.
     static let escapeFunction = #"""
-        CREATE OR REPLACE FUNCTION vellum_regexp_escape(p text, i integer, OUT code integer, OUT next integer)
+        CREATE OR REPLACE FUNCTION vellum_regexp_escape(p text, i integer, caseless boolean,
+                                                        OUT code integer, OUT items text, OUT negated boolean, OUT next integer)
         LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $vellum$
         DECLARE
           c text := substr(p, i, 1);
           hex text;
           width integer;
+          name text;
         BEGIN
           next := i + 1;
           IF c = '' THEN RAISE EXCEPTION USING ERRCODE = '2201B', MESSAGE = 'invalid regular expression: a character after ''\'''; END IF;
-          IF c IN ('d', 'D', 's', 'S', 'w', 'W', 'h', 'H', 'v', 'V') THEN code := NULL; RETURN; END IF;
+          IF c IN ('d', 'D', 's', 'S', 'w', 'W', 'h', 'H', 'v', 'V') THEN
+            -- Under (?i) closed, then negated (`\D`).
+            items := vellum_regexp_data() -> 'sets'
+              ->> (vellum_regexp_data() -> 'escapes' -> lower(c COLLATE "C") ->> CASE WHEN caseless THEN 1 ELSE 0 END)::integer;
+            negated := c <> lower(c COLLATE "C");
+            RETURN;
+          END IF;
+          IF c IN ('p', 'P') THEN
+            IF substr(p, next, 1) = '{' THEN
+              IF strpos(substr(p, next), '}') = 0 THEN
+                RAISE EXCEPTION USING ERRCODE = '2201B', MESSAGE = 'invalid regular expression: missing ''}'' after \' || c || '{';
+              END IF;
+              name := substr(p, next + 1, strpos(substr(p, next), '}') - 2);
+              next := next + 2 + char_length(name);
+            ELSE
+              name := substr(p, next, 1);
+              next := next + char_length(name);
+            END IF;
+            SELECT * INTO items, negated FROM vellum_regexp_property(name, c = 'P', caseless);
+            IF items IS NULL THEN
+              RAISE EXCEPTION USING ERRCODE = '2201B', MESSAGE = 'unsupported regular expression: the Unicode property ''' || name
+                || ''' is not supported (scripts and blocks are not; general categories such as L, Lu, Nd, P and binary properties such as Alphabetic, White_Space are)';
+            END IF;
+            RETURN;
+          END IF;
           CASE c
           WHEN 't' THEN code := 9;
           WHEN 'n' THEN code := 10;
@@ -114,16 +144,12 @@ extension PostgreSQLRegex {
             END IF;
             code := ('x' || lpad(hex, 8, '0'))::bit(32)::integer;
           ELSE
-            IF c ~ '^[A-Za-z0-9]$' THEN
-              IF c IN ('p', 'P', 'X', 'N') THEN
-                RAISE EXCEPTION USING ERRCODE = '2201B', MESSAGE = 'unsupported regular expression: \' || c
-                  || ' in a pattern read from a key path (PostgreSQL runs these only in a constant or $variable pattern)';
-              END IF;
-              RAISE EXCEPTION USING ERRCODE = '2201B', MESSAGE = 'invalid regular expression: unknown escape ''\' || c || '''';
+            IF c = 'N' THEN
+              RAISE EXCEPTION USING ERRCODE = '2201B', MESSAGE = 'unsupported regular expression: named characters (\N{…}) are not supported';
             END IF;
-            IF ascii(c) > 127 THEN
-              RAISE EXCEPTION USING ERRCODE = '2201B', MESSAGE = 'unsupported regular expression: ''\' || c
-                || ''' in a pattern read from a key path (escape only ASCII there)';
+            -- An escaped letter or ASCII digit without a meaning is an error; anything else stands for itself.
+            IF vellum_regexp_alnum(c) THEN
+              RAISE EXCEPTION USING ERRCODE = '2201B', MESSAGE = 'invalid regular expression: unknown escape ''\' || c || '''';
             END IF;
             code := ascii(c);
           END CASE;
@@ -168,20 +194,16 @@ extension PostgreSQLRegex {
           out text := '';
           atom integer;                 -- where the atom a quantifier would repeat starts in out
           assertion boolean := false;   -- that atom asserts (a count of at most one is kept)
-          dotall boolean := false;
-          multiline boolean := false;
+          flags integer := 0;           -- 1: (?s), 2: (?m), 4: (?i)
           starts integer[] := '{}';     -- per open group: where it starts in out, and the flags outside it
-          dotalls boolean[] := '{}';
-          multilines boolean[] := '{}';
+          outer_flags integer[] := '{}';
           low integer;
           high integer;
           e record;
-          items text;
-          negate boolean;
-          first boolean;
+          b record;
           flags_on boolean;
-          inner_dotall boolean;
-          inner_multiline boolean;
+          inner_flags integer;
+          flag integer;
           digits text;
         BEGIN
           WHILE i <= n LOOP
@@ -189,8 +211,7 @@ extension PostgreSQLRegex {
             i := i + 1;
             IF c = '(' THEN
               starts := starts || char_length(out);
-              dotalls := dotalls || dotall;
-              multilines := multilines || multiline;
+              outer_flags := outer_flags || flags;
               IF substr(p, i, 1) = '?' THEN
                 c := substr(p, i + 1, 1);
                 IF c = ':' THEN
@@ -201,56 +222,46 @@ extension PostgreSQLRegex {
                   END IF;
                   i := i + strpos(substr(p, i), ')');
                   starts := starts[1:cardinality(starts) - 1];
-                  dotalls := dotalls[1:cardinality(dotalls) - 1];
-                  multilines := multilines[1:cardinality(multilines) - 1];
+                  outer_flags := outer_flags[1:cardinality(outer_flags) - 1];
                   atom := NULL;
                   CONTINUE;
                 ELSIF c IN ('=', '!', '>') OR (c = '<' AND substr(p, i + 2, 1) IN ('=', '!')) THEN
                   RAISE EXCEPTION USING ERRCODE = '2201B', MESSAGE = 'unsupported regular expression: lookaround and atomic groups are not supported';
                 ELSIF c = '<' THEN
-                  digits := substring(substr(p, i + 2) from '^[A-Za-z0-9]*>');
-                  IF digits IS NULL THEN
+                  digits := substring(substr(p, i + 2) from '^[^>]*>');
+                  IF digits IS NULL OR NOT vellum_regexp_alnum(left(digits, -1)) THEN
                     RAISE EXCEPTION USING ERRCODE = '2201B', MESSAGE = 'invalid regular expression: a group name of letters and digits, then ''>''';
                   END IF;
                   i := i + 2 + char_length(digits);
                 ELSE
                   i := i + 1;
                   flags_on := true;
-                  inner_dotall := dotall;
-                  inner_multiline := multiline;
+                  inner_flags := flags;
                   LOOP
                     c := substr(p, i, 1);
                     EXIT WHEN c IN (':', ')', '');
-                    CASE c
-                    WHEN '-' THEN flags_on := false;
-                    WHEN 's' THEN inner_dotall := flags_on;
-                    WHEN 'm' THEN inner_multiline := flags_on;
-                    WHEN 'i' THEN
-                      IF flags_on THEN
-                        RAISE EXCEPTION USING ERRCODE = '2201B', MESSAGE = 'unsupported regular expression: (?i) in a pattern read from a key path '
-                          || '(PostgreSQL runs it only in a constant or $variable pattern; MATCHES[c] folds case anywhere)';
-                      END IF;
-                    WHEN 'x', 'w', 'u', 'd' THEN
+                    IF c = '-' THEN
+                      flags_on := false;
+                    ELSIF c IN ('s', 'm', 'i') THEN
+                      flag := CASE c WHEN 's' THEN 1 WHEN 'm' THEN 2 ELSE 4 END;
+                      inner_flags := CASE WHEN flags_on THEN inner_flags | flag ELSE inner_flags & ~flag END;
+                    ELSIF c IN ('x', 'w', 'u', 'd') THEN
                       RAISE EXCEPTION USING ERRCODE = '2201B', MESSAGE = 'unsupported regular expression: the (?' || c || ') flag is not supported';
                     ELSE
                       RAISE EXCEPTION USING ERRCODE = '2201B', MESSAGE = 'invalid regular expression: unknown flag ''' || c || '''';
-                    END CASE;
+                    END IF;
                     i := i + 1;
                   END LOOP;
                   IF c = '' THEN RAISE EXCEPTION USING ERRCODE = '2201B', MESSAGE = 'invalid regular expression: missing '')'''; END IF;
                   i := i + 1;
+                  flags := inner_flags;
                   IF c = ')' THEN
                     -- (?s) holds for the rest of the enclosing group.
                     starts := starts[1:cardinality(starts) - 1];
-                    dotalls := dotalls[1:cardinality(dotalls) - 1];
-                    multilines := multilines[1:cardinality(multilines) - 1];
-                    dotall := inner_dotall;
-                    multiline := inner_multiline;
+                    outer_flags := outer_flags[1:cardinality(outer_flags) - 1];
                     atom := NULL;
                     CONTINUE;
                   END IF;
-                  dotall := inner_dotall;
-                  multiline := inner_multiline;
                 END IF;
               END IF;
               out := out || '(?:';
@@ -264,11 +275,9 @@ extension PostgreSQLRegex {
               out := out || ')';
               atom := starts[cardinality(starts)] + 1;
               assertion := false;
-              dotall := dotalls[cardinality(dotalls)];
-              multiline := multilines[cardinality(multilines)];
+              flags := outer_flags[cardinality(outer_flags)];
               starts := starts[1:cardinality(starts) - 1];
-              dotalls := dotalls[1:cardinality(dotalls) - 1];
-              multilines := multilines[1:cardinality(multilines) - 1];
+              outer_flags := outer_flags[1:cardinality(outer_flags) - 1];
             ELSIF c = '|' THEN
               out := out || '|';
               atom := NULL;
@@ -277,72 +286,26 @@ extension PostgreSQLRegex {
               RAISE EXCEPTION USING ERRCODE = '2201B', MESSAGE = 'invalid regular expression: ''' || c || ''' has nothing to repeat';
             ELSIF c = '.' THEN
               atom := char_length(out) + 1; assertion := false;
-              out := out || CASE WHEN dotall THEN '.' ELSE \#(dot) END;
+              out := out || CASE WHEN flags & 1 <> 0 THEN '.' ELSE \#(dot) END;
             ELSIF c = '^' THEN
               atom := char_length(out) + 1; assertion := true;
-              out := out || CASE WHEN multiline THEN vellum_regexp_anchor('^m') ELSE '^' END;
+              out := out || CASE WHEN flags & 2 <> 0 THEN vellum_regexp_anchor('^m') ELSE '^' END;
             ELSIF c = '$' THEN
               atom := char_length(out) + 1; assertion := true;
-              out := out || vellum_regexp_anchor(CASE WHEN multiline THEN '$m' ELSE 'Z' END);
+              out := out || vellum_regexp_anchor(CASE WHEN flags & 2 <> 0 THEN '$m' ELSE 'Z' END);
             ELSIF c = '[' THEN
-              negate := substr(p, i, 1) = '^';
-              IF negate THEN i := i + 1; END IF;
-              first := true;
-              items := '';
-              LOOP
-                c := substr(p, i, 1);
-                IF c = '' THEN
-                  RAISE EXCEPTION USING ERRCODE = '2201B', MESSAGE = 'invalid regular expression: missing '']'' for a character class';
-                END IF;
-                IF c = ']' AND NOT first THEN i := i + 1; EXIT; END IF;
-                first := false;
-                IF c = '[' OR (c IN ('&', '-') AND substr(p, i + 1, 1) = c) THEN
-                  RAISE EXCEPTION USING ERRCODE = '2201B', MESSAGE = 'unsupported regular expression: nested classes, [:name:], && and -- '
-                    || 'in a pattern read from a key path (PostgreSQL runs these only in a constant or $variable pattern)';
-                END IF;
-                IF c = '\' THEN
-                  SELECT * INTO e FROM vellum_regexp_escape(p, i + 1);
-                  IF e.code IS NULL THEN
-                    items := items || vellum_regexp_class(substr(p, i + 1, 1), true);
-                    i := e.next;
-                    CONTINUE;
-                  END IF;
-                  low := e.code;
-                  i := e.next;
-                ELSE
-                  low := ascii(c);
-                  i := i + 1;
-                END IF;
-                high := low;
-                IF substr(p, i, 1) = '-' AND substr(p, i + 1, 1) NOT IN (']', '[', '-', '') THEN
-                  IF substr(p, i + 1, 1) = '\' THEN
-                    SELECT * INTO e FROM vellum_regexp_escape(p, i + 2);
-                    IF e.code IS NULL THEN
-                      RAISE EXCEPTION USING ERRCODE = '2201B', MESSAGE = 'invalid regular expression: a character to end the range';
-                    END IF;
-                    high := e.code;
-                    i := e.next;
-                  ELSE
-                    high := ascii(substr(p, i + 1, 1));
-                    i := i + 2;
-                  END IF;
-                  IF low > high THEN
-                    RAISE EXCEPTION USING ERRCODE = '2201B', MESSAGE = 'invalid regular expression: a range out of order';
-                  END IF;
-                END IF;
-                -- NUL is never in PostgreSQL text.
-                low := greatest(low, 1);
-                IF high >= low THEN
-                  items := items || vellum_regexp_char(low) || CASE WHEN high > low THEN '-' || vellum_regexp_char(high) ELSE '' END;
-                END IF;
-              END LOOP;
+              SELECT * INTO b FROM vellum_regexp_bracket(p, i, flags & 4 <> 0);
               atom := char_length(out) + 1; assertion := false;
-              out := out || CASE WHEN items = '' THEN CASE WHEN negate THEN '.' ELSE '[^\u0001-\U0010FFFF]' END
-                                 ELSE '[' || CASE WHEN negate THEN '^' ELSE '' END || items || ']' END;
+              out := out || b.expr;
+              i := b.next;
             ELSIF c = '\' THEN
               c := substr(p, i, 1);
               IF c IN ('A', 'z', 'Z', 'b', 'B') THEN
                 atom := char_length(out) + 1; assertion := true;
+                out := out || vellum_regexp_anchor(c);
+                i := i + 1;
+              ELSIF c = 'X' THEN
+                atom := char_length(out) + 1; assertion := false;
                 out := out || vellum_regexp_anchor(c);
                 i := i + 1;
               ELSIF c = 'Q' THEN
@@ -350,7 +313,7 @@ extension PostgreSQLRegex {
                 atom := CASE WHEN strpos(substr(p, i), '\E') = 1 OR i > n THEN NULL ELSE char_length(out) + 1 END;
                 assertion := false;
                 WHILE i <= n AND substr(p, i, 2) <> '\E' LOOP
-                  out := out || vellum_regexp_char(ascii(substr(p, i, 1)));
+                  out := out || vellum_regexp_literal(ascii(substr(p, i, 1)), flags & 4 <> 0);
                   i := i + 1;
                 END LOOP;
                 IF i <= n THEN i := i + 2; END IF;
@@ -362,14 +325,14 @@ extension PostgreSQLRegex {
               ELSIF c IN ('G', 'k') OR c ~ '^[1-9]$' THEN
                 RAISE EXCEPTION USING ERRCODE = '2201B', MESSAGE = 'unsupported regular expression: \' || c || ' is not supported';
               ELSE
-                SELECT * INTO e FROM vellum_regexp_escape(p, i);
+                SELECT * INTO e FROM vellum_regexp_escape(p, i, flags & 4 <> 0);
                 atom := char_length(out) + 1; assertion := false;
-                out := out || CASE WHEN e.code IS NULL THEN vellum_regexp_class(c, false) ELSE vellum_regexp_char(e.code) END;
+                out := out || CASE WHEN e.code IS NULL THEN vellum_regexp_set(e.items, e.negated) ELSE vellum_regexp_literal(e.code, flags & 4 <> 0) END;
                 i := e.next;
               END IF;
             ELSE
               atom := char_length(out) + 1; assertion := false;
-              out := out || vellum_regexp_char(ascii(c));
+              out := out || vellum_regexp_literal(ascii(c), flags & 4 <> 0);
             END IF;
             -- A quantifier (and a lazy '?'), then no other.
             FOR k IN 1..2 LOOP

@@ -91,30 +91,26 @@ enum RegexProperty: Sendable, Hashable {
         return nil
     }
 
-    private static func simplyNamed(_ name: String) -> RegexProperty? {
-        if let single = categoryNames[name] { return .categories(single) }
-        switch name {
-        case "any": return .any
-        case "assigned": return .assigned
-        case "alpha", "alphabetic": return .alphabetic
-        case "upper", "uppercase": return .uppercase
-        case "lower", "lowercase": return .lowercase
-        case "digit": return .digit
-        case "space", "whitespace": return .space
-        case "word": return .word
-        case "ascii": return .ascii
-        case "alnum": return .alnum
-        case "punct": return .punct
-        case "graph": return .graph
-        case "print": return .print
-        case "xdigit": return .xdigit
-        case "blank": return .blank
-        case "cntrl": return .cntrl
-        default: return RegexBinaryProperty.named[name].map { .binary($0) }
-        }
-    }
+    private static func simplyNamed(_ name: String) -> RegexProperty? { simpleNames[name] }
 
-    private static let categoryNames: [String: Set<Unicode.GeneralCategory>] = {
+    /// The names `\p{name}` takes without `=` (loosely spelled, no `Is` prefix): general
+    /// categories first, then POSIX-like names, then binary properties.
+    static let simpleNames: [String: RegexProperty] = {
+        var out: [String: RegexProperty] = [:]
+        for (name, b) in RegexBinaryProperty.named { out[name] = .binary(b) }
+        let posix: [(String, RegexProperty)] = [
+            ("any", .any), ("assigned", .assigned), ("alpha", .alphabetic), ("alphabetic", .alphabetic), ("upper", .uppercase),
+            ("uppercase", .uppercase), ("lower", .lowercase), ("lowercase", .lowercase), ("digit", .digit), ("space", .space),
+            ("whitespace", .space), ("word", .word), ("ascii", .ascii), ("alnum", .alnum), ("punct", .punct), ("graph", .graph),
+            ("print", .print), ("xdigit", .xdigit), ("blank", .blank), ("cntrl", .cntrl),
+        ]
+        for (name, p) in posix { out[name] = p }
+        for (name, cs) in categoryNames { out[name] = .categories(cs) }
+        return out
+    }()
+
+    /// General categories by short and long name (loosely spelled), as `gc=` takes them.
+    static let categoryNames: [String: Set<Unicode.GeneralCategory>] = {
         let groups: [(String, String, [Unicode.GeneralCategory])] = [
             ("l", "letter", [.uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter]),
             ("lu", "uppercaseletter", [.uppercaseLetter]), ("ll", "lowercaseletter", [.lowercaseLetter]),
