@@ -32,6 +32,12 @@ import VellumStore
         #expect(ExportText.csvLine(["a\r\nb", "c"]) == "\"a\r\nb\",c\r\n")
     }
 
+    /// Foundation's `replacingOccurrences` skipped a quote that a combining mark follows
+    /// (one composed character to it): the field's quoting then ended early.
+    @Test func aQuoteACombiningMarkFollowsIsDoubledInACSVField() {
+        #expect(Array(ExportText.csvField("a\"\u{301}b").unicodeScalars) == Array("\"a\"\"\u{301}b\"".unicodeScalars))
+    }
+
     @Test func csvIsTheSameInAnyBatches() {
         let whole = ExportText.csv(header: header, rows: rows)
         #expect(whole == "name,price,photo,when\r\n\"cherry, \"\"red\"\"\n\",12.0,AAH/,1970-01-01T00:00:00Z\r\n"

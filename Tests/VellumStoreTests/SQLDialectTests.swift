@@ -17,6 +17,22 @@ import Testing
         #expect(q.literal("it's") == "'it''s'")
     }
 
+    /// A quote a combining mark follows is one composed character to Foundation (whose
+    /// `replacingOccurrences` then skipped it), but two characters to SQL: left single,
+    /// it ended the literal early and the rest ran as SQL.
+    @Test func aQuoteACombiningMarkFollowsIsDoubled() throws {
+        let c = try Connection(path: ":memory:", options: .init(create: true, journalModeWAL: false))
+        let text = "it's '\u{301}); DROP TABLE t; --"
+        try c.execute("CREATE TABLE t (v TEXT)")
+        try c.execute("INSERT INTO t VALUES (\(q.literal(text)))")
+        #expect(try c.scalarText("SELECT v FROM t") == text)
+        let name = "odd \"\u{301}name"
+        try c.execute("CREATE TABLE \(q.quote(name)) (\(q.quote(name)) TEXT)")
+        try c.run("INSERT INTO \(q.quote(name)) VALUES (?1)", [.string(name)])
+        #expect(try c.scalarText("SELECT \(q.quote(name)) FROM \(q.quote(name))") == name)
+        #expect(Array(q.literal("'\u{301}").unicodeScalars) == Array("'''\u{301}'".unicodeScalars))
+    }
+
     @Test func numberedPlaceholdersCanRepeat() throws {
         let c = try Connection(path: ":memory:", options: .init(create: true, journalModeWAL: false))
         #expect(q.placeholder(2) == "?2")

@@ -16,18 +16,10 @@ public struct PostgreSQLDialect: SQLDialect {
     /// With `standard_conforming_strings` (on since PostgreSQL 9.1) only the quote is special.
     public func literal(_ text: String) -> String { Self.enclosed(text, in: "'") }
 
-    /// `text` between two `quote`s, each of its own doubled, scalar by scalar: Foundation's
-    /// `replacingOccurrences` would skip a quote that a combining mark follows (it matches
-    /// whole composed character sequences), ending the literal early.
+    /// `text` between two `quote`s, each of its own doubled (`doublingEvery`).
     static func enclosed(_ text: String, in quote: Unicode.Scalar) -> String {
-        var out = String.UnicodeScalarView()
-        out.append(quote)
-        for c in text.unicodeScalars {
-            out.append(c)
-            if c == quote { out.append(c) }
-        }
-        out.append(quote)
-        return String(out)
+        let q = String(quote)
+        return q + text.doublingEvery(quote) + q
     }
 
     public func placeholder(_ n: Int) -> String { "$\(n)" }

@@ -71,12 +71,11 @@ public struct SQLiteDialect: SQLDialect {
     public init() {}
 
     public func quote(_ identifier: String) -> String {
-        identifier.utf8.contains(34) ? "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : "\"" + identifier + "\""
+        "\"" + identifier.doublingEvery("\"") + "\""
     }
 
     public func literal(_ text: String) -> String {
-        // Foundation's `replacingOccurrences` bridges through NSString: only when there is a quote.
-        text.utf8.contains(39) ? "'" + text.replacingOccurrences(of: "'", with: "''") + "'" : "'" + text + "'"
+        "'" + text.doublingEvery("'") + "'"
     }
 
     public func placeholder(_ n: Int) -> String { "?\(n)" }
