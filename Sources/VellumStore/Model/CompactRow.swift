@@ -210,21 +210,15 @@ final class CompactRowEncoder {
         count += 8
     }
 
-    @inline(__always)
     func appendNull() { next(); tag(CompactRow.null) }
-    @inline(__always)
     func appendBool(_ b: Bool) { next(); tag(b ? CompactRow.trueTag : CompactRow.falseTag) }
-    @inline(__always)
     func appendInteger(_ i: Int64) {
         next()
         tag(CompactRow.integer)
         varint(UInt64(bitPattern: (i << 1) ^ (i >> 63)))
     }
-    @inline(__always)
     func appendDouble(_ d: Double) { next(); tag(CompactRow.double); word(d.bitPattern) }
-    @inline(__always)
     func appendDate(_ d: Date) { next(); tag(CompactRow.date); word(d.timeIntervalSinceReferenceDate.bitPattern) }
-    @inline(__always)
     func appendText(_ bytes: UnsafeRawBufferPointer) { appendBytes(bytes, tag: CompactRow.string) }
     func appendData(_ bytes: UnsafeRawBufferPointer) { appendBytes(bytes, tag: CompactRow.data) }
     func appendUUID(_ u: UUID) {
@@ -234,7 +228,6 @@ final class CompactRowEncoder {
         count += 16
     }
 
-    @inline(__always)
     private func appendBytes(_ bytes: UnsafeRawBufferPointer, tag t: UInt8) {
         next()
         // Keeps room for this value's bytes and the fixed room `begin` made for the rest.

@@ -10,23 +10,23 @@ extension Statement {
     /// cases. `v`: the column's value as `columnValue(i)` read it. SQLite only.
     func appendCompact(_ v: OpaquePointer?, at i: Int, as type: AttributeType, to encoder: CompactRowEncoder) {
         guard let v else { return encoder.appendNull() }
-        // By storage class first: four literal cases, then the type.
-        switch sqlite3_value_type(v) {
-        case SQLITE_NULL:
-            return encoder.appendNull()
-        case SQLITE_TEXT where type == .string || type == .transformable:
+        let storage = sqlite3_value_type(v)
+        switch (type, storage) {
+        case (_, SQLITE_NULL):
+            encoder.appendNull()
+        case (.string, SQLITE_TEXT), (.transformable, SQLITE_TEXT):
             let p = sqlite3_value_text(v)
-            return encoder.appendText(UnsafeRawBufferPointer(start: p, count: Int(sqlite3_value_bytes(v))))
-        case SQLITE_INTEGER where type == .integer64 || type == .integer32 || type == .integer16:
-            return encoder.appendInteger(sqlite3_value_int64(v))
-        case SQLITE_INTEGER where type == .boolean:
-            return encoder.appendBool(sqlite3_value_int64(v) != 0)
-        case SQLITE_INTEGER where type == .double || type == .float, SQLITE_FLOAT where type == .double || type == .float:
-            return encoder.appendDouble(sqlite3_value_double(v))
-        case SQLITE_INTEGER where type == .date, SQLITE_FLOAT where type == .date:
-            return encoder.appendDate(Date(timeIntervalSince1970: sqlite3_value_double(v) + dateEpoch))
+            encoder.appendText(UnsafeRawBufferPointer(start: p, count: Int(sqlite3_value_bytes(v))))
+        case (.integer16, SQLITE_INTEGER), (.integer32, SQLITE_INTEGER), (.integer64, SQLITE_INTEGER):
+            encoder.appendInteger(sqlite3_value_int64(v))
+        case (.boolean, SQLITE_INTEGER):
+            encoder.appendBool(sqlite3_value_int64(v) != 0)
+        case (.double, SQLITE_INTEGER), (.double, SQLITE_FLOAT), (.float, SQLITE_INTEGER), (.float, SQLITE_FLOAT):
+            encoder.appendDouble(sqlite3_value_double(v))
+        case (.date, SQLITE_INTEGER), (.date, SQLITE_FLOAT):
+            encoder.appendDate(Date(timeIntervalSince1970: sqlite3_value_double(v) + dateEpoch))
         default:
-            return encoder.append(value(v, at: i, as: type))
+            encoder.append(value(v, at: i, as: type))
         }
     }
 }
