@@ -38,8 +38,8 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
     /// and `setStoredValue(_:at:)`.
     var values: [Value] {
         get {
-            guard let rowStorage else { return [] }
-            let row = rowStorage.base + Int(rowOffset)
+            guard let base = rowStorage?.base else { return [] }
+            let row = base + Int(rowOffset)
             if rowIsCompact { return CompactRow.values(of: row, width: entity.attributes.count) }
             return Array(UnsafeBufferPointer(start: row.assumingMemoryBound(to: Value.self), count: entity.attributes.count))
         }
@@ -73,14 +73,14 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
     /// compact row is first decoded into a row of the object's own.
     func setStoredValue(_ value: consuming Value, at index: Int) {
         precondition(index >= 0 && index < entity.attributes.count, "attribute index \(index) out of range")
-        guard let rowStorage else { preconditionFailure("\(objectID.uriString) has no values to change") }
+        guard let base = rowStorage?.base else { preconditionFailure("\(objectID.uriString) has no values to change") }
         if rowIsCompact {
-            let own = ValueRow(CompactRow.values(of: rowStorage.base + Int(rowOffset), width: entity.attributes.count))
+            let own = ValueRow(CompactRow.values(of: base + Int(rowOffset), width: entity.attributes.count))
             useRow(own, at: 0, compact: false)
             own.values[index] = value
             return
         }
-        (rowStorage.base + Int(rowOffset)).assumingMemoryBound(to: Value.self)[index] = value
+        (base + Int(rowOffset)).assumingMemoryBound(to: Value.self)[index] = value
     }
 
     /// Points the object at its row in a block of values (see `RowBlock`).
@@ -97,8 +97,10 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
     @inlinable
     func storedValue(at index: Int) -> Value {
         precondition(index >= 0 && index < entity.attributes.count, "attribute index \(index) out of range")
-        guard let rowStorage else { preconditionFailure("\(objectID.uriString) has no values (a fault)") }
-        let row = rowStorage.base + Int(rowOffset)
+        // Only the address is taken from the storage (self keeps it alive): binding the
+        // reference itself would retain and release it on every read.
+        guard let base = rowStorage?.base else { preconditionFailure("\(objectID.uriString) has no values (a fault)") }
+        let row = base + Int(rowOffset)
         if rowIsCompact { return CompactRow.value(at: index, of: row, width: entity.attributes.count) }
         return row.assumingMemoryBound(to: Value.self)[index]
     }
