@@ -136,7 +136,15 @@ enum TUIWorkload {
         return path
     }
 
-    static func shellQuote(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+    /// Scalar by scalar: Foundation's `replacingOccurrences` skips a quote a combining mark follows.
+    static func shellQuote(_ s: String) -> String {
+        var out = String.UnicodeScalarView(["'"])
+        for c in s.unicodeScalars {
+            if c == "'" { out.append(contentsOf: "'\\''".unicodeScalars) } else { out.append(c) }
+        }
+        out.append("'")
+        return String(out)
+    }
 
     static func log(_ s: String) { FileHandle.standardError.write(Data("  tui: \(s)\n".utf8)) }
 
