@@ -263,7 +263,17 @@ import Testing
             "(?i)[[:lower:]--[k]]+", "[\\s\\S]+", "[^\\s\\S]", "[\\P{Any}]", "[^\\P{Any}]+", "\\p{Cs}", "[\\p{Cs}]", "[^\\p{Cs}]+", "\\P{Cs}+",
             "(?i)\\p{Cs}", "\\p{Co}", "\\p{Cn}+", "\\P{Cn}+", "\\p{Noncharacter_Code_Point}",
         ]
-        let array = "{" + texts.map { "\"" + $0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"" }.joined(separator: ",") + "}"
+        // Escaped scalar by scalar: `replacingOccurrences` skips a quote a combining mark follows.
+        func element(_ t: String) -> String {
+            var out = String.UnicodeScalarView(["\""])
+            for c in t.unicodeScalars {
+                if c == "\\" || c == "\"" { out.append("\\") }
+                out.append(c)
+            }
+            out.append("\"")
+            return String(out)
+        }
+        let array = "{" + texts.map(element).joined(separator: ",") + "}"
         for pattern in patterns {
             let memory = Result { () throws(RegexError) -> [Bool] in
                 let r = try LinearRegex.cached(pattern)
