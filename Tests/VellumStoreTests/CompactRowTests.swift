@@ -149,7 +149,17 @@ struct CompactRowTests {
                 #expect(Self.same(read, expected[a.name]!), "seed \(seed): \(a.name) of \(o.objectID) read \(read), saved \(expected[a.name]!)")
             }
             #expect(!o.hasChanges)
+            // The rows under test are compact: all but those holding a decimal or URL.
+            let hasNoCompactForm = expected["amount"]?.isNull == false || expected["link"]?.isNull == false
+            #expect(o.rowIsCompact == !hasNoCompactForm, "seed \(seed): \(o.objectID) compact \(o.rowIsCompact)")
         }
+        #expect(fetched.contains { $0.rowIsCompact })
+    }
+
+    static func saveProduct(_ values: [String: Value], in store: PersistentStore) throws {
+        let writer = try ManagedObjectContext(store: store)
+        _ = try writer.insert("Product", values: values)
+        _ = try writer.save()
     }
 
     /// The first change to a fetched object decodes its row into values of its own: the
@@ -157,17 +167,17 @@ struct CompactRowTests {
     @Test func changingAFetchedObjectKeepsItsOtherValuesAndItsSnapshot() throws {
         let dir = TempDir()
         let store = try Fixtures.openShop(dir)
-        let writer = try ManagedObjectContext(store: store)
-        _ = try writer.insert("Product", values: ["name": .string("A lamp with a long name"), "price": .double(12.5)])
-        _ = try writer.save()
+        try Self.saveProduct(["name": .string("A lamp with a long name"), "price": .double(12.5)], in: store)
         let reader = try ManagedObjectContext(store: store)
         let lamp = try #require(try reader.fetch(FetchRequest(entityName: "Product")).first)
+        #expect(lamp.rowIsCompact)
         let before = try lamp.dictionaryOfValues()
         try lamp.setValue(.double(14), forKey: "price")
         #expect(try lamp.value(forKey: "price") == .double(14))
         #expect(try lamp.value(forKey: "name") == .string("A lamp with a long name"))
         #expect(try lamp.committedValues() == before)
         #expect(lamp.changedKeys == ["price"])
+        #expect(!lamp.rowIsCompact, "changed: its values are its own")
         _ = try reader.save()
         let again = try ManagedObjectContext(store: store)
         let stored = try #require(try again.fetch(FetchRequest(entityName: "Product")).first)
@@ -181,9 +191,7 @@ struct CompactRowTests {
     @Test func aValueOfAnotherStorageClassReadsAsBefore() throws {
         let dir = TempDir()
         let store = try Fixtures.openShop(dir)
-        let writer = try ManagedObjectContext(store: store)
-        _ = try writer.insert("Product", values: ["name": .string("Lamp"), "price": .double(1)])
-        _ = try writer.save()
+        try Self.saveProduct(["name": .string("Lamp"), "price": .double(1)], in: store)
         try Connection(path: dir.file("shop.sqlite").path).execute("UPDATE \"Product\" SET \"price\" = '44.25', \"name\" = 7")
         let reader = try ManagedObjectContext(store: store)
         let lamp = try #require(try reader.fetch(FetchRequest(entityName: "Product")).first)

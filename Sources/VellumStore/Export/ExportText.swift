@@ -18,7 +18,7 @@ public enum ExportText {
     /// walking graphemes was the largest cost of exporting a million rows).
     public static func csvField(_ s: String) -> String {
         guard s.utf8.contains(where: { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D }) else { return s }
-        return "\"" + s.doublingEvery("\"") + "\""
+        return s.enclosed(in: "\"")
     }
 
     /// One CSV record with CRLF.

@@ -11,16 +11,10 @@ public struct PostgreSQLDialect: SQLDialect {
     /// PostgreSQL truncates longer identifiers silently (NAMEDATALEN - 1).
     public static let maximumIdentifierBytes = 63
 
-    public func quote(_ identifier: String) -> String { Self.enclosed(identifier, in: "\"") }
+    public func quote(_ identifier: String) -> String { identifier.enclosed(in: "\"") }
 
     /// With `standard_conforming_strings` (on since PostgreSQL 9.1) only the quote is special.
-    public func literal(_ text: String) -> String { Self.enclosed(text, in: "'") }
-
-    /// `text` between two `quote`s, each of its own doubled (`doublingEvery`).
-    static func enclosed(_ text: String, in quote: Unicode.Scalar) -> String {
-        let q = String(quote)
-        return q + text.doublingEvery(quote) + q
-    }
+    public func literal(_ text: String) -> String { text.enclosed(in: "'") }
 
     public func placeholder(_ n: Int) -> String { "$\(n)" }
 

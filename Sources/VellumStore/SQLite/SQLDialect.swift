@@ -71,11 +71,11 @@ public struct SQLiteDialect: SQLDialect {
     public init() {}
 
     public func quote(_ identifier: String) -> String {
-        "\"" + identifier.doublingEvery("\"") + "\""
+        identifier.enclosed(in: "\"")
     }
 
     public func literal(_ text: String) -> String {
-        "'" + text.doublingEvery("'") + "'"
+        text.enclosed(in: "'")
     }
 
     public func placeholder(_ n: Int) -> String { "?\(n)" }

@@ -127,7 +127,7 @@ public final class NativeLayout: StoreLayout {
                 for (n, constraint) in m.entity.declaration.uniquenessConstraints.enumerated() {
                     let cols = constraint.map { a in quoteIdentifier(m.attributeColumns[m.entity.attributeIndexByName[a]!]!) }
                     let scope = m.entity.declaration.parent == nil ? "" :
-                        " WHERE \"_entity\" IN (\(m.entity.hierarchyNames.map { "'\($0.doublingEvery("'"))'" }.joined(separator: ", ")))"
+                        " WHERE \"_entity\" IN (\(m.entity.hierarchyNames.map { $0.enclosed(in: "'") }.joined(separator: ", ")))"
                     indexes.append("CREATE UNIQUE INDEX \(quoteIdentifier("\(name)_unique_\(n)_\(constraint.joined(separator: "_"))")) ON \(quoteIdentifier(root.name)) (\(cols.joined(separator: ", ")))\(scope)")
                 }
                 for index in m.entity.declaration.indexes {
