@@ -51,8 +51,9 @@ struct E2ESmallThingsTests {
         #expect(line.hasPrefix("    j ↓"), "'\(line)'")
         if width < 100 { #expect(line.trimmingCharacters(in: .whitespaces).hasSuffix("next row / entity"), "'\(line)'") }
         if width >= 120 {
-            let text = t.screen.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
-            #expect(text.contains("follow relationship"), "\(t.screen)")
+            // Waited for, not read once: the overlay's lines may still be arriving when the first one shows.
+            func joined(_ screen: String) -> String { screen.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ") }
+            #expect(t.wait(10) { joined($0).contains("follow relationship") }, "\(t.screen)")
         }
         // Scrolled to the end: the last command's description is there, whole.
         t.keys("G")
